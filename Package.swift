@@ -1,0 +1,44 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Pier",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "pier", targets: ["Pier"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+    ],
+    targets: [
+        // C shims for the Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
+        .target(name: "CSystem"),
+        .target(name: "Metrics", swiftSettings: strict),
+        .target(
+            name: "HTTPServer",
+            dependencies: [
+                "CSystem", "Metrics",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        // A raw-socket client and server harness for tests; never linked into the executable.
+        .target(name: "Operations", dependencies: ["HTTPServer", "Metrics"], swiftSettings: strict),
+        .executableTarget(
+            name: "Pier",
+            dependencies: [
+                "HTTPServer", "Metrics", "Operations",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+    ]
+)

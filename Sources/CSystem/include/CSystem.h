@@ -1,0 +1,29 @@
+#ifndef PIER_CSYSTEM_H
+#define PIER_CSYSTEM_H
+
+#include <stdint.h>
+
+// Thin wrappers so Swift never touches the packed `struct epoll_event` or needs _GNU_SOURCE.
+
+/// epoll_create1(EPOLL_CLOEXEC).
+int pier_epoll_create(void);
+/// Adds, modifies (op 1/3) or removes (op 2) `fd` with the given interest and token.
+int pier_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
+/// Waits for events; fills parallel arrays of tokens and event masks. Returns the count or -1.
+int pier_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
+/// A non-blocking, close-on-exec eventfd.
+int pier_eventfd(void);
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
+int pier_accept(int listen_fd);
+
+extern const uint32_t PIER_EPOLLIN;
+extern const uint32_t PIER_EPOLLOUT;
+extern const uint32_t PIER_EPOLLERR;
+extern const uint32_t PIER_EPOLLHUP;
+extern const uint32_t PIER_EPOLLRDHUP;
+extern const uint32_t PIER_EPOLLEXCLUSIVE;
+extern const int PIER_EPOLL_CTL_ADD;
+extern const int PIER_EPOLL_CTL_DEL;
+extern const int PIER_EPOLL_CTL_MOD;
+
+#endif

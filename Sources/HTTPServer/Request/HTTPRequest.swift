@@ -1,0 +1,26 @@
+/// One parsed request, handed to a route handler.
+public struct HTTPRequest: Sendable {
+    public var method: HTTPMethod
+    /// The request-target exactly as sent (origin-form, or absolute-form reduced to its path and query).
+    public var target: String
+    /// The percent-decoded path, used for routing.
+    public var path: String
+    public var query: QueryParameters
+    public var version: HTTPVersion
+    /// Header fields with lower-cased names.
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(
+        method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),
+        version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+    ) {
+        self.method = method
+        self.target = target
+        self.path = path
+        self.query = query
+        self.version = version
+        self.headers = headers
+        self.body = body
+    }
+}

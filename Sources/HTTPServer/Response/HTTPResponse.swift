@@ -1,0 +1,33 @@
+/// A complete response: status, header fields and the body as ready-encoded bytes.
+///
+/// The server adds `Date`, `Server`, `Content-Length` and `Connection`; a handler sets everything else.
+public struct HTTPResponse: Sendable {
+    public var status: HTTPStatus
+    public var headers: HTTPHeaders
+    public var body: [UInt8]
+
+    public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    public static let jsonContentType = "application/json; charset=utf-8"
+
+    /// A JSON response from already-encoded bytes.
+    public static func json(_ body: [UInt8], status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Content-Type", jsonContentType)
+        return HTTPResponse(status: status, headers: headers, body: body)
+    }
+
+    /// A plain-text response.
+    public static func text(_ body: String, status: HTTPStatus = .ok, contentType: String = "text/plain; charset=utf-8") -> HTTPResponse {
+        HTTPResponse(status: status, headers: ["Content-Type": contentType], body: Array(body.utf8))
+    }
+
+    /// The contract's error shape: `{"error": "<message>"}`.
+    public static func error(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        json(Array("{\"error\":\(JSONString.quote(message))}".utf8), status: status, headers: headers)
+    }
+}

@@ -1,0 +1,323 @@
+import CSystem
+import Glibc
+import Logging
+
+/// One client connection: its buffers, parser and state, driven by its event loop's thread only.
+///
+/// Requests are answered strictly in order. An async handler pauses parsing of further pipelined requests
+/// until its response is back, which keeps responses ordered without a reorder queue.
+final class Connection {
+    /// What is needed to finish a request once its handler has answered.
+    struct RequestContext: Sendable {
+        let route: String
+        let isHead: Bool
+        let http10: Bool
+        let keepAlive: Bool
+        let startedAt: UInt64
+    }
+
+    private enum Phase {
+        /// Reading and answering requests.
+        case reading
+        /// An async handler is running; later requests wait in the input buffer.
+        case awaitingHandler
+        /// The last response is queued; close once it is written.
+        case closingAfterWrite
+        /// Our side is shut for writing; input is drained until EOF so the client reads the response.
+        case lingering(until: UInt64)
+    }
+
+    /// Stop reading (and answering) while this much output waits for a client that does not read.
+    private static let outputHighWater = 256 * 1024
+
+    let fd: Int32
+    let serial: UInt64
+    private unowned let loop: EventLoop
+    private var input = InputBuffer()
+    private var parser: RequestParser
+    private var output: [UInt8] = []
+    private var outputSent = 0
+    private var phase = Phase.reading
+    private var interest: UInt32 = 0
+    private var peerClosed = false
+    private var closeRequested = false
+    private var closed = false
+    /// Parsing stopped because too much output is queued; resume once it drains.
+    private var pausedForOutput = false
+    private var requestStartedAt: UInt64? = nil
+    private var lastActivity: UInt64
+    private var lastWriteProgress: UInt64
+
+    init(fd: Int32, serial: UInt64, loop: EventLoop) {
+        self.fd = fd
+        self.serial = serial
+        self.loop = loop
+        parser = RequestParser(limits: loop.shared.configuration.limits)
+        lastActivity = loop.now
+        lastWriteProgress = loop.now
+    }
+
+    private var pendingOutput: Int { output.count - outputSent }
+
+    private var maxBufferedInput: Int {
+        let limits = parser.limits
+        return limits.maxRequestLineBytes + limits.maxHeaderBytes + 64 * 1024
+    }
+
+    func register() {
+        interest = PIER_EPOLLIN
+        loop.register(fd, events: interest)
+    }
+
+    // MARK: - Events
+
+    func handle(events: UInt32) {
+        if events & (PIER_EPOLLERR | PIER_EPOLLHUP) != 0 && events & PIER_EPOLLIN == 0 {
+            close()
+            return
+        }
+        if events & PIER_EPOLLOUT != 0 {
+            flush()
+            if closed { return }
+        }
+        if events & PIER_EPOLLIN != 0 {
+            readAvailable()
+        }
+    }
+
+    private func readAvailable() {
+        let buffer = loop.readBuffer
+        let count = Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
+        if count > 0 {
+            lastActivity = loop.now
+            if case .lingering = phase { return }
+            input.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+            if case .reading = phase { process() } else { updateInterest() }
+        } else if count == 0 {
+            peerClosed = true
+            if case .lingering = phase {
+                close()
+                return
+            }
+            if case .reading = phase { process() } else { updateInterest() }
+        } else {
+            let error = errno
+            if error == EAGAIN || error == EWOULDBLOCK || error == EINTR { return }
+            close()
+        }
+    }
+
+    // MARK: - Requests
+
+    /// Parses and answers as many buffered requests as possible, then writes.
+    private func process() {
+        pausedForOutput = false
+        parsing: while case .reading = phase {
+            if pendingOutput >= Self.outputHighWater {
+                pausedForOutput = true
+                break
+            }
+            if input.isEmpty && parser.isIdle { break }
+            switch parser.next(from: &input) {
+            case .needMore:
+                break parsing
+            case .continueNeeded:
+                output.append(contentsOf: ResponseEncoder.continueBytes)
+            case .request(let request, let keepAlive):
+                requestStartedAt = nil
+                dispatch(request, keepAlive: keepAlive && !peerClosed)
+            case .error(let error):
+                requestStartedAt = nil
+                loop.shared.logger.debug("rejected request", metadata: ["error": "\(error)"])
+                let context = RequestContext(route: "invalid", isHead: false, http10: false, keepAlive: false, startedAt: MonotonicClock.now())
+                respond(.error(error.status, error.message), context: context)
+            }
+        }
+        if case .reading = phase, requestStartedAt == nil, !(input.isEmpty && parser.isIdle) {
+            requestStartedAt = loop.now
+        }
+        if case .reading = phase, peerClosed, pendingOutput == 0 {
+            // The client finished sending and everything it asked for is answered (or was incomplete).
+            close()
+            return
+        }
+        flush()
+    }
+
+    private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
+        let startedAt = MonotonicClock.now()
+        let isHead = request.method == .head
+        let http10 = request.version == .http1_0
+        switch loop.shared.router.match(request.method, path: request.path) {
+        case .notFound:
+            let context = RequestContext(route: "unmatched", isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
+            respond(.error(.notFound, "no route for \(request.path)"), context: context)
+        case .methodNotAllowed(let allow):
+            let context = RequestContext(route: request.path, isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
+            respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context)
+        case .found(let handler, let route):
+            let context = RequestContext(route: route, isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
+            switch handler {
+            case .immediate(let body):
+                let response: HTTPResponse
+                do {
+                    response = try body(request)
+                } catch {
+                    response = EventLoop.response(for: error, route: route, logger: loop.shared.logger)
+                }
+                respond(response, context: context)
+            case .deferred(let body):
+                phase = .awaitingHandler
+                updateInterest()
+                loop.runDeferred(body, request: request, fd: fd, serial: serial, context: context)
+            }
+        }
+    }
+
+    /// Called by the loop with an async handler's answer.
+    func complete(_ response: HTTPResponse, context: RequestContext) {
+        guard case .awaitingHandler = phase else { return }
+        phase = .reading
+        respond(response, context: context)
+        if case .reading = phase {
+            process()
+        } else {
+            flush()
+        }
+    }
+
+    private func respond(_ response: HTTPResponse, context: RequestContext) {
+        let keepAlive = context.keepAlive && !closeRequested && !loop.shuttingDown && response.status.code != 400
+        ResponseEncoder.encode(
+            response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
+            omitBody: context.isHead)
+        let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
+        loop.record(route: context.route, status: response.status.code, seconds: elapsed)
+        if loop.shared.logger.logLevel <= .debug {
+            loop.shared.logger.debug("request", metadata: [
+                "route": "\(context.route)", "status": "\(response.status.code)", "duration_ms": "\(elapsed * 1000)",
+            ])
+        }
+        if !keepAlive { phase = .closingAfterWrite }
+    }
+
+    // MARK: - Writing
+
+    private func flush() {
+        while pendingOutput > 0 {
+            let sent = output.withUnsafeBytes { bytes in
+                Glibc.send(fd, bytes.baseAddress.map { $0 + outputSent }, pendingOutput, Int32(MSG_NOSIGNAL))
+            }
+            if sent > 0 {
+                outputSent += sent
+                lastWriteProgress = loop.now
+            } else {
+                let error = errno
+                if sent < 0 && (error == EAGAIN || error == EWOULDBLOCK) { break }
+                if sent < 0 && error == EINTR { continue }
+                close()
+                return
+            }
+        }
+        if pendingOutput == 0 {
+            if output.count > 1 << 20 {
+                output = []
+            } else {
+                output.removeAll(keepingCapacity: true)
+            }
+            outputSent = 0
+            lastActivity = loop.now
+            if case .closingAfterWrite = phase {
+                startLingering()
+                return
+            }
+            if case .reading = phase, pausedForOutput {
+                // Parsing stopped at the high-water mark; the client has caught up, so continue.
+                process()
+                return
+            }
+            if case .reading = phase, peerClosed {
+                close()
+                return
+            }
+        }
+        updateInterest()
+    }
+
+    private func startLingering() {
+        if peerClosed {
+            close()
+            return
+        }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        phase = .lingering(until: loop.now &+ loop.shared.configuration.lingerTimeout.nanoseconds)
+        input = InputBuffer()
+        updateInterest()
+    }
+
+    private func updateInterest() {
+        var wanted: UInt32 = 0
+        if !peerClosed {
+            switch phase {
+            case .reading:
+                if pendingOutput < Self.outputHighWater && input.count < maxBufferedInput { wanted |= PIER_EPOLLIN }
+            case .awaitingHandler:
+                if input.count < maxBufferedInput { wanted |= PIER_EPOLLIN }
+            case .closingAfterWrite:
+                break
+            case .lingering:
+                wanted |= PIER_EPOLLIN
+            }
+        }
+        if pendingOutput > 0 { wanted |= PIER_EPOLLOUT }
+        if wanted != interest {
+            interest = wanted
+            loop.modify(fd, events: wanted)
+        }
+    }
+
+    // MARK: - Timeouts, shutdown, close
+
+    func checkTimeouts() {
+        let now = loop.now
+        let configuration = loop.shared.configuration
+        if pendingOutput > 0 {
+            if now &- lastWriteProgress > configuration.writeTimeout.nanoseconds {
+                loop.shared.logger.debug("write timeout", metadata: ["fd": "\(fd)"])
+                close()
+            }
+            return
+        }
+        switch phase {
+        case .lingering(let until):
+            if now >= until { close() }
+        case .reading:
+            if let startedAt = requestStartedAt {
+                let limit = parser.isReadingBody ? configuration.bodyReadTimeout : configuration.headerReadTimeout
+                if now &- startedAt > limit.nanoseconds {
+                    requestStartedAt = nil
+                    let context = RequestContext(route: "timeout", isHead: false, http10: false, keepAlive: false, startedAt: MonotonicClock.now())
+                    respond(.error(.requestTimeout, "request was not received in time"), context: context)
+                    flush()
+                }
+            } else if now &- lastActivity > configuration.idleTimeout.nanoseconds {
+                close()
+            }
+        case .awaitingHandler, .closingAfterWrite:
+            break
+        }
+    }
+
+    func shutdownRequested() {
+        closeRequested = true
+        if case .reading = phase, input.isEmpty, parser.isIdle, pendingOutput == 0 {
+            close()
+        }
+    }
+
+    func close() {
+        guard !closed else { return }
+        closed = true
+        loop.remove(self)
+    }
+}

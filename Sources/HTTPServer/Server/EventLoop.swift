@@ -1,0 +1,278 @@
+import CSystem
+import Glibc
+import Logging
+import Metrics
+import Synchronization
+
+/// One thread running `epoll_wait`, owning the connections it accepted.
+///
+/// Everything but ``execute(_:)`` runs on the loop's own thread, so connection state needs no locks. Work from
+/// other threads (an async handler's response, shutdown) arrives through the inbox and an eventfd wake-up.
+final class EventLoop: @unchecked Sendable {
+    private static let listenerToken = UInt64.max
+    private static let wakeToken = UInt64.max - 1
+    private static let readChunk = 64 * 1024
+
+    let index: Int
+    let shared: ServerShared
+    private let epollFD: Int32
+    private let wakeFD: Int32
+    private let inbox = Mutex<[@Sendable () -> Void]>([])
+
+    // Loop-confined state.
+    private var connections: [Int32: Connection] = [:]
+    private(set) var now: UInt64 = MonotonicClock.now()
+    private(set) var date = HTTPDate()
+    private(set) var shuttingDown = false
+    private var forceCloseAt: UInt64 = .max
+    private var nextSerial: UInt64 = 0
+    private var acceptPausedUntil: UInt64 = 0
+    private var listening = false
+    let readBuffer: UnsafeMutableRawBufferPointer
+    private var requestCounters: [RouteStatus: Counter] = [:]
+    private var latencies: [String: Histogram] = [:]
+    private let tickNanoseconds: UInt64
+
+    private struct RouteStatus: Hashable {
+        let route: String
+        let status: Int
+    }
+
+    init(index: Int, shared: ServerShared) throws {
+        self.index = index
+        self.shared = shared
+        epollFD = pier_epoll_create()
+        guard epollFD >= 0 else { throw Socket.Failure(call: "epoll_create1", errno: errno) }
+        wakeFD = pier_eventfd()
+        guard wakeFD >= 0 else { throw Socket.Failure(call: "eventfd", errno: errno) }
+        readBuffer = .allocate(byteCount: Self.readChunk, alignment: 16)
+        let configuration = shared.configuration
+        let shortest = [configuration.headerReadTimeout, configuration.idleTimeout, configuration.writeTimeout,
+                        configuration.bodyReadTimeout, configuration.lingerTimeout].map(\.nanoseconds).min() ?? 1_000_000_000
+        // Timeouts are checked by a periodic sweep; a quarter of the shortest timeout keeps them accurate
+        // to within 25 % while costing nothing measurable at 10,000 connections.
+        tickNanoseconds = min(250_000_000, max(5_000_000, shortest / 4))
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_ADD, wakeFD, PIER_EPOLLIN, Self.wakeToken)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+        Glibc.close(epollFD)
+        Glibc.close(wakeFD)
+    }
+
+    /// Runs `work` on the loop thread soon. Safe from any thread.
+    func execute(_ work: @escaping @Sendable () -> Void) {
+        inbox.withLock { $0.append(work) }
+        var one: UInt64 = 1
+        _ = Glibc.write(wakeFD, &one, 8)
+    }
+
+    /// Starts accepting on the shared listener; called on the loop thread before the first wait.
+    private func startListening() {
+        // EPOLLEXCLUSIVE: one loop is woken per incoming connection instead of all of them.
+        listening = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_ADD, shared.listenFD, PIER_EPOLLIN | PIER_EPOLLEXCLUSIVE, Self.listenerToken) == 0
+    }
+
+    private func stopListening() {
+        if listening {
+            _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, shared.listenFD, 0, 0)
+            listening = false
+        }
+    }
+
+    /// The loop body; returns when shutdown has closed every connection.
+    func run() {
+        startListening()
+        var tokens = [UInt64](repeating: 0, count: 256)
+        var events = [UInt32](repeating: 0, count: 256)
+        var nextTick = now &+ tickNanoseconds
+        let timeoutMilliseconds = Int32(max(1, tickNanoseconds / 1_000_000))
+        while true {
+            let count = tokens.withUnsafeMutableBufferPointer { tokenBuffer in
+                events.withUnsafeMutableBufferPointer { eventBuffer in
+                    pier_epoll_wait(epollFD, tokenBuffer.baseAddress, eventBuffer.baseAddress, 256, timeoutMilliseconds)
+                }
+            }
+            now = MonotonicClock.now()
+            if count > 0 {
+                for i in 0..<Int(count) {
+                    handle(token: tokens[i], events: events[i])
+                }
+            }
+            if now >= nextTick {
+                nextTick = now &+ tickNanoseconds
+                tick()
+            }
+            if shuttingDown && connections.isEmpty { break }
+        }
+        stopListening()
+    }
+
+    private func handle(token: UInt64, events: UInt32) {
+        switch token {
+        case Self.listenerToken:
+            acceptConnections()
+        case Self.wakeToken:
+            var value: UInt64 = 0
+            _ = Glibc.read(wakeFD, &value, 8)
+            let work = inbox.withLock { pending -> [@Sendable () -> Void] in
+                let taken = pending
+                pending.removeAll(keepingCapacity: true)
+                return taken
+            }
+            for item in work { item() }
+        default:
+            guard let connection = connections[Int32(truncatingIfNeeded: token)] else { return }
+            connection.handle(events: events)
+        }
+    }
+
+    // MARK: - Accepting
+
+    private func acceptConnections() {
+        guard now >= acceptPausedUntil else { return }
+        for _ in 0..<64 {
+            let fd = pier_accept(shared.listenFD)
+            if fd < 0 {
+                let error = errno
+                if error == EAGAIN || error == EWOULDBLOCK { return }
+                if error == EMFILE || error == ENFILE || error == ENOBUFS || error == ENOMEM {
+                    // Out of descriptors: stop accepting briefly instead of spinning on a readable listener.
+                    shared.logger.warning("accept failed, pausing accepts", metadata: ["errno": "\(error)"])
+                    pauseAccepting()
+                    return
+                }
+                continue
+            }
+            if shared.openConnections.add(1, ordering: .relaxed).newValue > shared.configuration.maxConnections {
+                shared.openConnections.subtract(1, ordering: .relaxed)
+                refuse(fd)
+                continue
+            }
+            shared.metrics.openConnections.add(1)
+            Socket.setNoDelay(fd)
+            nextSerial &+= 1
+            let connection = Connection(fd: fd, serial: nextSerial, loop: self)
+            connections[fd] = connection
+            connection.register()
+        }
+    }
+
+    private func pauseAccepting() {
+        stopListening()
+        acceptPausedUntil = now &+ 100_000_000
+    }
+
+    private static let refusal: [UInt8] = {
+        var bytes: [UInt8] = []
+        let response = HTTPResponse.error(.serviceUnavailable, "server is at its connection limit", headers: ["Retry-After": "1"])
+        var date = HTTPDate()
+        date.refresh()
+        ResponseEncoder.encode(response, into: &bytes, date: date.bytes, keepAlive: false, http10: false, omitBody: false)
+        return bytes
+    }()
+
+    /// Answers `503` on a connection over the cap and closes it. The request, if already sent, is drained
+    /// first so that the close is a FIN rather than a reset that could destroy our answer.
+    private func refuse(_ fd: Int32) {
+        shared.metrics.refusedConnections.increment()
+        _ = Glibc.recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
+        Self.refusal.withUnsafeBytes { bytes in
+            _ = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
+        }
+        Glibc.shutdown(fd, Int32(SHUT_WR))
+        Glibc.close(fd)
+    }
+
+    // MARK: - Connection bookkeeping (called by Connection)
+
+    func register(_ fd: Int32, events: UInt32) {
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_ADD, fd, events, UInt64(fd))
+    }
+
+    func modify(_ fd: Int32, events: UInt32) {
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_MOD, fd, events, UInt64(fd))
+    }
+
+    func remove(_ connection: Connection) {
+        guard connections[connection.fd] === connection else { return }
+        connections[connection.fd] = nil
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, connection.fd, 0, 0)
+        Glibc.close(connection.fd)
+        shared.openConnections.subtract(1, ordering: .relaxed)
+        shared.metrics.openConnections.add(-1)
+    }
+
+    /// Delivers an async handler's response to the connection that asked, if it is still open.
+    func deliver(_ response: HTTPResponse, to fd: Int32, serial: UInt64, context: Connection.RequestContext) {
+        now = MonotonicClock.now()
+        guard let connection = connections[fd], connection.serial == serial else { return }
+        connection.complete(response, context: context)
+    }
+
+    /// Runs a deferred handler as a task off the loop and hands its response back to the loop.
+    func runDeferred(
+        _ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse, request: HTTPRequest, fd: Int32,
+        serial: UInt64, context: Connection.RequestContext
+    ) {
+        Task {
+            let response: HTTPResponse
+            do {
+                response = try await body(request)
+            } catch {
+                response = Self.response(for: error, route: context.route, logger: shared.logger)
+            }
+            execute { self.deliver(response, to: fd, serial: serial, context: context) }
+        }
+    }
+
+    /// Maps a thrown error to a response: its own status if it has one, otherwise a logged `500`.
+    static func response(for error: any Error, route: String, logger: Logger) -> HTTPResponse {
+        if let convertible = error as? any HTTPErrorConvertible {
+            return convertible.httpError.response
+        }
+        logger.error("handler failed", metadata: ["route": "\(route)", "error": "\(error)"])
+        return .error(.internalServerError, "internal server error")
+    }
+
+    func record(route: String, status: Int, seconds: Double) {
+        let key = RouteStatus(route: route, status: status)
+        if let counter = requestCounters[key] {
+            counter.increment()
+        } else {
+            let counter = shared.metrics.requests(route: route, status: status)
+            requestCounters[key] = counter
+            counter.increment()
+        }
+        if let histogram = latencies[route] {
+            histogram.observe(seconds)
+        } else {
+            let histogram = shared.metrics.latency(route: route)
+            latencies[route] = histogram
+            histogram.observe(seconds)
+        }
+    }
+
+    // MARK: - Timers and shutdown
+
+    private func tick() {
+        date.refresh()
+        if !listening && !shuttingDown && now >= acceptPausedUntil { startListening() }
+        if now >= forceCloseAt {
+            for connection in Array(connections.values) { connection.close() }
+            return
+        }
+        for connection in Array(connections.values) { connection.checkTimeouts() }
+    }
+
+    /// Stops accepting, closes idle connections and lets busy ones finish with `Connection: close`.
+    func beginShutdown() {
+        guard !shuttingDown else { return }
+        shuttingDown = true
+        stopListening()
+        now = MonotonicClock.now()
+        forceCloseAt = now &+ shared.configuration.shutdownGracePeriod.nanoseconds
+        for connection in Array(connections.values) { connection.shutdownRequested() }
+    }
+}

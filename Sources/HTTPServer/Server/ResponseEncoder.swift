@@ -1,0 +1,83 @@
+/// Writes a response's status line, headers and body into a connection's output buffer.
+enum ResponseEncoder {
+    /// The server's name; no version, so that scanners learn nothing.
+    static let serverHeader = Array("Server: pier\r\n".utf8)
+    static let continueBytes = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+    private static let statusLines: [Int: [UInt8]] = {
+        let common: [HTTPStatus] = [
+            .ok, .created, .accepted, .noContent, .notModified, .badRequest, .unauthorized, .forbidden, .notFound,
+            .methodNotAllowed, .requestTimeout, .contentTooLarge, .uriTooLong, .unprocessableContent,
+            .headerFieldsTooLarge, .internalServerError, .badGateway, .serviceUnavailable,
+        ]
+        var lines: [Int: [UInt8]] = [:]
+        for status in common { lines[status.code] = Array("HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8) }
+        return lines
+    }()
+
+    /// Headers the server owns; a handler's own values for them are dropped.
+    private static func isReserved(_ name: String) -> Bool {
+        HTTPHeaders.equal(name, "content-length") || HTTPHeaders.equal(name, "connection")
+            || HTTPHeaders.equal(name, "transfer-encoding") || HTTPHeaders.equal(name, "date")
+            || HTTPHeaders.equal(name, "server")
+    }
+
+    static func encode(
+        _ response: HTTPResponse, into out: inout [UInt8], date: [UInt8], keepAlive: Bool,
+        http10: Bool, omitBody: Bool
+    ) {
+        if let line = statusLines[response.status.code] {
+            out.append(contentsOf: line)
+        } else {
+            out.append(contentsOf: "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n".utf8)
+        }
+        out.append(contentsOf: serverHeader)
+        out.append(contentsOf: "Date: ".utf8)
+        out.append(contentsOf: date)
+        out.append(0x0D)
+        out.append(0x0A)
+        for field in response.headers where !isReserved(field.name) {
+            out.append(contentsOf: field.name.utf8)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: " "))
+            out.append(contentsOf: field.value.utf8)
+            out.append(0x0D)
+            out.append(0x0A)
+        }
+        let allowsBody = response.status.allowsBody
+        if allowsBody {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &out)
+            out.append(0x0D)
+            out.append(0x0A)
+        }
+        if !keepAlive {
+            out.append(contentsOf: "Connection: close\r\n".utf8)
+        } else if http10 {
+            out.append(contentsOf: "Connection: keep-alive\r\n".utf8)
+        }
+        out.append(0x0D)
+        out.append(0x0A)
+        if allowsBody && !omitBody {
+            out.append(contentsOf: response.body)
+        }
+    }
+
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 10 {
+            out.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        var rest = value
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            while rest > 0 && count < 20 {
+                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+                rest /= 10
+                count += 1
+            }
+            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        }
+    }
+}

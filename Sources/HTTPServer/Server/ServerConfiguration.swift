@@ -1,0 +1,57 @@
+import Glibc
+
+/// Everything the server needs to know to listen and protect itself; defaults come from the contract.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind (`0.0.0.0`, `::`, `127.0.0.1`, a host name).
+    public var host: String
+    /// Port to bind; `0` picks a free one (see ``HTTPServer/port``).
+    public var port: Int
+    /// Event loop threads; defaults to one per core.
+    public var eventLoopCount: Int
+    public var limits: ParserLimits
+    /// From a request's first byte until its head is complete (slowloris protection).
+    public var headerReadTimeout: Duration
+    /// From the end of the head until the body is complete.
+    public var bodyReadTimeout: Duration
+    /// How long an idle keep-alive connection is kept.
+    public var idleTimeout: Duration
+    /// How long a write may make no progress before the client is dropped.
+    public var writeTimeout: Duration
+    /// How long a closing connection keeps draining input so the client reads our last response.
+    public var lingerTimeout: Duration
+    /// Open connections beyond this are answered `503` and closed.
+    public var maxConnections: Int
+    /// How long shutdown waits for in-flight requests before closing everything.
+    public var shutdownGracePeriod: Duration
+    /// The `listen` backlog.
+    public var backlog: Int32
+
+    public init(
+        host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),
+        headerReadTimeout: Duration = .seconds(10), bodyReadTimeout: Duration = .seconds(30),
+        idleTimeout: Duration = .seconds(60), writeTimeout: Duration = .seconds(30),
+        lingerTimeout: Duration = .seconds(2), maxConnections: Int = 10_000,
+        shutdownGracePeriod: Duration = .seconds(8), backlog: Int32 = 4096
+    ) {
+        self.host = host
+        self.port = port
+        self.eventLoopCount = max(1, eventLoopCount ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        self.limits = limits
+        self.headerReadTimeout = headerReadTimeout
+        self.bodyReadTimeout = bodyReadTimeout
+        self.idleTimeout = idleTimeout
+        self.writeTimeout = writeTimeout
+        self.lingerTimeout = lingerTimeout
+        self.maxConnections = maxConnections
+        self.shutdownGracePeriod = shutdownGracePeriod
+        self.backlog = backlog
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, for comparing with the monotonic clock.
+    var nanoseconds: UInt64 {
+        let (seconds, attoseconds) = components
+        return UInt64(max(0, seconds)) * 1_000_000_000 + UInt64(max(0, attoseconds / 1_000_000_000))
+    }
+}

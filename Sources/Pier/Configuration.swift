@@ -1,0 +1,97 @@
+import Glibc
+import HTTPServer
+import Logging
+
+/// All of Pier's settings, read once from the environment (and command-line overrides). Nothing else in
+/// the program reads environment variables. Every variable is documented in the README.
+struct Configuration: Sendable {
+    var server = ServerConfiguration()
+    var logLevel: Logger.Level = .info
+    var benchRoutes = false
+
+    /// A configuration problem, reported before anything starts.
+    enum Problem: Error, CustomStringConvertible {
+        case invalid(variable: String, value: String, expected: String)
+
+        var description: String {
+            switch self {
+            case .invalid(let variable, let value, let expected): "\(variable)=\(value) is invalid: expected \(expected)"
+            }
+        }
+    }
+
+    /// Reads the environment variables the README documents.
+    static func fromEnvironment(_ environment: [String: String] = Configuration.processEnvironment()) throws -> Configuration {
+        var configuration = Configuration()
+        let reader = Reader(environment: environment)
+        configuration.server.host = environment["HOST"] ?? configuration.server.host
+        configuration.server.port = try reader.int("PORT", default: configuration.server.port, in: 0...65535)
+        configuration.server.eventLoopCount = try reader.int("PIER_EVENT_LOOPS", default: configuration.server.eventLoopCount, in: 1...256)
+        configuration.server.maxConnections = try reader.int("PIER_MAX_CONNECTIONS", default: configuration.server.maxConnections, in: 1...1_000_000)
+        configuration.server.limits.maxRequestLineBytes = try reader.int("PIER_MAX_REQUEST_LINE_BYTES", default: configuration.server.limits.maxRequestLineBytes, in: 64...1 << 20)
+        configuration.server.limits.maxHeaderBytes = try reader.int("PIER_MAX_HEADER_BYTES", default: configuration.server.limits.maxHeaderBytes, in: 256...1 << 22)
+        configuration.server.limits.maxHeaderCount = try reader.int("PIER_MAX_HEADER_COUNT", default: configuration.server.limits.maxHeaderCount, in: 1...10_000)
+        configuration.server.limits.maxBodyBytes = try reader.int("PIER_MAX_BODY_BYTES", default: configuration.server.limits.maxBodyBytes, in: 0...1 << 30)
+        configuration.server.headerReadTimeout = try reader.seconds("PIER_HEADER_TIMEOUT_S", default: configuration.server.headerReadTimeout)
+        configuration.server.bodyReadTimeout = try reader.seconds("PIER_BODY_TIMEOUT_S", default: configuration.server.bodyReadTimeout)
+        configuration.server.idleTimeout = try reader.seconds("PIER_IDLE_TIMEOUT_S", default: configuration.server.idleTimeout)
+        configuration.server.writeTimeout = try reader.seconds("PIER_WRITE_TIMEOUT_S", default: configuration.server.writeTimeout)
+        configuration.server.shutdownGracePeriod = try reader.seconds("PIER_SHUTDOWN_GRACE_S", default: configuration.server.shutdownGracePeriod)
+        if let level = environment["LOG_LEVEL"] {
+            guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
+                throw Problem.invalid(variable: "LOG_LEVEL", value: level, expected: "debug, info, warning or error")
+            }
+            configuration.logLevel = parsed
+        }
+        configuration.benchRoutes = try reader.flag("PIER_BENCH_ROUTES", default: false)
+        return configuration
+    }
+
+    static func processEnvironment() -> [String: String] {
+        var result: [String: String] = [:]
+        var pointer = environ
+        while let entry = pointer.pointee {
+            let text = String(cString: entry)
+            if let equals = text.firstIndex(of: "=") {
+                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            }
+            pointer += 1
+        }
+        return result
+    }
+
+    private struct Reader {
+        let environment: [String: String]
+
+        func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
+            guard let text = environment[name] else { return value }
+            guard let parsed = Int(text.trimmingCharacters(in: " ")), range.contains(parsed) else {
+                throw Problem.invalid(variable: name, value: text, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return parsed
+        }
+
+        func seconds(_ name: String, default value: Duration) throws -> Duration {
+            guard let text = environment[name] else { return value }
+            guard let parsed = Double(text.trimmingCharacters(in: " ")), parsed.isFinite, parsed > 0, parsed <= 86_400 else {
+                throw Problem.invalid(variable: name, value: text, expected: "seconds, greater than 0")
+            }
+            return .milliseconds(Int64(parsed * 1000))
+        }
+
+        func flag(_ name: String, default value: Bool) throws -> Bool {
+            guard let text = environment[name]?.lowercased() else { return value }
+            switch text {
+            case "on", "1", "true", "yes": return true
+            case "off", "0", "false", "no": return false
+            default: throw Problem.invalid(variable: name, value: text, expected: "on or off")
+            }
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}
