@@ -28,6 +28,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // A raw-socket client and server harness for tests; never linked into the executable.
+        // A raw-socket client for tests; never linked into the executable.
+        .target(name: "HTTPTesting", swiftSettings: strict),
         .target(name: "Operations", dependencies: ["HTTPServer", "Metrics"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
@@ -39,6 +41,6 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,306 @@
+import HTTPServer
+import XCTest
+
+/// Parser unit tests: bytes in, events out, no sockets.
+final class RequestParserTests: XCTestCase {
+    /// What feeding some bytes produced.
+    struct Outcome {
+        var requests: [(request: HTTPRequest, keepAlive: Bool)] = []
+        var continues = 0
+        var error: HTTPParseError? = nil
+    }
+
+    /// Feeds `text` in chunks of `chunk` bytes (everything at once by default) and collects the events.
+    func parse(_ text: String, chunk: Int = .max, limits: ParserLimits = ParserLimits()) -> Outcome {
+        parse(Array(text.utf8), chunk: chunk, limits: limits)
+    }
+
+    func parse(_ bytes: [UInt8], chunk: Int = .max, limits: ParserLimits = ParserLimits()) -> Outcome {
+        var parser = RequestParser(limits: limits)
+        var buffer = InputBuffer()
+        var outcome = Outcome()
+        var offset = 0
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + chunk)
+            buffer.append(contentsOf: bytes[offset..<end])
+            offset = end
+            events: while true {
+                switch parser.next(from: &buffer) {
+                case .request(let request, let keepAlive): outcome.requests.append((request, keepAlive))
+                case .continueNeeded: outcome.continues += 1
+                case .needMore: break events
+                case .error(let error):
+                    outcome.error = error
+                    return outcome
+                }
+            }
+        }
+        return outcome
+    }
+
+    func assertError(_ text: String, _ expected: HTTPParseError, limits: ParserLimits = ParserLimits(), file: StaticString = #filePath, line: UInt = #line) {
+        let whole = parse(text, limits: limits)
+        XCTAssertEqual(whole.error, expected, "fed at once", file: file, line: line)
+        XCTAssertTrue(whole.requests.isEmpty, "no request may come out of a bad head", file: file, line: line)
+        let bytewise = parse(text, chunk: 1, limits: limits)
+        XCTAssertEqual(bytewise.error, expected, "fed byte by byte", file: file, line: line)
+    }
+
+    // MARK: - Well-formed requests
+
+    func testSimpleGetIsParsed() throws {
+        let outcome = parse("GET /api/ships?date=2026-11-23 HTTP/1.1\r\nHost: pier\r\nUser-Agent: test\r\n\r\n")
+        XCTAssertNil(outcome.error)
+        let request = try XCTUnwrap(outcome.requests.first?.request)
+        XCTAssertEqual(request.method, .get)
+        XCTAssertEqual(request.path, "/api/ships")
+        XCTAssertEqual(request.target, "/api/ships?date=2026-11-23")
+        XCTAssertEqual(request.query["date"], "2026-11-23")
+        XCTAssertEqual(request.version, .http1_1)
+        XCTAssertEqual(request.headers["HOST"], "pier")
+        XCTAssertEqual(request.headers["user-agent"], "test")
+        XCTAssertEqual(outcome.requests.first?.keepAlive, true)
+    }
+
+    func testRequestSplitAtEveryByteBoundaryGivesTheSameRequest() throws {
+        let text = "POST /echo?x=%C3%BCber+alles HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\nX-Long:  spaced value \t\r\n\r\nhello world"
+        for chunk in [1, 2, 3, 7, 13, 64] {
+            let outcome = parse(text, chunk: chunk)
+            XCTAssertNil(outcome.error, "chunk \(chunk)")
+            let request = try XCTUnwrap(outcome.requests.first?.request, "chunk \(chunk)")
+            XCTAssertEqual(String(decoding: request.body, as: UTF8.self), "hello world")
+            XCTAssertEqual(request.query["x"], "über alles")
+            XCTAssertEqual(request.headers["x-long"], "spaced value")
+        }
+    }
+
+    func testPipelinedRequestsComeOutInOrder() {
+        let text = (0..<10).map { "GET /n/\($0) HTTP/1.1\r\nHost: a\r\n\r\n" }.joined()
+        let outcome = parse(text)
+        XCTAssertEqual(outcome.requests.map(\.request.path), (0..<10).map { "/n/\($0)" })
+        XCTAssertEqual(parse(text, chunk: 5).requests.count, 10)
+    }
+
+    func testLeadingEmptyLinesAreIgnored() {
+        XCTAssertEqual(parse("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").requests.count, 1)
+    }
+
+    func testChunkedBodyWithExtensionsAndTrailersIsDecoded() throws {
+        let text = "POST /u HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+            + "5;name=value\r\nhello\r\n1 ; x\r\n \r\nA\r\n0123456789\r\n0\r\nChecksum: abc\r\n\r\n"
+        for chunk in [1, 4, .max] {
+            let outcome = parse(text, chunk: chunk)
+            XCTAssertNil(outcome.error, "chunk \(chunk)")
+            let body = try XCTUnwrap(outcome.requests.first?.request.body)
+            XCTAssertEqual(String(decoding: body, as: UTF8.self), "hello 0123456789")
+        }
+    }
+
+    func testTransferEncodingIsCaseInsensitive() {
+        XCTAssertEqual(parse("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: Chunked\r\n\r\n0\r\n\r\n").requests.count, 1)
+    }
+
+    func testRepeatedIdenticalContentLengthIsAccepted() throws {
+        let outcome = parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\nabc")
+        XCTAssertEqual(outcome.requests.first?.request.body, Array("abc".utf8))
+        let list = parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 3, 3\r\n\r\nabc")
+        XCTAssertEqual(list.requests.first?.request.body, Array("abc".utf8))
+    }
+
+    func testKeepAliveFollowsVersionAndConnectionHeader() {
+        XCTAssertEqual(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n").requests.first?.keepAlive, false)
+        XCTAssertEqual(parse("GET / HTTP/1.1\r\nHost: a\r\nConnection: Upgrade, CLOSE\r\n\r\n").requests.first?.keepAlive, false)
+        XCTAssertEqual(parse("GET / HTTP/1.0\r\n\r\n").requests.first?.keepAlive, false)
+        XCTAssertEqual(parse("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n").requests.first?.keepAlive, true)
+    }
+
+    func testHTTP10WithoutHostIsAccepted() {
+        XCTAssertEqual(parse("GET / HTTP/1.0\r\n\r\n").requests.first?.request.version, .http1_0)
+    }
+
+    func testExpectContinueIsAnnouncedOnceBeforeTheBody() throws {
+        let head = "PUT /x HTTP/1.1\r\nHost: a\r\nExpect: 100-continue\r\nContent-Length: 4\r\n\r\n"
+        let headOnly = parse(head)
+        XCTAssertEqual(headOnly.continues, 1)
+        XCTAssertTrue(headOnly.requests.isEmpty)
+        let withBody = parse(head + "data", chunk: 1)
+        XCTAssertEqual(withBody.continues, 1)
+        XCTAssertEqual(withBody.requests.first?.request.body, Array("data".utf8))
+        // A body already sent along with the head needs no 100.
+        XCTAssertEqual(parse(head + "data").continues, 0)
+    }
+
+    func testAbsoluteFormTargetIsReducedToPathAndQuery() throws {
+        let request = try XCTUnwrap(parse("GET http://example.com:8080/v1/weather?lat=60.1&lon=24.9 HTTP/1.1\r\nHost: example.com\r\n\r\n").requests.first?.request)
+        XCTAssertEqual(request.path, "/v1/weather")
+        XCTAssertEqual(request.query["lat"], "60.1")
+        let bare = try XCTUnwrap(parse("GET http://example.com HTTP/1.1\r\nHost: example.com\r\n\r\n").requests.first?.request)
+        XCTAssertEqual(bare.path, "/")
+    }
+
+    func testPercentEncodedPathIsDecoded() throws {
+        let request = try XCTUnwrap(parse("GET /a%20b/%C3%A4 HTTP/1.1\r\nHost: a\r\n\r\n").requests.first?.request)
+        XCTAssertEqual(request.path, "/a b/ä")
+    }
+
+    func testAsteriskTargetOnlyForOptions() {
+        XCTAssertEqual(parse("OPTIONS * HTTP/1.1\r\nHost: a\r\n\r\n").requests.first?.request.path, "*")
+        XCTAssertEqual(parse("GET * HTTP/1.1\r\nHost: a\r\n\r\n").error, .invalidTarget("* is only valid for OPTIONS"))
+    }
+
+    func testLimitsExactlyAtTheBoundaryAreAccepted() {
+        let limits = ParserLimits(maxRequestLineBytes: 64, maxHeaderBytes: 256, maxHeaderCount: 3, maxBodyBytes: 5)
+        let target = "/" + String(repeating: "a", count: 64 - "GET  HTTP/1.1".count - 1)
+        let line = "GET \(target) HTTP/1.1"
+        XCTAssertEqual(line.utf8.count, 64)
+        let outcome = parse("\(line)\r\nHost: a\r\nB: b\r\nContent-Length: 5\r\n\r\n12345", limits: limits)
+        XCTAssertNil(outcome.error)
+        XCTAssertEqual(outcome.requests.count, 1)
+    }
+
+    // MARK: - Framing errors (RFC 9112 §6)
+
+    func testContentLengthWithTransferEncodingIsRejected() {
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n", .contentLengthWithTransferEncoding)
+    }
+
+    func testDifferingDuplicateContentLengthIsRejected() {
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", .conflictingContentLengths)
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n", .conflictingContentLengths)
+    }
+
+    func testInvalidContentLengthIsRejected() {
+        for value in ["+5", "-1", "abc", "", "5 5", "0x10", "99999999999999999999", "1,"] {
+            assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(value)\r\n\r\n", .invalidContentLength)
+        }
+    }
+
+    func testTransferEncodingInHTTP10IsRejected() {
+        assertError("POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", .transferEncodingInHTTP10)
+    }
+
+    func testUnknownTransferCodingIsNotImplemented() {
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", .unsupportedTransferCoding("gzip"))
+        XCTAssertEqual(HTTPParseError.unsupportedTransferCoding("gzip").status, .notImplemented)
+    }
+
+    func testChunkedNotLastIsRejected() {
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked, gzip\r\n\r\n", .invalidTransferEncoding("chunked must be the final coding"))
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n", .invalidTransferEncoding("chunked applied more than once"))
+    }
+
+    func testInvalidChunkSizesAreRejected() {
+        let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n"
+        assertError(head + "g\r\n", .invalidChunk("chunk size is not hexadecimal"))
+        assertError(head + "\r\n", .invalidChunk("chunk size is not hexadecimal"))
+        assertError(head + "-1\r\n", .invalidChunk("chunk size is not hexadecimal"))
+        assertError(head + "5x\r\n", .invalidChunk("unexpected byte after chunk size"))
+        assertError(head + "ffffffffffffffffff\r\n", .invalidChunk("chunk size too large"))
+        assertError(head + "3\r\nabcd\r\n", .invalidChunk("chunk data not followed by CRLF"))
+        assertError(head + "3\nabc\r\n", .bareLineFeed)
+    }
+
+    func testBodyOverTheLimitIsRejectedBeforeItArrives() {
+        let limits = ParserLimits(maxBodyBytes: 10)
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\n\r\n", .bodyTooLarge(limit: 10), limits: limits)
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n8\r\n12345678\r\n3\r\n", .bodyTooLarge(limit: 10), limits: limits)
+        XCTAssertEqual(HTTPParseError.bodyTooLarge(limit: 10).status, .contentTooLarge)
+    }
+
+    // MARK: - Head syntax errors
+
+    func testObsoleteLineFoldingIsRejected() {
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n two\r\n\r\n", .obsoleteLineFolding)
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nX-A: one\r\n\ttwo\r\n\r\n", .obsoleteLineFolding)
+    }
+
+    func testWhitespaceBeforeColonIsRejected() {
+        assertError("GET / HTTP/1.1\r\nHost : a\r\n\r\n", .whitespaceBeforeColon)
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nContent-Length\t: 0\r\n\r\n", .whitespaceBeforeColon)
+    }
+
+    func testBareCarriageReturnIsRejected() {
+        assertError("GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n", .bareCarriageReturn)
+        assertError("GET / HTTP/1.1\rX\r\nHost: a\r\n\r\n", .bareCarriageReturn)
+    }
+
+    func testBareLineFeedIsRejected() {
+        assertError("GET / HTTP/1.1\nHost: a\r\n\r\n", .bareLineFeed)
+        assertError("GET / HTTP/1.1\r\nHost: a\n\r\n", .bareLineFeed)
+    }
+
+    func testNulAndControlBytesAreRejected() {
+        assertError("GET / HTTP/1.1\r\nHost: a\u{0}b\r\n\r\n", .controlCharacter)
+        assertError("GET /a\u{1}b HTTP/1.1\r\nHost: a\r\n\r\n", .controlCharacter)
+        assertError("GET / HTTP/1.1\r\nHost: a\u{7F}\r\n\r\n", .controlCharacter)
+        assertError("G\u{0}T / HTTP/1.1\r\nHost: a\r\n\r\n", .controlCharacter)
+    }
+
+    func testMalformedRequestLinesAreRejected() {
+        assertError("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))
+        assertError("GET /\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))
+        assertError("GET / HTTP/1.1 \r\nHost: a\r\n\r\n", .malformedRequestLine("invalid HTTP version"))
+        assertError("GET / HTTQ/1.1\r\nHost: a\r\n\r\n", .malformedRequestLine("invalid HTTP version"))
+        assertError(" GET / HTTP/1.1\r\nHost: a\r\n\r\n", .malformedRequestLine("missing method"))
+        assertError("GET nopath HTTP/1.1\r\nHost: a\r\n\r\n", .invalidTarget("must start with /"))
+    }
+
+    func testOtherVersionsAreNotSupported() {
+        assertError("GET / HTTP/2.0\r\nHost: a\r\n\r\n", .unsupportedVersion("HTTP/2.0"))
+        XCTAssertEqual(HTTPParseError.unsupportedVersion("HTTP/2.0").status, .httpVersionNotSupported)
+    }
+
+    func testHostIsRequiredOnceInHTTP11() {
+        assertError("GET / HTTP/1.1\r\nX: y\r\n\r\n", .missingHost)
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", .multipleHosts)
+    }
+
+    func testInvalidFieldNamesAreRejected() {
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nBad(name): x\r\n\r\n", .invalidHeaderField("invalid character in field name"))
+        assertError("GET / HTTP/1.1\r\nHost: a\r\n: x\r\n\r\n", .invalidHeaderField("empty field name"))
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", .invalidHeaderField("missing colon"))
+    }
+
+    func testMalformedPercentEncodingIsRejected() {
+        assertError("GET /a%zz HTTP/1.1\r\nHost: a\r\n\r\n", .invalidTarget("malformed percent-encoding in path"))
+        assertError("GET /a?x=%4 HTTP/1.1\r\nHost: a\r\n\r\n", .invalidTarget("malformed percent-encoding in query"))
+    }
+
+    func testUnsupportedExpectationIsRejected() {
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nExpect: 200-ok\r\n\r\n", .unsupportedExpectation("200-ok"))
+        XCTAssertEqual(HTTPParseError.unsupportedExpectation("x").status, .expectationFailed)
+    }
+
+    // MARK: - Limits
+
+    func testRequestLineOverTheLimitIs414EvenBeforeItEnds() {
+        let limits = ParserLimits(maxRequestLineBytes: 64)
+        let long = "GET /" + String(repeating: "a", count: 100)
+        XCTAssertEqual(parse(long, limits: limits).error, .requestLineTooLong(limit: 64))
+        assertError(long + " HTTP/1.1\r\nHost: a\r\n\r\n", .requestLineTooLong(limit: 64), limits: limits)
+        XCTAssertEqual(HTTPParseError.requestLineTooLong(limit: 1).status, .uriTooLong)
+    }
+
+    func testHeaderBlockOverTheLimitIs431() {
+        let limits = ParserLimits(maxHeaderBytes: 100)
+        let big = "GET / HTTP/1.1\r\nHost: a\r\nX: " + String(repeating: "v", count: 200)
+        XCTAssertEqual(parse(big, limits: limits).error, .headerBlockTooLarge(limit: 100))
+        assertError(big + "\r\n\r\n", .headerBlockTooLarge(limit: 100), limits: limits)
+        XCTAssertEqual(HTTPParseError.headerBlockTooLarge(limit: 1).status, .headerFieldsTooLarge)
+    }
+
+    func testTooManyHeaderFieldsIs431() {
+        let limits = ParserLimits(maxHeaderCount: 5)
+        let fields = (0..<6).map { "X-\($0): v\r\n" }.joined()
+        assertError("GET / HTTP/1.1\r\nHost: a\r\n" + fields + "\r\n", .tooManyHeaderFields(limit: 5), limits: limits)
+        XCTAssertEqual(parse("GET / HTTP/1.1\r\nHost: a\r\nX: 1\r\nY: 2\r\nZ: 3\r\nW: 4\r\n\r\n", limits: limits).requests.count, 1)
+    }
+
+    func testByteAtATimeScanStaysLinear() {
+        // 16 KiB of headers fed one byte at a time: a quadratic rescan would take minutes here.
+        let fields = (0..<99).map { "X-Field-\($0): " + String(repeating: "v", count: 140) + "\r\n" }.joined()
+        let outcome = parse("GET / HTTP/1.1\r\nHost: a\r\n" + fields + "\r\n", chunk: 1)
+        XCTAssertNil(outcome.error)
+        XCTAssertEqual(outcome.requests.first?.request.headers.count, 100)
+    }
+}
