@@ -1,0 +1,101 @@
+import Glibc
+import HTTPServer
+import HTTPTesting
+import Logging
+import Metrics
+import Synchronization
+import XCTest
+
+/// A real server on a free loopback port with the routes the socket tests need.
+final class TestServer {
+    let server: HTTPServer
+    let gate = Gate()
+    let registry = MetricsRegistry()
+    var port: Int { server.port }
+
+    struct Oops: Error {}
+
+    static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
+
+    init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 2)
+        configure(&configuration)
+        var router = Router()
+        let gate = self.gate
+        router.on(.get, "/hello") { _ in .text("hello") }
+        router.on(.get, "/n") { request in .text("n=\(request.query["i"] ?? "")") }
+        router.on(.get, "/async") { request async in
+            await Task.yield()
+            return .text("a=\(request.query["i"] ?? "")")
+        }
+        router.on(.post, "/echo") { request in HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: request.body) }
+        router.on(.get, "/big") { _ in HTTPResponse(body: TestServer.bigBody) }
+        router.on(.get, "/gate") { _ async in
+            await gate.wait()
+            return .text("released")
+        }
+        router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
+        router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }
+        var logger = Logger(label: "test.http")
+        logger.logLevel = .critical
+        server = try HTTPServer(configuration: configuration, router: router, logger: logger, metrics: registry)
+        try server.start()
+    }
+
+    func client() throws -> RawClient { try RawClient(port: port) }
+
+    /// Sends one request on a new connection and reads the response.
+    func get(_ target: String) throws -> RawResponse {
+        let client = try client()
+        try client.send("GET \(target) HTTP/1.1\r\nHost: test\r\n\r\n")
+        return try client.readResponse()
+    }
+
+    func stop() { server.stop() }
+
+    /// Polls `condition` until it holds or `seconds` pass. For waiting on the server's own timers, not for
+    /// papering over races: every caller asserts the result.
+    static func eventually(within seconds: Double = 10, _ condition: () -> Bool) -> Bool {
+        let deadline = Double(DispatchTime.now().uptimeNanoseconds) / 1e9 + seconds
+        while Double(DispatchTime.now().uptimeNanoseconds) / 1e9 < deadline {
+            if condition() { return true }
+            usleep(2_000)
+        }
+        return condition()
+    }
+}
+
+/// A latch async handlers wait on until the test opens it.
+final class Gate: Sendable {
+    private struct State {
+        var open = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+        var arrived = 0
+    }
+
+    private let state = Mutex(State())
+
+    func wait() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let resumeNow = state.withLock { state -> Bool in
+                state.arrived += 1
+                if state.open { return true }
+                state.waiters.append(continuation)
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    /// How many handlers have reached the gate.
+    var arrived: Int { state.withLock { $0.arrived } }
+
+    func open() {
+        let waiters = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.open = true
+            defer { state.waiters.removeAll() }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+}
