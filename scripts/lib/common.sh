@@ -1,0 +1,56 @@
+# Shared by scripts/run, scripts/test and scripts/bench. Source it; do not run it.
+# Installs what a fresh Debian machine is missing, so both README commands work from a clean clone.
+
+PIER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# Runs a command as root (directly, or through sudo when we are not root).
+as_root() {
+    if [ "$(id -u)" -eq 0 ]; then "$@"
+    elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+    else die "need root (or sudo) to run: $*"
+    fi
+}
+
+# ensure_packages PKG... : installs the Debian packages that are not installed yet (apt-get update once).
+ensure_packages() {
+    local missing=()
+    local pkg
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    log "installing ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    if [ -z "${PIER_APT_UPDATED:-}" ]; then
+        as_root apt-get update -qq
+        PIER_APT_UPDATED=1
+    fi
+    as_root apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# The system libraries Pier builds against, the PostgreSQL server with the PostGIS build for its major
+# version, and wrk for benchmarks.
+ensure_system_packages() {
+    ensure_packages ca-certificates pkg-config libcurl4-openssl-dev libxml2-dev libpq-dev postgresql postgresql-contrib wrk
+    local major
+    major="$(pg_major_version)"
+    [ -n "$major" ] || die "PostgreSQL server binaries not found under /usr/lib/postgresql"
+    ensure_packages "postgresql-${major}-postgis-3"
+}
+
+# The newest PostgreSQL major version installed from Debian's packages.
+pg_major_version() {
+    ls /usr/lib/postgresql 2>/dev/null | sort -n | tail -n 1
+}
+
+# Directory holding initdb, pg_ctl and postgres for that version.
+pg_bindir() {
+    echo "/usr/lib/postgresql/$(pg_major_version)/bin"
+}
+
+ensure_swift() {
+    command -v swift >/dev/null 2>&1 || die "the Swift toolchain (6.0 or newer) is not on PATH: install it from swift.org (Debian has no current package) and run again"
+}
