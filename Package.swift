@@ -41,6 +41,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
+        // Runs the real `pier` binary as a child process.
+        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"], swiftSettings: strict),
     ]
 )
