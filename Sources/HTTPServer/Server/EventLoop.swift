@@ -151,12 +151,31 @@ final class EventLoop: @unchecked Sendable {
                 continue
             }
             shared.metrics.openConnections.add(1)
-            Socket.setNoDelay(fd)
-            nextSerial &+= 1
-            let connection = Connection(fd: fd, serial: nextSerial, loop: self)
-            connections[fd] = connection
-            connection.register()
+            // Round-robin over the loops: the loop that wins the accept would otherwise take a whole burst
+            // of connections (a benchmark's 50 all landed on one loop, leaving the other core idle).
+            let target = shared.nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % shared.loops.count
+            if target == index {
+                adopt(fd)
+            } else {
+                let loop = shared.loops[target]
+                loop.execute { loop.adopt(fd) }
+            }
         }
+    }
+
+    /// Takes ownership of an accepted socket.
+    private func adopt(_ fd: Int32) {
+        if shuttingDown {
+            Glibc.close(fd)
+            shared.openConnections.subtract(1, ordering: .relaxed)
+            shared.metrics.openConnections.add(-1)
+            return
+        }
+        Socket.setNoDelay(fd)
+        nextSerial &+= 1
+        let connection = Connection(fd: fd, serial: nextSerial, loop: self)
+        connections[fd] = connection
+        connection.register()
     }
 
     private func pauseAccepting() {

@@ -40,6 +40,7 @@ public final class HTTPServer: Sendable {
         self.shared = shared
         do {
             loops = try (0..<configuration.eventLoopCount).map { try EventLoop(index: $0, shared: shared) }
+            shared.loops = loops
         } catch {
             Glibc.close(listenFD)
             throw error
@@ -94,6 +95,8 @@ public final class HTTPServer: Sendable {
             return true
         }
         if closeListener {
+            // The loops have exited: break the loops ↔ shared-state cycle so their descriptors are released.
+            shared.loops = []
             Glibc.close(shared.listenFD)
             shared.logger.info("stopped")
         }
