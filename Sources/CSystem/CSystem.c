@@ -3,7 +3,9 @@
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sched.h>
 #include <stddef.h>
+#include <unistd.h>
 
 const uint32_t PIER_EPOLLIN = EPOLLIN;
 const uint32_t PIER_EPOLLOUT = EPOLLOUT;
@@ -38,3 +40,14 @@ int pier_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int t
 int pier_eventfd(void) { return eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); }
 
 int pier_accept(int listen_fd) { return accept4(listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC); }
+
+int pier_available_cpus(void) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int count = CPU_COUNT(&set);
+        if (count > 0) return count;
+    }
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    return online > 0 ? (int)online : 1;
+}

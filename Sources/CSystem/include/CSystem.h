@@ -16,6 +16,9 @@ int pier_eventfd(void);
 /// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
 int pier_accept(int listen_fd);
 
+/// CPUs this process may run on (its affinity mask, so taskset and cpusets are respected).
+int pier_available_cpus(void);
+
 extern const uint32_t PIER_EPOLLIN;
 extern const uint32_t PIER_EPOLLOUT;
 extern const uint32_t PIER_EPOLLERR;

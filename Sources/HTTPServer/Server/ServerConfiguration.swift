@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// Everything the server needs to know to listen and protect itself; defaults come from the contract.
@@ -6,7 +7,7 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// Port to bind; `0` picks a free one (see ``HTTPServer/port``).
     public var port: Int
-    /// Event loop threads; defaults to one per core.
+    /// Event loop threads; defaults to one per CPU the process may run on.
     public var eventLoopCount: Int
     public var limits: ParserLimits
     /// From a request's first byte until its head is complete (slowloris protection).
@@ -35,7 +36,7 @@ public struct ServerConfiguration: Sendable {
     ) {
         self.host = host
         self.port = port
-        self.eventLoopCount = max(1, eventLoopCount ?? Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        self.eventLoopCount = max(1, eventLoopCount ?? Int(pier_available_cpus()))
         self.limits = limits
         self.headerReadTimeout = headerReadTimeout
         self.bodyReadTimeout = bodyReadTimeout
