@@ -44,6 +44,7 @@ struct Configuration: Sendable {
             configuration.logLevel = parsed
         }
         configuration.benchRoutes = try reader.flag("PIER_BENCH_ROUTES", default: false)
+        configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
         return configuration
     }
 

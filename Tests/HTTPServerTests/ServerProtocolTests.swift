@@ -143,6 +143,24 @@ final class ServerProtocolTests: XCTestCase {
         XCTAssertEqual(untyped.bodyText, #"{"error":"internal server error"}"#)
     }
 
+    func testHandler400KeepsTheConnectionOpen() throws {
+        let client = try server.client()
+        try client.send("GET /reject HTTP/1.1\r\nHost: t\r\n\r\n")
+        let rejected = try client.readResponse()
+        XCTAssertEqual(rejected.status, 400)
+        XCTAssertEqual(rejected.bodyText, #"{"error":"lat must be a number"}"#)
+        XCTAssertNil(rejected.header("Connection"))
+        try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().status, 200)
+    }
+
+    func testHeaderValuesCannotInjectHeaderLines() throws {
+        let response = try server.get("/echo-header?v=a%0D%0ASet-Cookie:%20x=1")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertNil(response.header("Set-Cookie"))
+        XCTAssertEqual(response.header("X-Echo"), "a  Set-Cookie: x=1")
+    }
+
     func testMalformedRequestsGet400AndTheConnectionIsClosed() throws {
         let bad = [
             "POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc",

@@ -34,6 +34,10 @@ final class TestServer {
             await gate.wait()
             return .text("released")
         }
+        router.on(.get, "/reject") { _ in throw HTTPError(.badRequest, "lat must be a number") }
+        router.on(.get, "/echo-header") { request in
+            HTTPResponse(status: .ok, headers: ["X-Echo": request.query["v"] ?? ""], body: Array("ok".utf8))
+        }
         router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
         router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }
         var logger = Logger(label: "test.http")

@@ -187,7 +187,7 @@ final class Connection {
     }
 
     private func respond(_ response: HTTPResponse, context: RequestContext) {
-        let keepAlive = context.keepAlive && !closeRequested && !loop.shuttingDown && response.status.code != 400
+        let keepAlive = context.keepAlive && !closeRequested && !loop.shuttingDown
         ResponseEncoder.encode(
             response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
             omitBody: context.isHead)

@@ -39,7 +39,12 @@ enum ResponseEncoder {
             out.append(contentsOf: field.name.utf8)
             out.append(UInt8(ascii: ":"))
             out.append(UInt8(ascii: " "))
-            out.append(contentsOf: field.value.utf8)
+            // A value that carries request data must not be able to start a new header line.
+            if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
+                out.append(contentsOf: field.value.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
+            } else {
+                out.append(contentsOf: field.value.utf8)
+            }
             out.append(0x0D)
             out.append(0x0A)
         }

@@ -26,13 +26,16 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGracePeriod: Duration
     /// The `listen` backlog.
     public var backlog: Int32
+    /// Whether a loop calls `sched_yield` after each batch of events (see ``EventLoop``); off only pays on
+    /// cores dedicated to the server.
+    public var yieldAfterBatch: Bool
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),
         headerReadTimeout: Duration = .seconds(10), bodyReadTimeout: Duration = .seconds(30),
         idleTimeout: Duration = .seconds(60), writeTimeout: Duration = .seconds(30),
         lingerTimeout: Duration = .seconds(2), maxConnections: Int = 10_000,
-        shutdownGracePeriod: Duration = .seconds(8), backlog: Int32 = 4096
+        shutdownGracePeriod: Duration = .seconds(8), backlog: Int32 = 4096, yieldAfterBatch: Bool = true
     ) {
         self.host = host
         self.port = port
@@ -46,6 +49,7 @@ public struct ServerConfiguration: Sendable {
         self.maxConnections = maxConnections
         self.shutdownGracePeriod = shutdownGracePeriod
         self.backlog = backlog
+        self.yieldAfterBatch = yieldAfterBatch
     }
 }
 
