@@ -19,6 +19,13 @@ let package = Package(
         // C shims for the Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .target(name: "CSystem"),
         .target(name: "Metrics", swiftSettings: strict),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // libpq wrapper: connections, parameterized queries, the pool, migrations. No domain knowledge.
+        .target(
+            name: "Postgres",
+            dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -40,6 +47,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting"], swiftSettings: strict),
