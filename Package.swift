@@ -35,22 +35,25 @@ let package = Package(
             swiftSettings: strict
         ),
         // A raw-socket client and server harness for tests; never linked into the executable.
+        // Throw-away databases for tests; never linked into the executable.
+        .target(name: "DatabaseTesting", dependencies: ["Postgres"], swiftSettings: strict),
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
-        .target(name: "Operations", dependencies: ["HTTPServer", "Metrics"], swiftSettings: strict),
+        .target(name: "Operations", dependencies: ["HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "HTTPServer", "Metrics", "Operations",
+                "HTTPServer", "Metrics", "Operations", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "PostgresTests", dependencies: ["Postgres"], swiftSettings: strict),
+        .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"], swiftSettings: strict),
     ]
 )

@@ -3,15 +3,21 @@ public struct HealthReport: Sendable, Equatable {
     public var status: String
     public var version: String
     public var uptimeSeconds: Int
+    public var database: DatabaseMonitor.State
 
-    public init(status: String, version: String, uptimeSeconds: Int) {
-        self.status = status
+    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State) {
+        self.status = database == .ok ? "ok" : "unavailable"
         self.version = version
         self.uptimeSeconds = uptimeSeconds
+        self.database = database
     }
+
+    /// `200` while the service can serve, `503` when PostgreSQL cannot be reached.
+    public var canServe: Bool { database == .ok }
 
     /// JSON with the contract's key names. Hand-written because it is tiny and on a hot path.
     public var json: String {
-        "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),\"sources\":{}}"
+        "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
+            + "\"database\":\"\(database.rawValue)\",\"sources\":{}}"
     }
 }

@@ -4,16 +4,19 @@ import Synchronization
 
 /// `GET /health`: whether the service can serve, for operators and uptime checks.
 ///
-/// The body changes at most once a second (uptime), so it is encoded once per second and served as bytes.
+/// Answered on the event loop from remembered state (the database monitor pings in the background), and
+/// encoded at most once a second or when that state changes.
 public final class HealthRoute: Sendable {
     public static let path = "/health"
 
     private let version: String
+    private let database: DatabaseMonitor
     private let startedAt: Int
-    private let cache = Mutex<(second: Int, body: [UInt8])>((-1, []))
+    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, body: [UInt8])>((-1, .ok, []))
 
-    public init(version: String) {
+    public init(version: String, database: DatabaseMonitor) {
         self.version = version
+        self.database = database
         startedAt = Self.monotonicSeconds()
     }
 
@@ -22,18 +25,21 @@ public final class HealthRoute: Sendable {
     }
 
     public func report() -> HealthReport {
-        HealthReport(status: "ok", version: version, uptimeSeconds: Self.monotonicSeconds() - startedAt)
+        HealthReport(version: version, uptimeSeconds: Self.monotonicSeconds() - startedAt, database: database.state)
     }
 
     func response() -> HTTPResponse {
         let now = Self.monotonicSeconds()
+        let state = database.state
         let body = cache.withLock { cache -> [UInt8] in
-            if cache.second != now {
-                cache = (now, Array(report().json.utf8))
+            if cache.second != now || cache.database != state {
+                cache = (now, state, Array(report().json.utf8))
             }
             return cache.body
         }
-        return .json(body, headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
+        return .json(
+            body, status: state == .ok ? .ok : .serviceUnavailable,
+            headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
     }
 
     private static func monotonicSeconds() -> Int {

@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import ArgumentParser
 import Logging
 
 /// All of Pier's settings, read once from the environment (and command-line overrides). Nothing else in
@@ -8,6 +9,12 @@ struct Configuration: Sendable {
     var server = ServerConfiguration()
     var logLevel: Logger.Level = .info
     var benchRoutes = false
+    /// `DATABASE_URL`; required by `serve` and `migrate`.
+    var databaseURL: String? = nil
+    var databasePoolSize = 10
+    var databaseAcquireTimeout: Duration = .seconds(5)
+    var migrationsDirectory = "Migrations"
+    var healthPingInterval: Duration = .seconds(2)
 
     /// A configuration problem, reported before anything starts.
     enum Problem: Error, CustomStringConvertible {
@@ -44,8 +51,30 @@ struct Configuration: Sendable {
             configuration.logLevel = parsed
         }
         configuration.benchRoutes = try reader.flag("PIER_BENCH_ROUTES", default: false)
+        if let url = environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
+        configuration.databasePoolSize = try reader.int("PIER_DB_POOL_SIZE", default: configuration.databasePoolSize, in: 1...1000)
+        configuration.databaseAcquireTimeout = try reader.seconds("PIER_DB_ACQUIRE_TIMEOUT_S", default: configuration.databaseAcquireTimeout)
+        configuration.migrationsDirectory = environment["PIER_MIGRATIONS_DIR"] ?? configuration.migrationsDirectory
+        configuration.healthPingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: configuration.healthPingInterval)
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
         return configuration
+    }
+
+    /// The process environment with command-line overrides applied; problems become usage errors.
+    static func load(overrides: [String: String] = [:]) throws -> Configuration {
+        var environment = processEnvironment()
+        environment.merge(overrides) { $1 }
+        do {
+            return try fromEnvironment(environment)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+
+    /// JSON lines on standard output at the configured level; once per process.
+    static func bootstrapLogging(_ configuration: Configuration) {
+        let level = configuration.logLevel
+        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
     }
 
     static func processEnvironment() -> [String: String] {

@@ -5,6 +5,7 @@ import HTTPServer
 import Logging
 import Metrics
 import Operations
+import Postgres
 
 /// `pier serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -26,25 +27,29 @@ struct ServeCommand: ParsableCommand {
     var logLevel: String?
 
     func run() throws {
-        var environment = Configuration.processEnvironment()
-        if let host { environment["HOST"] = host }
-        if let port { environment["PORT"] = String(port) }
-        if let eventLoops { environment["PIER_EVENT_LOOPS"] = String(eventLoops) }
-        if let maxConnections { environment["PIER_MAX_CONNECTIONS"] = String(maxConnections) }
-        if let logLevel { environment["LOG_LEVEL"] = logLevel }
-        let configuration: Configuration
-        do {
-            configuration = try Configuration.fromEnvironment(environment)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        let level = configuration.logLevel
-        LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+        var overrides: [String: String] = [:]
+        if let host { overrides["HOST"] = host }
+        if let port { overrides["PORT"] = String(port) }
+        if let eventLoops { overrides["PIER_EVENT_LOOPS"] = String(eventLoops) }
+        if let maxConnections { overrides["PIER_MAX_CONNECTIONS"] = String(maxConnections) }
+        if let logLevel { overrides["LOG_LEVEL"] = logLevel }
+        let configuration = try Configuration.load(overrides: overrides)
+        Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
+
+        let pool = try Database.pool(configuration)
+        do {
+            try Database.migrate(pool, configuration, logger: logger)
+        } catch {
+            logger.error("cannot start: database migrations failed", metadata: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+        let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
+        try runBlocking { await database.start() }
 
         let registry = MetricsRegistry()
         var router = Router()
-        HealthRoute(version: PierCommand.version).register(in: &router)
+        HealthRoute(version: PierCommand.version, database: database).register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         if configuration.benchRoutes { BenchmarkRoute.register(in: &router) }
 
@@ -54,6 +59,8 @@ struct ServeCommand: ParsableCommand {
         try server.start()
         server.wait()
         signals.forEach { $0.cancel() }
+        database.stop()
+        pool.close()
         logger.info("exit")
     }
 

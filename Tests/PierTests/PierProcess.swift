@@ -1,3 +1,4 @@
+import DatabaseTesting
 import Foundation
 import HTTPTesting
 import XCTest
@@ -14,13 +15,16 @@ final class PierProcess {
         URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("pier")
     }
 
-    init(arguments: [String] = ["serve"], environment: [String: String] = [:]) throws {
+    /// `database` (fresh per test) is passed as DATABASE_URL along with the project's migrations.
+    init(arguments: [String] = ["serve"], database: TestDatabase?, environment: [String: String] = [:]) throws {
         port = try Self.freePort()
         process.executableURL = Self.binary
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["PORT"] = String(port)
         env["HOST"] = "127.0.0.1"
+        env["DATABASE_URL"] = database?.childURL
+        env["PIER_MIGRATIONS_DIR"] = Self.migrationsDirectory
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardOutput = output
@@ -56,6 +60,11 @@ final class PierProcess {
     func standardOutput() -> String {
         captured.append(output.fileHandleForReading.readDataToEndOfFile())
         return String(decoding: captured, as: UTF8.self)
+    }
+
+    static var migrationsDirectory: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Migrations").path
     }
 
     static func freePort() throws -> Int {

@@ -1,11 +1,24 @@
+import DatabaseTesting
 import Foundation
 import HTTPTesting
+import Postgres
 import XCTest
 
-/// `pier serve` as operators run it: the real binary, configured by environment variables.
+/// `pier serve` and `pier migrate` as operators run them: the real binary, configured by environment
+/// variables, against a real PostgreSQL database of its own.
 final class PierServeTests: XCTestCase {
+    var database: TestDatabase!
+
+    override func setUpWithError() throws {
+        database = try TestDatabase.create()
+    }
+
+    override func tearDown() {
+        database?.drop()
+    }
+
     func testHealthAnswersAndSIGTERMStopsCleanlyWithJSONLogs() throws {
-        let pier = try PierProcess()
+        let pier = try PierProcess(database: database)
         XCTAssertTrue(pier.waitUntilServing(), "pier answered /health")
 
         let client = try RawClient(port: pier.port)
@@ -16,6 +29,7 @@ final class PierServeTests: XCTestCase {
         XCTAssertEqual(response.header("Access-Control-Allow-Origin"), "*")
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
         XCTAssertEqual(json["status"] as? String, "ok")
+        XCTAssertEqual(json["database"] as? String, "ok")
         XCTAssertEqual(json["version"] as? String, "0.1.0")
         XCTAssertNotNil(json["uptime_s"] as? Int)
 
@@ -38,23 +52,53 @@ final class PierServeTests: XCTestCase {
             XCTAssertNotNil(object?["level"])
             XCTAssertNotNil(object?["ts"])
         }
+        XCTAssertTrue(lines.contains { $0.contains("\"msg\":\"applied migration\"") }, "serve applies migrations at start-up")
         XCTAssertTrue(lines.contains { $0.contains("\"msg\":\"shutting down\"") })
     }
 
     func testSIGINTAlsoStopsGracefully() throws {
-        let pier = try PierProcess()
+        let pier = try PierProcess(database: database)
         XCTAssertTrue(pier.waitUntilServing())
         XCTAssertEqual(pier.stop(signal: SIGINT), 0)
     }
 
+    func testMigrateAppliesOnceAndExits() throws {
+        let first = try PierProcess(arguments: ["migrate"], database: database)
+        first.process.waitUntilExit()
+        XCTAssertEqual(first.process.terminationStatus, 0)
+        let tables = try database.connection().query(
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('fetch_runs', 'ship_deployments', 'lake_readings', 'weather_stations', 'weather_observations', 'weather_forecast_points')")
+        XCTAssertEqual(try tables[0].decode(Int.self, "n"), 6)
+        let second = try PierProcess(arguments: ["migrate"], database: database)
+        second.process.waitUntilExit()
+        XCTAssertEqual(second.process.terminationStatus, 0)
+        XCTAssertFalse(second.standardOutput().contains("applied migration"), "nothing left to apply")
+    }
+
+    func testTamperedMigrationStopsStartUp() throws {
+        let connection = try database.connection()
+        try connection.execute("CREATE TABLE schema_migrations (version integer PRIMARY KEY, name text NOT NULL, checksum text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())")
+        try connection.execute("INSERT INTO schema_migrations (version, name, checksum) VALUES (1, 'initial', 'not-the-real-checksum')")
+        let pier = try PierProcess(database: database)
+        pier.process.waitUntilExit()
+        XCTAssertNotEqual(pier.process.terminationStatus, 0)
+        XCTAssertTrue(pier.standardOutput().contains("was changed after it was applied"))
+    }
+
+    func testServeWithoutDatabaseURLIsRefused() throws {
+        let pier = try PierProcess(database: nil, environment: ["DATABASE_URL": ""])
+        pier.process.waitUntilExit()
+        XCTAssertNotEqual(pier.process.terminationStatus, 0)
+    }
+
     func testInvalidConfigurationIsRefusedWithAClearMessage() throws {
-        let pier = try PierProcess(environment: ["PIER_MAX_CONNECTIONS": "lots"])
+        let pier = try PierProcess(database: database, environment: ["PIER_MAX_CONNECTIONS": "lots"])
         pier.process.waitUntilExit()
         XCTAssertNotEqual(pier.process.terminationStatus, 0)
     }
 
     func testHelpDocumentsOptionsAndTheirEnvironmentVariables() throws {
-        let pier = try PierProcess(arguments: ["serve", "--help"])
+        let pier = try PierProcess(arguments: ["serve", "--help"], database: nil)
         pier.process.waitUntilExit()
         let help = pier.standardOutput()
         for variable in ["PORT", "HOST", "PIER_EVENT_LOOPS", "PIER_MAX_CONNECTIONS", "LOG_LEVEL"] {

@@ -1,4 +1,5 @@
 import Foundation
+import DatabaseTesting
 import Postgres
 import XCTest
 

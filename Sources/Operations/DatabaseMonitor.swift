@@ -1,0 +1,47 @@
+import Postgres
+import Synchronization
+
+/// Pings PostgreSQL in the background and remembers the answer, so `/health` reports the database without
+/// waiting on it: the answer is at most one interval old, and each ping is bounded by a timeout.
+public final class DatabaseMonitor: Sendable {
+    public enum State: String, Sendable {
+        case ok
+        case unreachable
+    }
+
+    private let pool: PostgresPool
+    private let interval: Duration
+    private let timeout: Duration
+    private let current = Mutex<State>(.ok)
+    private let task = Mutex<Task<Void, Never>?>(nil)
+
+    public init(pool: PostgresPool, interval: Duration = .seconds(2), timeout: Duration = .seconds(1)) {
+        self.pool = pool
+        self.interval = interval
+        self.timeout = timeout
+    }
+
+    public var state: State { current.withLock { $0 } }
+
+    /// Pings once now (so the first `/health` is already right), then keeps pinging until ``stop()``.
+    public func start() async {
+        await check()
+        let loop = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                if Task.isCancelled { break }
+                await check()
+            }
+        }
+        task.withLock { $0 = loop }
+    }
+
+    public func stop() {
+        task.withLock { $0?.cancel() }
+    }
+
+    func check() async {
+        let reachable = await pool.ping(timeout: timeout)
+        current.withLock { $0 = reachable ? .ok : .unreachable }
+    }
+}

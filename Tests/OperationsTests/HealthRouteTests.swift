@@ -1,0 +1,53 @@
+import DatabaseTesting
+import Foundation
+import HTTPServer
+import HTTPTesting
+import Operations
+import Postgres
+import XCTest
+
+/// `/health` over a real socket, backed by a real PostgreSQL (from DATABASE_URL) or an unreachable one.
+final class HealthRouteTests: XCTestCase {
+    func serveHealth(pool: PostgresPool) async throws -> (HTTPServer, DatabaseMonitor) {
+        let monitor = DatabaseMonitor(pool: pool, interval: .seconds(60), timeout: .seconds(2))
+        await monitor.start()
+        var router = Router()
+        HealthRoute(version: "9.9.9", database: monitor).register(in: &router)
+        let server = try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1), router: router)
+        try server.start()
+        return (server, monitor)
+    }
+
+    func health(port: Int) throws -> (RawResponse, [String: Any]) {
+        let client = try RawClient(port: port)
+        try client.send("GET /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        let response = try client.readResponse()
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        return (response, json)
+    }
+
+    func testReachableDatabaseIs200() async throws {
+        let url = try TestDatabase.serverURL()
+        let pool = PostgresPool(configuration: .init(url: url))
+        let (server, monitor) = try await serveHealth(pool: pool)
+        defer { monitor.stop(); server.stop() }
+        let (response, json) = try health(port: server.port)
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(json["status"] as? String, "ok")
+        XCTAssertEqual(json["database"] as? String, "ok")
+        XCTAssertEqual(json["version"] as? String, "9.9.9")
+        XCTAssertNotNil(json["uptime_s"] as? Int)
+        XCTAssertNotNil(json["sources"] as? [String: Any])
+        XCTAssertEqual(response.header("Cache-Control"), "no-store")
+    }
+
+    func testUnreachableDatabaseIs503() async throws {
+        let pool = PostgresPool(configuration: .init(url: "postgresql:///pier?host=/nonexistent-socket-dir&user=pier"))
+        let (server, monitor) = try await serveHealth(pool: pool)
+        defer { monitor.stop(); server.stop() }
+        let (response, json) = try health(port: server.port)
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(json["status"] as? String, "unavailable")
+        XCTAssertEqual(json["database"] as? String, "unreachable")
+    }
+}
