@@ -1,0 +1,2 @@
+\set id random(1, 10000)
+SELECT v FROM bench_kv WHERE k = :id;
