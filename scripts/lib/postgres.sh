@@ -29,14 +29,25 @@ start_local_postgres() {
         rm -f "$dir.initdb.log"
     fi
     if ! pg_as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
-        pg_as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 \
-            -o "-c listen_addresses='' -k '$dir' -p $PG_PORT -c fsync=${PIER_PG_FSYNC:-on} -c max_connections=200" start >/dev/null \
+        # The settings go into the cluster's own configuration so that a plain `pg_ctl start` (or a
+        # restart by a test) brings the server back exactly as it was.
+        cat >"$dir/pier.conf" <<CONF
+listen_addresses = ''
+unix_socket_directories = '$dir'
+port = $PG_PORT
+fsync = ${PIER_PG_FSYNC:-on}
+max_connections = 200
+CONF
+        grep -q "include_if_exists = 'pier.conf'" "$dir/postgresql.conf" || echo "include_if_exists = 'pier.conf'" >>"$dir/postgresql.conf"
+        [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir/pier.conf"
+        pg_as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
             || { tail -n 20 "$dir/server.log" >&2; die "PostgreSQL did not start"; }
     fi
     pg_as_owner "$bin/psql" -h "$dir" -p "$PG_PORT" -U pier -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'pier'" | grep -q 1 \
         || pg_as_owner "$bin/createdb" -h "$dir" -p "$PG_PORT" -U pier pier
     export DATABASE_URL="postgresql:///pier?host=$dir&port=$PG_PORT&user=pier"
-    export PIER_PG_CLUSTER_DIR="$dir"
+    # Tests that restart the server find it through these.
+    export PIER_PG_CLUSTER_DIR="$dir" PIER_PG_BINDIR="$bin" PIER_PG_PORT="$PG_PORT"
 }
 
 # stop_local_postgres DIR
