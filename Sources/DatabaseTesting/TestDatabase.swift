@@ -5,6 +5,7 @@ import Postgres
 /// dropped afterwards. A missing `DATABASE_URL` throws, so the test fails: database tests never skip.
 public struct TestDatabase: Sendable {
     public struct NotConfigured: Error, CustomStringConvertible {
+        public init() {}
         public var description: String { "DATABASE_URL is not set: run the tests through scripts/test, which starts PostgreSQL" }
     }
 

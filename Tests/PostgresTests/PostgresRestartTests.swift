@@ -12,19 +12,11 @@ final class PostgresRestartTests: XCTestCase {
             XCTFail("PIER_PG_CLUSTER_DIR/PIER_PG_BINDIR are not set: run through scripts/test, which starts the cluster")
             throw TestDatabase.NotConfigured()
         }
-        let process = Process()
         // PostgreSQL refuses to run as root; scripts/test runs the cluster as `postgres` then.
-        if getuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
-            process.arguments = ["-u", "postgres", "--", bin + "/pg_ctl", "-D", directory, "-w"] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: bin + "/pg_ctl")
-            process.arguments = ["-D", directory, "-w"] + arguments
-        }
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0, "pg_ctl \(arguments)")
+        // system(3), not Process: Foundation's Process did not reap `pg_ctl start` (its daemon keeps running).
+        let prefix = getuid() == 0 ? "runuser -u postgres -- " : ""
+        let command = prefix + "'\(bin)/pg_ctl' -D '\(directory)' -w " + arguments.joined(separator: " ") + " >/dev/null 2>&1"
+        XCTAssertEqual(system(command), 0, command)
     }
 
     func testPoolFailsFastDuringAnOutageAndRecoversAfterIt() async throws {
