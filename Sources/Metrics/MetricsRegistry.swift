@@ -22,6 +22,7 @@ public final class MetricsRegistry: Sendable {
         case counter(Counter)
         case gauge(Gauge)
         case histogram(Histogram)
+        case sampled(@Sendable () -> Double)
     }
 
     private struct State {
@@ -44,6 +45,12 @@ public final class MetricsRegistry: Sendable {
         let metric = lookup(name, type: "gauge", help: help, labels: labels) { .gauge(Gauge()) }
         if case .gauge(let gauge) = metric { return gauge }
         preconditionFailure("metric \(name) was registered with another type")
+    }
+
+    /// A gauge whose value is read from `sample` when the registry is rendered, for state the owner
+    /// already keeps (so it is not counted twice). Registering the same name and labels again keeps the first.
+    public func gauge(_ name: String, help: String, labels: Labels = [], sample: @escaping @Sendable () -> Double) {
+        _ = lookup(name, type: "gauge", help: help, labels: labels) { .sampled(sample) }
     }
 
     public func histogram(
@@ -87,6 +94,8 @@ public final class MetricsRegistry: Sendable {
                     out += "\(name)\(labels.isEmpty ? "" : "{\(labels)}") \(counter.value)\n"
                 case .gauge(let gauge):
                     out += "\(name)\(labels.isEmpty ? "" : "{\(labels)}") \(Self.format(gauge.value))\n"
+                case .sampled(let sample):
+                    out += "\(name)\(labels.isEmpty ? "" : "{\(labels)}") \(Self.format(sample()))\n"
                 case .histogram(let histogram):
                     let snapshot = histogram.snapshot()
                     let prefix = labels.isEmpty ? "" : labels + ","

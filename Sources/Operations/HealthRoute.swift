@@ -1,4 +1,3 @@
-import Glibc
 import HTTPServer
 import Synchronization
 
@@ -17,7 +16,7 @@ public final class HealthRoute: Sendable {
     public init(version: String, database: DatabaseMonitor) {
         self.version = version
         self.database = database
-        startedAt = Self.monotonicSeconds()
+        startedAt = Self.seconds()
     }
 
     public func register(in router: inout Router) {
@@ -25,15 +24,15 @@ public final class HealthRoute: Sendable {
     }
 
     public func report() -> HealthReport {
-        HealthReport(version: version, uptimeSeconds: Self.monotonicSeconds() - startedAt, database: database.state)
+        HealthReport(version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state)
     }
 
     func response() -> HTTPResponse {
-        let now = Self.monotonicSeconds()
+        let now = Self.seconds()
         let state = database.state
         let body = cache.withLock { cache -> [UInt8] in
             if cache.second != now || cache.database != state {
-                cache = (now, state, Array(report().json.utf8))
+                cache = (now, state, Array(HealthReport(version: version, uptimeSeconds: now - startedAt, database: state).json.utf8))
             }
             return cache.body
         }
@@ -42,9 +41,5 @@ public final class HealthRoute: Sendable {
             headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
     }
 
-    private static func monotonicSeconds() -> Int {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int(ts.tv_sec)
-    }
+    private static func seconds() -> Int { Int(MonotonicClock.now() / 1_000_000_000) }
 }

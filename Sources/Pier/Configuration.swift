@@ -1,4 +1,4 @@
-import Glibc
+import Foundation
 import HTTPServer
 import ArgumentParser
 import Logging
@@ -77,25 +77,14 @@ struct Configuration: Sendable {
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
     }
 
-    static func processEnvironment() -> [String: String] {
-        var result: [String: String] = [:]
-        var pointer = environ
-        while let entry = pointer.pointee {
-            let text = String(cString: entry)
-            if let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            }
-            pointer += 1
-        }
-        return result
-    }
+    static func processEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
     private struct Reader {
         let environment: [String: String]
 
         func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
             guard let text = environment[name] else { return value }
-            guard let parsed = Int(text.trimmingCharacters(in: " ")), range.contains(parsed) else {
+            guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(parsed) else {
                 throw Problem.invalid(variable: name, value: text, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
             }
             return parsed
@@ -103,7 +92,7 @@ struct Configuration: Sendable {
 
         func seconds(_ name: String, default value: Duration) throws -> Duration {
             guard let text = environment[name] else { return value }
-            guard let parsed = Double(text.trimmingCharacters(in: " ")), parsed.isFinite, parsed > 0, parsed <= 86_400 else {
+            guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite, parsed > 0, parsed <= 86_400 else {
                 throw Problem.invalid(variable: name, value: text, expected: "seconds, greater than 0")
             }
             return .milliseconds(Int64(parsed * 1000))
@@ -117,11 +106,5 @@ struct Configuration: Sendable {
             default: throw Problem.invalid(variable: name, value: text, expected: "on or off")
             }
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: Character) -> String {
-        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
     }
 }

@@ -17,6 +17,8 @@ struct DatabaseBenchCommand: ParsableCommand {
     @Option(help: "Upserts to time.")
     var upserts: Int = 1_000
 
+    private static let upsert = "INSERT INTO bench_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v"
+
     func run() throws {
         let configuration = try Configuration.load()
         guard let url = configuration.databaseURL else { throw ValidationError("DATABASE_URL is not set") }
@@ -40,18 +42,14 @@ struct DatabaseBenchCommand: ParsableCommand {
 
         let upsertStart = Self.now()
         for _ in 0..<upserts {
-            try connection.execute(
-                "INSERT INTO bench_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
-                [Int.random(in: 1...(rows * 2)), "x"])
+            try connection.execute(Self.upsert, [Int.random(in: 1...(rows * 2)), "x"])
         }
         let upsertSeconds = Self.now() - upsertStart
 
         let batchStart = Self.now()
         try connection.transaction { connection in
             for _ in 0..<upserts {
-                try connection.execute(
-                    "INSERT INTO bench_kv (k, v) VALUES ($1, $2) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v",
-                    [Int.random(in: 1...(rows * 2)), "y"])
+                try connection.execute(Self.upsert, [Int.random(in: 1...(rows * 2)), "y"])
             }
         }
         let batchSeconds = Self.now() - batchStart

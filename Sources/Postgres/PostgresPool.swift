@@ -71,14 +71,8 @@ public final class PostgresPool: Sendable {
     @discardableResult
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {
         let connection = try await acquire()
-        do {
-            let value = try await onQueue { try body(connection) }
-            release(connection)
-            return value
-        } catch {
-            release(connection)
-            throw error
-        }
+        defer { release(connection) }
+        return try await onQueue { try body(connection) }
     }
 
     /// `body` inside a transaction: committed when it returns, rolled back when it throws.
@@ -113,16 +107,14 @@ public final class PostgresPool: Sendable {
 
     /// Closes idle connections and fails waiters; connections in use close when returned.
     public func close() {
-        let (idle, waiters) = state.withLock { state -> ([Idle], [Waiter]) in
+        // Idle connections are finished (PQfinish) as they leave the state here.
+        let waiters = state.withLock { state -> [Waiter] in
             state.closed = true
-            defer {
-                state.open -= state.idle.count
-                state.idle.removeAll()
-                state.waiters.removeAll()
-            }
-            return (state.idle, state.waiters)
+            state.open -= state.idle.count
+            state.idle.removeAll()
+            defer { state.waiters.removeAll() }
+            return state.waiters
         }
-        _ = idle
         for waiter in waiters { waiter.continuation.resume(throwing: PostgresError.poolClosed) }
     }
 

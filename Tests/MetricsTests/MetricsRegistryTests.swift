@@ -42,4 +42,14 @@ final class MetricsRegistryTests: XCTestCase {
         XCTAssertTrue(text.contains("latency_seconds_count{route=\"/x\"} 4\n"), text)
         XCTAssertTrue(text.contains("latency_seconds_sum{route=\"/x\"} 4.05\n"), text)
     }
+
+    func testSampledGaugeIsReadAtRenderTime() {
+        let registry = MetricsRegistry()
+        let source = Gauge()
+        registry.gauge("open_things", help: "Things.") { source.value }
+        source.set(3)
+        XCTAssertTrue(registry.render().contains("open_things 3\n"))
+        source.set(5)
+        XCTAssertTrue(registry.render().contains("open_things 5\n"))
+    }
 }

@@ -14,6 +14,11 @@ final class Connection {
         let http10: Bool
         let keepAlive: Bool
         let startedAt: UInt64
+
+        /// For answers the server makes itself before closing (a malformed request, a timeout).
+        static func closing(route: String) -> RequestContext {
+            RequestContext(route: route, isHead: false, http10: false, keepAlive: false, startedAt: MonotonicClock.now())
+        }
     }
 
     private enum Phase {
@@ -129,8 +134,7 @@ final class Connection {
             case .error(let error):
                 requestStartedAt = nil
                 loop.shared.logger.debug("rejected request", metadata: ["error": "\(error)"])
-                let context = RequestContext(route: "invalid", isHead: false, http10: false, keepAlive: false, startedAt: MonotonicClock.now())
-                respond(.error(error.status, error.message), context: context)
+                respond(.error(error.status, error.message), context: .closing(route: "invalid"))
             }
         }
         if case .reading = phase, requestStartedAt == nil, !(input.isEmpty && parser.isIdle) {
@@ -146,17 +150,16 @@ final class Connection {
 
     private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
-        let isHead = request.method == .head
-        let http10 = request.version == .http1_0
+        func context(route: String) -> RequestContext {
+            RequestContext(route: route, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive, startedAt: startedAt)
+        }
         switch loop.shared.router.match(request.method, path: request.path) {
         case .notFound:
-            let context = RequestContext(route: "unmatched", isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
-            respond(.error(.notFound, "no route for \(request.path)"), context: context)
+            respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
         case .methodNotAllowed(let allow):
-            let context = RequestContext(route: request.path, isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
-            respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context)
+            respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: request.path))
         case .found(let handler, let route):
-            let context = RequestContext(route: route, isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt)
+            let context = context(route: route)
             switch handler {
             case .immediate(let body):
                 let response: HTTPResponse
@@ -296,8 +299,7 @@ final class Connection {
                 let limit = parser.isReadingBody ? configuration.bodyReadTimeout : configuration.headerReadTimeout
                 if now &- startedAt > limit.nanoseconds {
                     requestStartedAt = nil
-                    let context = RequestContext(route: "timeout", isHead: false, http10: false, keepAlive: false, startedAt: MonotonicClock.now())
-                    respond(.error(.requestTimeout, "request was not received in time"), context: context)
+                    respond(.error(.requestTimeout, "request was not received in time"), context: .closing(route: "timeout"))
                     flush()
                 }
             } else if now &- lastActivity > configuration.idleTimeout.nanoseconds {

@@ -150,12 +150,10 @@ final class EventLoop: @unchecked Sendable {
                 }
                 continue
             }
-            if shared.openConnections.add(1, ordering: .relaxed).newValue > shared.configuration.maxConnections {
-                shared.openConnections.subtract(1, ordering: .relaxed)
+            guard shared.openConnections.admit(limit: shared.configuration.maxConnections) else {
                 refuse(fd)
                 continue
             }
-            shared.metrics.openConnections.add(1)
             // Round-robin over the loops: the loop that wins the accept would otherwise take a whole burst
             // of connections (a benchmark's 50 all landed on one loop, leaving the other core idle).
             let target = shared.nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % shared.loops.count
@@ -172,8 +170,7 @@ final class EventLoop: @unchecked Sendable {
     private func adopt(_ fd: Int32) {
         if shuttingDown {
             Glibc.close(fd)
-            shared.openConnections.subtract(1, ordering: .relaxed)
-            shared.metrics.openConnections.add(-1)
+            shared.openConnections.release()
             return
         }
         Socket.setNoDelay(fd)
@@ -224,8 +221,7 @@ final class EventLoop: @unchecked Sendable {
         connections[connection.fd] = nil
         _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, connection.fd, 0, 0)
         Glibc.close(connection.fd)
-        shared.openConnections.subtract(1, ordering: .relaxed)
-        shared.metrics.openConnections.add(-1)
+        shared.openConnections.release()
     }
 
     /// Delivers an async handler's response to the connection that asked, if it is still open.

@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
         let listenFD = try Socket.listen(host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         port = Socket.localPort(listenFD)
         let shared = ServerShared(
-            configuration: configuration, router: router, logger: logger, metrics: ServerMetrics(registry: metrics),
+            configuration: configuration, router: router, logger: logger, registry: metrics,
             listenFD: listenFD)
         self.shared = shared
         do {
@@ -48,7 +48,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Connections open right now, across all loops.
-    public var openConnections: Int { shared.openConnections.load(ordering: .relaxed) }
+    public var openConnections: Int { shared.openConnections.current }
 
     /// Starts the event loop threads.
     public func start() throws {

@@ -3,12 +3,12 @@ import Metrics
 /// The server's own metrics: requests by route and status, latency by route, open connections.
 public struct ServerMetrics: Sendable {
     public let registry: MetricsRegistry
-    let openConnections: Gauge
     let refusedConnections: Counter
 
-    public init(registry: MetricsRegistry) {
+    /// `openConnections` is sampled when `/metrics` is rendered: the server's own count is the source.
+    init(registry: MetricsRegistry, openConnections: @escaping @Sendable () -> Int) {
         self.registry = registry
-        openConnections = registry.gauge("http_open_connections", help: "Client connections currently open.")
+        registry.gauge("http_open_connections", help: "Client connections currently open.") { Double(openConnections()) }
         refusedConnections = registry.counter(
             "http_refused_connections_total", help: "Connections answered 503 because the connection limit was reached.")
     }

@@ -1,5 +1,6 @@
 import Glibc
 import Logging
+import Metrics
 import Synchronization
 
 /// State every event loop of one server reads: configuration, routes, the listener and global counters.
@@ -9,19 +10,40 @@ final class ServerShared: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let listenFD: Int32
-    /// Open connections across all loops; the connection cap is checked against it.
-    let openConnections = Atomic<Int>(0)
+    /// Open connections across all loops; the connection cap is checked against it, `/metrics` reads it.
+    let openConnections = ConnectionCount()
     /// Round-robin cursor for handing accepted connections to loops.
     let nextLoop = Atomic<Int>(0)
     /// Every loop of the server. Written once by ``HTTPServer/init`` before any loop thread starts (thread
     /// creation orders that write before every read), never changed after.
     nonisolated(unsafe) var loops: [EventLoop] = []
 
-    init(configuration: ServerConfiguration, router: Router, logger: Logger, metrics: ServerMetrics, listenFD: Int32) {
+    init(configuration: ServerConfiguration, router: Router, logger: Logger, registry: MetricsRegistry, listenFD: Int32) {
         self.configuration = configuration
         self.router = router
         self.logger = logger
-        self.metrics = metrics
         self.listenFD = listenFD
+        let open = openConnections
+        self.metrics = ServerMetrics(registry: registry) { open.current }
+    }
+}
+
+/// The number of open connections, shared by every loop.
+final class ConnectionCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    var current: Int { value.load(ordering: .relaxed) }
+
+    /// Counts a new connection unless that would exceed `limit`; false when refused.
+    func admit(limit: Int) -> Bool {
+        if value.add(1, ordering: .relaxed).newValue > limit {
+            value.subtract(1, ordering: .relaxed)
+            return false
+        }
+        return true
+    }
+
+    func release() {
+        value.subtract(1, ordering: .relaxed)
     }
 }
