@@ -26,6 +26,9 @@ let package = Package(
             dependencies: ["CLibPQ", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        // libxml2 wrapper: HTML and XML documents, XPath, text extraction. No domain knowledge.
+        .target(name: "Markup", dependencies: ["CLibXML2"], swiftSettings: strict),
         .target(
             name: "HTTPServer",
             dependencies: [
@@ -50,6 +53,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
