@@ -42,6 +42,10 @@ let package = Package(
         .target(name: "DatabaseTesting", dependencies: ["Postgres"], swiftSettings: strict),
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
+        // Fixture pages and a local upstream server with failure switches; never linked into the executable.
+        .target(name: "UpstreamTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Markup"], swiftSettings: strict),
+        .target(name: "Lakes", dependencies: ["Markup"], swiftSettings: strict),
         .target(name: "Operations", dependencies: ["HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
@@ -54,6 +58,8 @@ let package = Package(
         ),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
+        .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),

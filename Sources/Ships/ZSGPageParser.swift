@@ -1,0 +1,48 @@
+import Foundation
+import Markup
+
+/// Reads ZSG's "Einsatz der Schiffe" fragment for one day into routes, in document order.
+///
+/// Rules (`../shared/fixtures/zsg/README.md`): a ship is any element with class token `ship`; its name is the
+/// text of the first `.title` in its first `.legend`, whitespace collapsed and cut before `Kurs`; each
+/// `.disposition` contributes the last `<span>` child of its first `.cruise`, or the `.cruise`'s own text when
+/// it has no span (the site has used both shapes). Dispositions without a course are skipped.
+public enum ZSGPageParser {
+    private static let ships = "//*[\(XPath.hasClass("ship"))]"
+    private static let legendTitle = "(.//*[\(XPath.hasClass("legend"))])[1]//*[\(XPath.hasClass("title"))]"
+    private static let dispositions = ".//*[\(XPath.hasClass("disposition"))]"
+    private static let cruise = "(.//*[\(XPath.hasClass("cruise"))])[1]"
+
+    /// Parses one day's page. An empty body is a day without ships, not an error.
+    public static func parse(_ bytes: [UInt8]) throws(MarkupError) -> [ShipRoute] {
+        let document: MarkupDocument
+        do {
+            document = try MarkupDocument.html(bytes)
+        } catch .empty {
+            return []
+        }
+        var routes: [ShipRoute] = []
+        for ship in try document.select(ships) {
+            guard let title = try ship.first(legendTitle) else { continue }
+            let name = shipName(title.text)
+            guard !name.isEmpty else { continue }
+            for disposition in try ship.select(dispositions) {
+                guard let course = try courseNumber(in: disposition), !course.isEmpty else { continue }
+                routes.append(ShipRoute(shipName: name, courseNumber: course))
+            }
+        }
+        return routes
+    }
+
+    /// `MS Linth Kurs 105, 106` → `MS Linth`. Expects normalised text.
+    static func shipName(_ text: String) -> String {
+        guard let kurs = text.range(of: "Kurs") else { return text }
+        return MarkupText.normalize(String(text[..<kurs.lowerBound]))
+    }
+
+    private static func courseNumber(in disposition: MarkupNode) throws(MarkupError) -> String? {
+        guard let cruise = try disposition.first(cruise) else { return nil }
+        if let span = cruise.children.last(where: { $0.name == "span" }) { return span.text }
+        return cruise.text
+    }
+}

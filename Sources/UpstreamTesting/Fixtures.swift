@@ -1,0 +1,45 @@
+import Foundation
+
+/// The recorded upstream pages tests serve and parse.
+///
+/// Looks in `PIER_FIXTURES_DIR`, then the shared fixture folder beside the repository (`../shared/fixtures`,
+/// which may hold pages this repository has not seen), then the copy kept in `Tests/Fixtures`.
+public enum Fixtures {
+    /// One page and the parse result it must give.
+    public struct Page: Sendable {
+        public var name: String
+        public var body: [UInt8]
+        public var expected: Data
+    }
+
+    public static let root: URL = {
+        let repository = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let candidates = [
+            ProcessInfo.processInfo.environment["PIER_FIXTURES_DIR"].map { URL(fileURLWithPath: $0) },
+            repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures"),
+            repository.appendingPathComponent("Tests/Fixtures"),
+        ].compactMap { $0 }
+        return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("zsg").path) }
+            ?? repository.appendingPathComponent("Tests/Fixtures")
+    }()
+
+    /// The bytes of `folder/name`.
+    public static func bytes(_ folder: String, _ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(name)))
+    }
+
+    /// Every `NAME.html` in `folder` that has a `NAME.expected.json`, sorted by name.
+    public static func pages(_ folder: String) throws -> [Page] {
+        let directory = root.appendingPathComponent(folder)
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        return try names.filter { $0.hasSuffix(".html") }.compactMap { name in
+            let stem = String(name.dropLast(".html".count))
+            let expected = directory.appendingPathComponent(stem + ".expected.json")
+            guard FileManager.default.fileExists(atPath: expected.path) else { return nil }
+            return Page(
+                name: stem, body: Array(try Data(contentsOf: directory.appendingPathComponent(name))),
+                expected: try Data(contentsOf: expected))
+        }
+    }
+}
