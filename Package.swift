@@ -44,8 +44,14 @@ let package = Package(
         .target(name: "HTTPTesting", swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches; never linked into the executable.
         .target(name: "UpstreamTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Markup"], swiftSettings: strict),
-        .target(name: "Lakes", dependencies: ["Markup"], swiftSettings: strict),
+        // Upstream HTTP client, fetch runs, schedules and the status board. No domain knowledge.
+        .target(
+            name: "Fetching",
+            dependencies: ["Markup", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Operations", dependencies: ["HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// Process-wide libxml2 set-up and error access.
 enum LibXML2 {

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// A parsed HTML or XML document. Owns libxml2's tree and frees it when the last reference goes.
 ///

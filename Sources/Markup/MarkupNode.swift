@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 import Glibc
 
 /// An element (or text node) inside a ``MarkupDocument``. Keeps its document alive.

@@ -1,4 +1,4 @@
-import CLibXML2
+internal import CLibXML2
 
 /// XPath evaluation over libxml2; every context and result object is freed before returning.
 enum XPathQuery {

@@ -1,0 +1,41 @@
+import Markup
+import Postgres
+
+/// Why a fetch run did not store new data. Each case maps to an outcome in `fetch_runs`.
+public enum FetchError: Error, Sendable, CustomStringConvertible {
+    case upstream(UpstreamError)
+    /// The body could not be read as the expected document.
+    case unreadable(MarkupError, url: String)
+    /// The page parsed but looks wrong; `reason` says which check failed.
+    case suspect(String)
+    case timedOut(seconds: Int)
+    case database(PostgresError)
+    /// Anything else a run threw.
+    case other(String)
+
+    public var outcome: FetchOutcome {
+        if case .suspect = self { return .suspect }
+        return .failed
+    }
+
+    public var description: String {
+        switch self {
+        case let .upstream(error): "\(error)"
+        case let .unreadable(error, url): "\(url): \(error)"
+        case let .suspect(reason): "suspect scrape: \(reason)"
+        case let .timedOut(seconds): "the run took longer than \(seconds) s"
+        case let .database(error): "database: \(error)"
+        case let .other(message): message
+        }
+    }
+
+    /// Wraps any error a run threw.
+    public init(_ error: any Error) {
+        switch error {
+        case let error as FetchError: self = error
+        case let error as UpstreamError: self = .upstream(error)
+        case let error as PostgresError: self = .database(error)
+        default: self = .other("\(error)")
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import Logging
+import Metrics
+import Synchronization
+
+/// Runs a job once: records it in `fetch_runs`, bounds it by its timeout, updates the status board and the
+/// metrics, and logs the outcome. A second caller for a source whose run is in flight waits for that run
+/// instead of starting another (single-flight), whether it comes from the scheduler or the refresh route.
+public final class FetchRunner: Sendable {
+    public typealias Result = Swift.Result<FetchSummary, FetchError>
+
+    private let log: FetchRunLog
+    public let board: SourceStatusBoard
+    private let metrics: MetricsRegistry?
+    private let logger: Logger
+    private let inFlight = Mutex<[String: Task<Result, Never>]>([:])
+
+    public init(log: FetchRunLog, board: SourceStatusBoard, metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.fetch")) {
+        self.log = log
+        self.board = board
+        self.metrics = metrics
+        self.logger = logger
+        for source in board.sources {
+            metrics?.gauge(
+                "pier_fetch_last_success_timestamp_seconds", help: "Unix time of the last successful fetch per source.",
+                labels: [("source", source.name)]
+            ) { [board] in board.history(source.name).lastSuccess?.timeIntervalSince1970 ?? 0 }
+        }
+    }
+
+    /// Runs `job` now, or joins the run of the same source already in flight.
+    public func run(_ job: FetchJob) async -> Result {
+        let task = inFlight.withLock { running -> Task<Result, Never> in
+            if let existing = running[job.source] { return existing }
+            let task = Task { await self.execute(job) }
+            running[job.source] = task
+            return task
+        }
+        return await task.value
+    }
+
+    private func execute(_ job: FetchJob) async -> Result {
+        defer { _ = inFlight.withLock { $0.removeValue(forKey: job.source) } }
+        let started = Date()
+        let id: Int64?
+        do {
+            id = try await log.begin(source: job.source, at: started)
+        } catch {
+            // Without the database nothing could be stored anyway; the run is over before it began.
+            let failure = FetchError(error)
+            finish(job, id: nil, result: .failure(failure), started: started)
+            return .failure(failure)
+        }
+        let result = await Self.withTimeout(job.timeout) { try await job.work() }
+        do {
+            if let id {
+                try await log.finish(
+                    id: id, outcome: result.outcome, itemCount: try? result.get().itemCount,
+                    error: result.failure.map { "\($0)" }, at: Date())
+            }
+        } catch {
+            logger.warning("could not record the fetch run", metadata: ["source": "\(job.source)", "error": "\(error)"])
+        }
+        finish(job, id: id, result: result, started: started)
+        return result
+    }
+
+    private func finish(_ job: FetchJob, id: Int64?, result: Result, started: Date) {
+        let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
+        board.record(job.source, outcome: result.outcome, error: result.failure.map { "\($0)" }, at: Date())
+        metrics?.counter(
+            "pier_fetch_runs_total", help: "Fetch runs by source and outcome.",
+            labels: [("source", job.source), ("outcome", result.outcome.rawValue)]
+        ).increment()
+        var metadata: Logger.Metadata = ["source": "\(job.source)", "outcome": "\(result.outcome.rawValue)", "ms": "\(milliseconds)"]
+        if let id { metadata["run"] = "\(id)" }
+        switch result {
+        case let .success(summary):
+            metadata["items"] = "\(summary.itemCount)"
+            logger.info("fetch finished", metadata: metadata)
+        case let .failure(error):
+            metadata["error"] = "\(error)"
+            logger.error(error.outcome == .suspect ? "fetch looked wrong; stored data kept" : "fetch failed; stored data kept", metadata: metadata)
+        }
+    }
+
+    /// Runs `work`, cancelling it when `timeout` passes first.
+    static func withTimeout(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> FetchSummary) async -> Result {
+        await withTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                do { return .success(try await work()) } catch { return .failure(FetchError(error)) }
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return Task.isCancelled ? nil : .failure(.timedOut(seconds: Int(timeout.seconds.rounded(.up))))
+            }
+            var outcome: Result = .failure(.timedOut(seconds: Int(timeout.seconds.rounded(.up))))
+            if let first = await group.next(), let result = first {
+                outcome = result
+            }
+            group.cancelAll()
+            return outcome
+        }
+    }
+}
+
+extension Result where Failure == FetchError {
+    var outcome: FetchOutcome {
+        switch self {
+        case .success: .ok
+        case let .failure(error): error.outcome
+        }
+    }
+
+    var failure: FetchError? {
+        if case let .failure(error) = self { return error }
+        return nil
+    }
+}

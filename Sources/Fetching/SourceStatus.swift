@@ -1,0 +1,58 @@
+import Foundation
+
+/// What `/health` says about one source.
+public struct SourceStatus: Sendable, Equatable {
+    public enum State: String, Sendable {
+        /// The last run stored data and it is fresh.
+        case ok
+        /// No success yet, or the data is older than the schedule allows.
+        case stale
+        /// The last run failed or looked wrong; the previous data is still served.
+        case failing
+    }
+
+    public var source: String
+    public var state: State
+    public var lastSuccess: Date?
+    public var ageSeconds: Int?
+    public var lastError: String?
+    /// The last finished run's outcome, `nil` before the first run.
+    public var lastOutcome: FetchOutcome?
+
+    public init(source: String, state: State, lastSuccess: Date?, ageSeconds: Int?, lastError: String?, lastOutcome: FetchOutcome?) {
+        self.source = source
+        self.state = state
+        self.lastSuccess = lastSuccess
+        self.ageSeconds = ageSeconds
+        self.lastError = lastError
+        self.lastOutcome = lastOutcome
+    }
+}
+
+/// The stored facts about a source's runs, from which its status is derived at a given time.
+public struct SourceHistory: Sendable, Equatable {
+    public var lastSuccess: Date?
+    public var lastOutcome: FetchOutcome?
+    public var lastError: String?
+
+    public init(lastSuccess: Date? = nil, lastOutcome: FetchOutcome? = nil, lastError: String? = nil) {
+        self.lastSuccess = lastSuccess
+        self.lastOutcome = lastOutcome
+        self.lastError = lastError
+    }
+
+    public func status(source: String, staleAfter: TimeInterval, now: Date) -> SourceStatus {
+        let age = lastSuccess.map { max(0, Int(now.timeIntervalSince($0))) }
+        let state: SourceStatus.State
+        if let lastOutcome, lastOutcome != .ok {
+            state = .failing
+        } else if let age, Double(age) <= staleAfter {
+            state = .ok
+        } else {
+            state = .stale
+        }
+        return SourceStatus(
+            source: source, state: state, lastSuccess: lastSuccess, ageSeconds: age,
+            lastError: lastOutcome == .ok ? nil : lastError, lastOutcome: lastOutcome)
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+import Synchronization
+
+/// The latest known run history of every source, for `/health` and the scheduler.
+///
+/// Updated by this process's runs as they finish and reloaded from `fetch_runs` now and then, so that runs
+/// made by another replica show up too. Reads never touch the database.
+public final class SourceStatusBoard: Sendable {
+    private struct State {
+        var histories: [String: SourceHistory] = [:]
+        var version = 0
+    }
+
+    /// Sources in the order `/health` lists them, with how old their data may get.
+    public let sources: [(name: String, staleAfter: TimeInterval)]
+    private let state = Mutex(State())
+
+    public init(sources: [(name: String, staleAfter: TimeInterval)]) {
+        self.sources = sources
+    }
+
+    /// Grows by one with every change, so readers can cache what they derived from the board.
+    public var version: Int { state.withLock { $0.version } }
+
+    public func history(_ source: String) -> SourceHistory {
+        state.withLock { $0.histories[source] ?? SourceHistory() }
+    }
+
+    /// Every configured source's status at `now`.
+    public func statuses(now: Date = Date()) -> [SourceStatus] {
+        let histories = state.withLock { $0.histories }
+        return sources.map { source in
+            (histories[source.name] ?? SourceHistory()).status(source: source.name, staleAfter: source.staleAfter, now: now)
+        }
+    }
+
+    /// Records a finished run of this process.
+    public func record(_ source: String, outcome: FetchOutcome, error: String?, at date: Date) {
+        state.withLock { state in
+            var history = state.histories[source] ?? SourceHistory()
+            history.lastOutcome = outcome
+            history.lastError = error
+            if outcome == .ok { history.lastSuccess = max(history.lastSuccess ?? date, date) }
+            state.histories[source] = history
+            state.version += 1
+        }
+    }
+
+    /// Replaces what the board knows with what `fetch_runs` holds.
+    public func load(_ histories: [String: SourceHistory]) {
+        state.withLock { state in
+            guard state.histories != histories else { return }
+            state.histories = histories
+            state.version += 1
+        }
+    }
+}

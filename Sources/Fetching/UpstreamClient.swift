@@ -1,0 +1,170 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Fetches upstream pages over HTTP(S) with `URLSession` (libcurl underneath on Linux).
+///
+/// Every request is bounded: a timeout for the whole exchange, a cap on the decoded body (the transfer is
+/// cancelled as soon as it is passed), and a redirect limit. gzip and deflate are accepted and decoded.
+/// Task cancellation cancels the transfer.
+public final class UpstreamClient: Sendable {
+    public struct Configuration: Sendable {
+        /// The whole request, connect to last byte.
+        public var timeout: Duration = .seconds(20)
+        public var maximumBodyBytes = 5 << 20
+        public var maximumRedirects = 3
+
+        public init(timeout: Duration = .seconds(20), maximumBodyBytes: Int = 5 << 20, maximumRedirects: Int = 3) {
+            self.timeout = timeout
+            self.maximumBodyBytes = maximumBodyBytes
+            self.maximumRedirects = maximumRedirects
+        }
+    }
+
+    public let configuration: Configuration
+    private let session: URLSession
+    private let transfers: Transfers
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        let transfers = Transfers(configuration: configuration)
+        self.transfers = transfers
+        let seconds = Double(configuration.timeout.components.seconds)
+            + Double(configuration.timeout.components.attoseconds) / 1e18
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.timeoutIntervalForRequest = seconds
+        sessionConfiguration.timeoutIntervalForResource = seconds
+        sessionConfiguration.httpCookieAcceptPolicy = .never
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.requestCachePolicy = .reloadIgnoringLocalAndRemoteCacheData
+        session = URLSession(configuration: sessionConfiguration, delegate: transfers, delegateQueue: nil)
+    }
+
+    deinit {
+        session.invalidateAndCancel()
+    }
+
+    /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)``.
+    public func get(_ url: String, headers: [String: String] = [:]) async throws(UpstreamError) -> UpstreamResponse {
+        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host != nil
+        else { throw .invalidURL(url) }
+        var request = URLRequest(url: target)
+        request.httpMethod = "GET"
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        let task = session.dataTask(with: request)
+        let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                transfers.begin(task, url: url, continuation: continuation)
+                task.resume()
+            }
+        } onCancel: {
+            task.cancel()
+        }
+        return try result.get()
+    }
+}
+
+/// The state of every transfer in flight, keyed by task, fed by `URLSession`'s delegate callbacks.
+private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    private struct Transfer {
+        var url: String
+        var continuation: CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
+        var body: [UInt8] = []
+        var redirects = 0
+        var failure: UpstreamError?
+    }
+
+    private let configuration: UpstreamClient.Configuration
+    private let transfers = Mutex<[Int: Transfer]>([:])
+
+    init(configuration: UpstreamClient.Configuration) {
+        self.configuration = configuration
+    }
+
+    func begin(
+        _ task: URLSessionTask, url: String,
+        continuation: CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
+    ) {
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation) }
+    }
+
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
+        // A declared length over the cap is refused before any body is read.
+        let tooLarge = response.expectedContentLength > Int64(configuration.maximumBodyBytes)
+        if tooLarge { fail(dataTask, with: { .tooLarge(limit: self.configuration.maximumBodyBytes, url: $0) }) }
+        completionHandler(tooLarge ? .cancel : .allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let overflow = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[dataTask.taskIdentifier], transfer.failure == nil else { return false }
+            guard transfer.body.count + data.count <= configuration.maximumBodyBytes else {
+                transfer.failure = .tooLarge(limit: configuration.maximumBodyBytes, url: transfer.url)
+                transfers[dataTask.taskIdentifier] = transfer
+                return true
+            }
+            transfer.body.append(contentsOf: data)
+            transfers[dataTask.taskIdentifier] = transfer
+            return false
+        }
+        if overflow { dataTask.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        let allowed = transfers.withLock { transfers -> Bool in
+            guard var transfer = transfers[task.taskIdentifier] else { return false }
+            transfer.redirects += 1
+            if transfer.redirects > configuration.maximumRedirects {
+                transfer.failure = .tooManyRedirects(limit: configuration.maximumRedirects, url: transfer.url)
+            }
+            transfers[task.taskIdentifier] = transfer
+            return transfer.failure == nil
+        }
+        completionHandler(allowed ? request : nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        transfer.continuation.resume(returning: Self.result(of: transfer, task: task, error: error))
+    }
+
+    private func fail(_ task: URLSessionTask, with failure: @escaping (String) -> UpstreamError) {
+        transfers.withLock { transfers in
+            guard var transfer = transfers[task.taskIdentifier] else { return }
+            transfer.failure = failure(transfer.url)
+            transfers[task.taskIdentifier] = transfer
+        }
+    }
+
+    private static func result(of transfer: Transfer, task: URLSessionTask, error: (any Error)?) -> Result<UpstreamResponse, UpstreamError> {
+        if let failure = transfer.failure { return .failure(failure) }
+        if let error {
+            let code = (error as? URLError)?.code
+            switch code {
+            case .timedOut?: return .failure(.timedOut(url: transfer.url))
+            case .cancelled?: return .failure(.cancelled(url: transfer.url))
+            default: return .failure(.transport(error.localizedDescription, url: transfer.url))
+            }
+        }
+        guard let response = task.response as? HTTPURLResponse else {
+            return .failure(.transport("no HTTP response", url: transfer.url))
+        }
+        guard (200..<300).contains(response.statusCode) else {
+            return .failure(.status(response.statusCode, url: transfer.url))
+        }
+        return .success(
+            UpstreamResponse(
+                status: response.statusCode, body: transfer.body,
+                contentType: response.value(forHTTPHeaderField: "Content-Type")))
+    }
+}
