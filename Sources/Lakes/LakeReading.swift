@@ -12,4 +12,16 @@ public struct LakeReading: Codable, Sendable, Equatable {
         self.temperature = temperature
         self.waterLevel = waterLevel
     }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, temperature, waterLevel
+    }
+
+    /// Missing values are written as `null`, as the contract shows, rather than left out.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(name, forKey: .name)
+        try container.encode(temperature, forKey: .temperature)
+        try container.encode(waterLevel, forKey: .waterLevel)
+    }
 }

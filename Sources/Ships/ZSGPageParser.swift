@@ -13,25 +13,38 @@ public enum ZSGPageParser {
     private static let dispositions = ".//*[\(XPath.hasClass("disposition"))]"
     private static let cruise = "(.//*[\(XPath.hasClass("cruise"))])[1]"
 
-    /// Parses one day's page. An empty body is a day without ships, not an error.
+    /// What one day's page holds.
+    public struct Day: Sendable, Equatable {
+        /// Named ships on the page, with or without courses (for drift detection).
+        public var shipCount: Int
+        public var routes: [ShipRoute]
+    }
+
+    /// Parses one day's page into its routes. An empty body is a day without ships, not an error.
     public static func parse(_ bytes: [UInt8]) throws(MarkupError) -> [ShipRoute] {
+        try read(bytes).routes
+    }
+
+    /// Parses one day's page into its routes and ship count.
+    public static func read(_ bytes: [UInt8]) throws(MarkupError) -> Day {
         let document: MarkupDocument
         do {
             document = try MarkupDocument.html(bytes)
         } catch .empty {
-            return []
+            return Day(shipCount: 0, routes: [])
         }
-        var routes: [ShipRoute] = []
+        var day = Day(shipCount: 0, routes: [])
         for ship in try document.select(ships) {
             guard let title = try ship.first(legendTitle) else { continue }
             let name = shipName(title.text)
             guard !name.isEmpty else { continue }
+            day.shipCount += 1
             for disposition in try ship.select(dispositions) {
                 guard let course = try courseNumber(in: disposition), !course.isEmpty else { continue }
-                routes.append(ShipRoute(shipName: name, courseNumber: course))
+                day.routes.append(ShipRoute(shipName: name, courseNumber: course))
             }
         }
-        return routes
+        return day
     }
 
     /// `MS Linth Kurs 105, 106` → `MS Linth`. Expects normalised text.

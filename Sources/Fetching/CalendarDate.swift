@@ -1,0 +1,91 @@
+import Foundation
+
+/// A date without a time (`2026-11-23`), as services run and forecasts are grouped: always in a named
+/// time zone, never in the machine's.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    public init(year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses exactly `YYYY-MM-DD` of a real calendar date; anything else is `nil`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
+        else { return nil }
+        let candidate = CalendarDate(year: year, month: month, day: day)
+        // Reject 2026-02-30 and friends: the date must survive a round trip through the calendar.
+        guard (1...12).contains(month), (1...31).contains(day),
+            CalendarDate(candidate.noonUTC, in: TimeZone(identifier: "UTC") ?? .current) == candidate
+        else { return nil }
+        self = candidate
+    }
+
+    /// The date at `instant` in `timeZone`.
+    public init(_ instant: Date, in timeZone: TimeZone) {
+        let components = Self.calendar(timeZone).dateComponents([.year, .month, .day], from: instant)
+        self.init(year: components.year ?? 1970, month: components.month ?? 1, day: components.day ?? 1)
+    }
+
+    public var description: String {
+        String(format: "%04d-%02d-%02d", year, month, day)
+    }
+
+    /// 12:00 UTC of this date (what ZSG expects as `timestamp`; safely inside the date in every European zone).
+    public var noonUTC: Date {
+        var components = DateComponents()
+        (components.year, components.month, components.day, components.hour) = (year, month, day, 12)
+        return Self.calendar(TimeZone(identifier: "UTC") ?? .current).date(from: components) ?? Date(timeIntervalSince1970: 0)
+    }
+
+    /// The first instant of this date in `timeZone` (local midnight; DST-aware).
+    public func start(in timeZone: TimeZone) -> Date {
+        var components = DateComponents()
+        (components.year, components.month, components.day) = (year, month, day)
+        return Self.calendar(timeZone).date(from: components) ?? noonUTC
+    }
+
+    public func adding(days: Int) -> CalendarDate {
+        let utc = TimeZone(identifier: "UTC") ?? .current
+        let moved = Self.calendar(utc).date(byAdding: .day, value: days, to: noonUTC) ?? noonUTC
+        return CalendarDate(moved, in: utc)
+    }
+
+    public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    static func calendar(_ timeZone: TimeZone) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }
+}
+
+/// The timestamp spellings the contract uses.
+public enum Timestamp {
+    /// `2026-11-23T02:00:41.512Z`: ISO 8601, UTC, milliseconds.
+    public static func iso8601Milliseconds(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// `2026-11-23T02:00:41Z`: ISO 8601, UTC, whole seconds.
+    public static func iso8601(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    /// `23.11.2026, 04:00:02`: Swiss local wall-clock time.
+    public static func swissLocal(_ date: Date, timeZone: TimeZone) -> String {
+        let parts = CalendarDate.calendar(timeZone).dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(
+            format: "%02d.%02d.%04d, %02d:%02d:%02d", parts.day ?? 0, parts.month ?? 0, parts.year ?? 0, parts.hour ?? 0,
+            parts.minute ?? 0, parts.second ?? 0)
+    }
+}

@@ -1,0 +1,50 @@
+/// Checks `Authorization: Bearer <token>` against a configured secret without leaking, through timing, how
+/// much of a guess was right.
+public struct BearerToken: Sendable {
+    public enum Verdict: Sendable, Equatable {
+        case allowed
+        /// No secret is configured: the route is switched off (`403`).
+        case disabled
+        /// Missing, malformed or wrong credentials (`401` with `WWW-Authenticate: Bearer`).
+        case rejected
+    }
+
+    private let secret: [UInt8]?
+
+    /// - Parameter secret: the expected token; `nil` or empty switches the protected routes off.
+    public init(secret: String?) {
+        self.secret = secret.flatMap { $0.isEmpty ? nil : Array($0.utf8) }
+    }
+
+    public func check(_ request: HTTPRequest) -> Verdict {
+        guard let secret else { return .disabled }
+        guard let field = request.headers["authorization"] else { return .rejected }
+        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .rejected }
+        return Self.constantTimeEqual(Array(parts[1].utf8), secret) ? .allowed : .rejected
+    }
+
+    /// The comparison always walks the whole secret, whatever the candidate's length or content.
+    static func constantTimeEqual(_ candidate: [UInt8], _ secret: [UInt8]) -> Bool {
+        var difference = UInt8(truncatingIfNeeded: candidate.count ^ secret.count)
+        for index in secret.indices {
+            let byte = index < candidate.count ? candidate[index] : ~secret[index]
+            difference |= byte ^ secret[index]
+        }
+        return difference == 0
+    }
+
+    /// The answer for a verdict other than `.allowed`.
+    public static func response(for verdict: Verdict, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse? {
+        switch verdict {
+        case .allowed:
+            return nil
+        case .disabled:
+            return .error(.forbidden, "refresh is disabled: the server has no refresh token configured", headers: headers)
+        case .rejected:
+            var headers = headers
+            headers.set("WWW-Authenticate", "Bearer")
+            return .error(.unauthorized, "a valid bearer token is required", headers: headers)
+        }
+    }
+}
