@@ -52,11 +52,11 @@ let package = Package(
         ),
         .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Operations", dependencies: ["HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Operations", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "HTTPServer", "Metrics", "Operations", "Postgres",
+                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Ships",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"], swiftSettings: strict),
     ]

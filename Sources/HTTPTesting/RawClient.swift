@@ -62,6 +62,24 @@ public final class RawClient {
         }
     }
 
+    /// Sends one request on this connection and reads its response.
+    public func request(
+        _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
+    ) throws -> RawResponse {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: test\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
+        try send(Array((head + "\r\n").utf8) + body)
+        return try readResponse(head: method == "HEAD")
+    }
+
+    /// One request on a new connection to `port`.
+    public static func request(
+        port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = [], timeoutSeconds: Int = 30
+    ) throws -> RawResponse {
+        try RawClient(port: port, timeoutSeconds: timeoutSeconds).request(method, target, headers: headers)
+    }
+
     /// Reads one response. `head` says the request was HEAD (no body follows whatever the length says).
     public func readResponse(head: Bool = false) throws -> RawResponse {
         let headEnd = try readUntilHeadEnd()

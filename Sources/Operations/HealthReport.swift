@@ -1,23 +1,37 @@
+import Fetching
+import HTTPServer
+
 /// The body of `GET /health` (contract: `../shared/CONTRACTS.md`).
 public struct HealthReport: Sendable, Equatable {
     public var version: String
     public var uptimeSeconds: Int
     public var database: DatabaseMonitor.State
+    /// Every fetched source in a fixed order.
+    public var sources: [SourceStatus]
 
-    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State) {
+    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = []) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.database = database
+        self.sources = sources
     }
 
-    /// `200` while the service can serve, `503` when PostgreSQL cannot be reached.
+    /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
+    /// make the service unhealthy: it keeps serving the last good data, and says so under `sources`.
     public var canServe: Bool { database == .ok }
 
     public var status: String { canServe ? "ok" : "unavailable" }
 
-    /// JSON with the contract's key names. Hand-written because it is tiny and on a hot path.
+    /// JSON with the contract's key names. Hand-written because it is small and on a hot path.
     public var json: String {
-        "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
-            + "\"database\":\"\(database.rawValue)\",\"sources\":{}}"
+        let sources = sources.map { source in
+            "\(JSONString.quote(source.source)):{\"status\":\"\(source.state.rawValue)\","
+                + "\"last_success\":\(source.lastSuccess.map { JSONString.quote(Timestamp.iso8601($0)) } ?? "null"),"
+                + "\"age_s\":\(source.ageSeconds.map(String.init) ?? "null"),"
+                + "\"last_error\":\(source.lastError.map(JSONString.quote) ?? "null"),"
+                + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")}"
+        }
+        return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
+            + "\"database\":\"\(database.rawValue)\",\"sources\":{\(sources.joined(separator: ","))}}"
     }
 }

@@ -1,3 +1,5 @@
+import Fetching
+import Foundation
 import HTTPServer
 import Synchronization
 
@@ -10,12 +12,15 @@ public final class HealthRoute: Sendable {
 
     private let version: String
     private let database: DatabaseMonitor
+    private let sources: SourceStatusBoard?
     private let startedAt: Int
-    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, body: [UInt8])>((-1, .ok, []))
+    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, body: [UInt8])>((-1, .ok, -1, []))
 
-    public init(version: String, database: DatabaseMonitor) {
+    /// - Parameter sources: the fetcher's board; `nil` lists no sources.
+    public init(version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil) {
         self.version = version
         self.database = database
+        self.sources = sources
         startedAt = Self.seconds()
     }
 
@@ -24,15 +29,18 @@ public final class HealthRoute: Sendable {
     }
 
     public func report() -> HealthReport {
-        HealthReport(version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state)
+        HealthReport(
+            version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
+            sources: sources?.statuses() ?? [])
     }
 
     func response() -> HTTPResponse {
         let now = Self.seconds()
         let state = database.state
+        let sourcesVersion = sources?.version ?? 0
         let body = cache.withLock { cache -> [UInt8] in
-            if cache.second != now || cache.database != state {
-                cache = (now, state, Array(HealthReport(version: version, uptimeSeconds: now - startedAt, database: state).json.utf8))
+            if cache.second != now || cache.database != state || cache.sources != sourcesVersion {
+                cache = (now, state, sourcesVersion, Array(report().json.utf8))
             }
             return cache.body
         }

@@ -15,6 +15,28 @@ struct Configuration: Sendable {
     var databaseAcquireTimeout: Duration = .seconds(5)
     var migrationsDirectory = "Migrations"
     var healthPingInterval: Duration = .seconds(2)
+    var fetch = FetchSettings()
+
+    /// Upstreams, schedules and limits of the background fetcher.
+    struct FetchSettings: Sendable {
+        /// `PIER_FETCH`: `false` serves what PostgreSQL holds and never scrapes in the background.
+        var enabled = true
+        var refreshToken: String? = nil
+        var zsgURL = "https://einsatzderschiffe.zsg.ch/schiffeinsatz"
+        var meteoNewsURL = "https://meteonews.ch/de/Cms/D121/seen-in-der-schweiz"
+        /// Ships: daily at this Zurich wall-clock time.
+        var shipsAt = (hour: 3, minute: 0)
+        var lakesInterval: Duration = .seconds(6 * 3600)
+        var retryInitial: Duration = .seconds(300)
+        var retryMaximum: Duration = .seconds(3600)
+        var jitter: Duration = .seconds(60)
+        var runTimeout: Duration = .seconds(120)
+        var tick: Duration = .seconds(15)
+        var upstreamTimeout: Duration = .seconds(20)
+        var upstreamMaxBytes = 5 << 20
+        var zsgPause: Duration = .milliseconds(500)
+        var cacheMaxAge = 300
+    }
 
     /// A configuration problem, reported before anything starts.
     enum Problem: Error, CustomStringConvertible {
@@ -57,7 +79,35 @@ struct Configuration: Sendable {
         configuration.migrationsDirectory = environment["PIER_MIGRATIONS_DIR"] ?? configuration.migrationsDirectory
         configuration.healthPingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: configuration.healthPingInterval)
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
+        configuration.fetch = try fetchSettings(reader)
         return configuration
+    }
+
+    private static func fetchSettings(_ reader: Reader) throws -> FetchSettings {
+        var fetch = FetchSettings()
+        let environment = reader.environment
+        fetch.enabled = try reader.flag("PIER_FETCH", default: fetch.enabled)
+        if let token = environment["PIER_REFRESH_TOKEN"], !token.isEmpty { fetch.refreshToken = token }
+        fetch.zsgURL = try reader.url("PIER_ZSG_URL", default: fetch.zsgURL)
+        fetch.meteoNewsURL = try reader.url("PIER_METEONEWS_URL", default: fetch.meteoNewsURL)
+        if let text = environment["PIER_SHIPS_FETCH_AT"] {
+            let parts = text.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard parts.count == 2, let hour = parts[0], let minute = parts[1], (0..<24).contains(hour), (0..<60).contains(minute) else {
+                throw Problem.invalid(variable: "PIER_SHIPS_FETCH_AT", value: text, expected: "HH:MM (Europe/Zurich)")
+            }
+            fetch.shipsAt = (hour, minute)
+        }
+        fetch.lakesInterval = try reader.seconds("PIER_LAKES_INTERVAL_S", default: fetch.lakesInterval)
+        fetch.retryInitial = try reader.seconds("PIER_FETCH_RETRY_S", default: fetch.retryInitial)
+        fetch.retryMaximum = try reader.seconds("PIER_FETCH_RETRY_MAX_S", default: fetch.retryMaximum)
+        fetch.jitter = try reader.seconds("PIER_FETCH_JITTER_S", default: fetch.jitter, allowZero: true)
+        fetch.runTimeout = try reader.seconds("PIER_FETCH_TIMEOUT_S", default: fetch.runTimeout)
+        fetch.tick = try reader.seconds("PIER_FETCH_TICK_S", default: fetch.tick)
+        fetch.upstreamTimeout = try reader.seconds("PIER_UPSTREAM_TIMEOUT_S", default: fetch.upstreamTimeout)
+        fetch.upstreamMaxBytes = try reader.int("PIER_UPSTREAM_MAX_BYTES", default: fetch.upstreamMaxBytes, in: 1024...1 << 30)
+        fetch.zsgPause = try reader.seconds("PIER_ZSG_PAUSE_S", default: fetch.zsgPause, allowZero: true)
+        fetch.cacheMaxAge = try reader.int("PIER_CACHE_MAX_AGE_S", default: fetch.cacheMaxAge, in: 0...86_400)
+        return fetch
     }
 
     /// The process environment with command-line overrides applied; problems become usage errors.
@@ -90,12 +140,22 @@ struct Configuration: Sendable {
             return parsed
         }
 
-        func seconds(_ name: String, default value: Duration) throws -> Duration {
+        func seconds(_ name: String, default value: Duration, allowZero: Bool = false) throws -> Duration {
             guard let text = environment[name] else { return value }
-            guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite, parsed > 0, parsed <= 86_400 else {
-                throw Problem.invalid(variable: name, value: text, expected: "seconds, greater than 0")
+            guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite,
+                allowZero ? parsed >= 0 : parsed > 0, parsed <= 7 * 86_400
+            else {
+                throw Problem.invalid(variable: name, value: text, expected: allowZero ? "seconds, 0 or more" : "seconds, greater than 0")
             }
             return .milliseconds(Int64(parsed * 1000))
+        }
+
+        func url(_ name: String, default value: String) throws -> String {
+            guard let text = environment[name] else { return value }
+            guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+                throw Problem.invalid(variable: name, value: text, expected: "an http or https URL")
+            }
+            return text
         }
 
         func flag(_ name: String, default value: Bool) throws -> Bool {

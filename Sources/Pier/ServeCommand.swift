@@ -48,17 +48,36 @@ struct ServeCommand: ParsableCommand {
         try runBlocking { await database.start() }
 
         let registry = MetricsRegistry()
+        let sources = DataSources(configuration: configuration, pool: pool, metrics: registry)
+        let scheduler = sources.scheduler()
+        do {
+            try runBlocking {
+                try await sources.load()
+                await scheduler.prepare()
+            }
+        } catch {
+            logger.error("cannot start: stored data could not be loaded", metadata: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+
         var router = Router()
-        HealthRoute(version: PierCommand.version, database: database).register(in: &router)
+        HealthRoute(version: PierCommand.version, database: database, sources: sources.board).register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
+        sources.register(in: &router)
         if configuration.benchRoutes { BenchmarkRoute.register(in: &router) }
 
         let server = try HTTPServer(
             configuration: configuration.server, router: router, logger: Logger(label: "pier.http"), metrics: registry)
         let signals = Self.onTermination { server.shutdown() }
         try server.start()
+        if configuration.fetch.enabled {
+            scheduler.start()
+        } else {
+            logger.info("background fetching is off (PIER_FETCH=off); serving what PostgreSQL holds")
+        }
         server.wait()
         signals.forEach { $0.cancel() }
+        scheduler.stop()
         database.stop()
         pool.close()
         logger.info("exit")

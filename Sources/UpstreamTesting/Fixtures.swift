@@ -12,9 +12,13 @@ public enum Fixtures {
         public var expected: Data
     }
 
+    /// This repository's own fixture folder (pages made for Pier's tests, and the copy of the shared ones).
+    public static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Fixtures")
+
     public static let root: URL = {
-        let repository = URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let repository = repositoryRoot.deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [
             ProcessInfo.processInfo.environment["PIER_FIXTURES_DIR"].map { URL(fileURLWithPath: $0) },
             repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures"),
@@ -24,9 +28,11 @@ public enum Fixtures {
             ?? repository.appendingPathComponent("Tests/Fixtures")
     }()
 
-    /// The bytes of `folder/name`.
+    /// The bytes of `folder/name`, from ``root`` or else from this repository's own fixtures.
     public static func bytes(_ folder: String, _ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: root.appendingPathComponent(folder).appendingPathComponent(name)))
+        let shared = root.appendingPathComponent(folder).appendingPathComponent(name)
+        let own = repositoryRoot.appendingPathComponent(folder).appendingPathComponent(name)
+        return Array(try Data(contentsOf: FileManager.default.fileExists(atPath: shared.path) ? shared : own))
     }
 
     /// Every `NAME.html` in `folder` that has a `NAME.expected.json`, sorted by name.

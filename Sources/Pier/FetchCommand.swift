@@ -1,0 +1,45 @@
+import ArgumentParser
+import Fetching
+import Logging
+
+/// `pier fetch ships|lakes --once`: one scrape, recorded in `fetch_runs` like a scheduled one.
+struct FetchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Fetch one source now and exit (non-zero when the fetch failed or looked wrong).",
+        discussion: "Environment: DATABASE_URL (required) and the PIER_* upstream settings in README.md.")
+
+    enum Source: String, ExpressibleByArgument, CaseIterable {
+        case ships, lakes
+    }
+
+    @Argument(help: "The source to fetch: \(Source.allCases.map(\.rawValue).joined(separator: ", ")).")
+    var source: Source
+
+    @Flag(help: "Run one fetch and exit (the only mode; the background schedule belongs to `pier serve`).")
+    var once = false
+
+    func run() throws {
+        let configuration = try Configuration.load()
+        Configuration.bootstrapLogging(configuration)
+        let logger = Logger(label: "pier")
+        let pool = try Database.pool(configuration)
+        defer { pool.close() }
+        do {
+            try Database.migrate(pool, configuration, logger: logger)
+        } catch {
+            logger.error("migrations failed", metadata: ["error": "\(error)"])
+            throw ExitCode.failure
+        }
+        let sources = DataSources(configuration: configuration, pool: pool, metrics: nil)
+        guard let job = sources.job(source.rawValue) else { throw ValidationError("unknown source \(source.rawValue)") }
+        let result = try runBlocking { await sources.runner.run(job) }
+        switch result {
+        case let .success(summary):
+            print("\(source.rawValue): stored \(summary.itemCount) items")
+        case let .failure(error):
+            print("\(source.rawValue): \(error.outcome.rawValue): \(error)")
+            throw ExitCode.failure
+        }
+    }
+}

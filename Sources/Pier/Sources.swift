@@ -1,0 +1,80 @@
+import Fetching
+import Foundation
+import HTTPServer
+import Lakes
+import Logging
+import Metrics
+import Postgres
+import Ships
+
+/// The fetched data sources wired together: services, their jobs, the runner and the status board.
+/// Shared by `serve` (routes + background scheduler) and `fetch` (one run).
+struct DataSources {
+    let ships: ShipService
+    let lakes: LakeService
+    let shipsJob: FetchJob
+    let lakesJob: FetchJob
+    let board: SourceStatusBoard
+    let runner: FetchRunner
+    let log: FetchRunLog
+    private let settings: Configuration.FetchSettings
+
+    init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?) {
+        let settings = configuration.fetch
+        self.settings = settings
+        let upstream = UpstreamClient(configuration: .init(timeout: settings.upstreamTimeout, maximumBodyBytes: settings.upstreamMaxBytes))
+
+        var shipSettings = ShipService.Configuration()
+        shipSettings.maxAge = settings.cacheMaxAge
+        let shipSchedule = FetchSchedule.daily(hour: settings.shipsAt.hour, minute: settings.shipsAt.minute, timeZone: shipSettings.timeZone)
+        shipSettings.staleAfter = shipSchedule.staleAfter
+        let ships = ShipService(
+            client: ZSGClient(baseURL: settings.zsgURL, client: upstream, pause: settings.zsgPause),
+            store: ShipStore(pool: pool), configuration: shipSettings, metrics: metrics)
+
+        var lakeSettings = LakeService.Configuration()
+        lakeSettings.maxAge = settings.cacheMaxAge
+        let lakeSchedule = FetchSchedule.every(settings.lakesInterval)
+        lakeSettings.staleAfter = lakeSchedule.staleAfter
+        let lakes = LakeService(
+            client: MeteoNewsClient(url: settings.meteoNewsURL, client: upstream), store: LakeStore(pool: pool),
+            configuration: lakeSettings, metrics: metrics)
+
+        let retry = RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum)
+        shipsJob = FetchJob(source: "ships", schedule: shipSchedule, retry: retry, timeout: settings.runTimeout) {
+            try await ships.refresh()
+        }
+        lakesJob = FetchJob(source: "lakes", schedule: lakeSchedule, retry: retry, timeout: settings.runTimeout) {
+            try await lakes.refresh()
+        }
+        board = SourceStatusBoard(sources: [("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter)])
+        log = FetchRunLog(pool: pool)
+        runner = FetchRunner(log: log, board: board, metrics: metrics)
+        self.ships = ships
+        self.lakes = lakes
+    }
+
+    /// The job named `source` (`ships`, `lakes`).
+    func job(_ source: String) -> FetchJob? {
+        [shipsJob, lakesJob].first { $0.source == source }
+    }
+
+    /// Fills every service's memory from PostgreSQL, so a restart serves at once without scraping.
+    func load() async throws {
+        try await ships.load()
+        try await lakes.load()
+    }
+
+    func register(in router: inout Router) {
+        let runner = runner, shipsJob = shipsJob
+        ShipRoutes(service: ships, token: BearerToken(secret: settings.refreshToken)) { await runner.run(shipsJob) }
+            .register(in: &router)
+        LakeRoutes(service: lakes).register(in: &router)
+    }
+
+    func scheduler() -> FetchScheduler {
+        FetchScheduler(
+            runner: runner, log: log, jobs: [shipsJob, lakesJob],
+            configuration: .init(jitter: settings.jitter, tick: settings.tick))
+    }
+}

@@ -1,0 +1,156 @@
+import Foundation
+import HTTPServer
+import Logging
+import Synchronization
+
+/// A local stand-in for ZSG and MeteoNews: our own HTTP server serving the recorded fixture pages, with
+/// switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL` and
+/// `PIER_METEONEWS_URL` at ``zsgURL`` and ``meteoNewsURL``.
+public final class FixtureUpstream: Sendable {
+    /// How an upstream answers.
+    public enum Mode: Sendable, Equatable {
+        /// The fixture pages.
+        case normal
+        /// This status with a short HTML error page.
+        case status(Int)
+        /// Never answers (until the server stops).
+        case hang
+        /// `200` with bytes that are not HTML.
+        case garbage
+        /// `200` with a large page in a layout the parser does not know (the site was redesigned).
+        case changed
+        /// ZSG only: the same page for every date (the site ignores the date parameter).
+        case identical
+        /// MeteoNews only: the table with only its first `rows` rows (a partial page).
+        case truncated(rows: Int)
+    }
+
+    public enum Upstream: String, Sendable {
+        case zsg, meteonews
+    }
+
+    /// One request as the upstream saw it.
+    public struct Request: Sendable {
+        public var path: String
+        public var query: [String: String]
+        public var headers: [String: String]
+    }
+
+    private let server: HTTPServer
+    private let modes = Mutex<[Upstream: Mode]>([:])
+    private let log = Mutex<[Request]>([])
+    private let zsgPages: [[UInt8]]
+    private let meteoNewsPage: [UInt8]
+
+    public init() throws {
+        zsgPages = try Fixtures.pages("zsg").map(\.body)
+        meteoNewsPage = try Fixtures.bytes("meteonews", "seen-in-der-schweiz.2026-07-04.html")
+        let gzip = try Fixtures.bytes("http", "ship.html.gz")
+        var router = Router()
+        let holder = Holder()
+        router.on(.get, "/schiffeinsatz") { request async in
+            await holder.upstream?.answer(.zsg, request) ?? .text("", status: .serviceUnavailable)
+        }
+        router.on(.get, "/seen-in-der-schweiz") { request async in
+            await holder.upstream?.answer(.meteonews, request) ?? .text("", status: .serviceUnavailable)
+        }
+        router.on(.get, "/redirect") { request in
+            let left = Int(request.query["n"] ?? "0") ?? 0
+            let target = left > 0 ? "/redirect?n=\(left - 1)" : "/seen-in-der-schweiz"
+            return HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": target])
+        }
+        router.on(.get, "/large") { request in
+            let bytes = Int(request.query["bytes"] ?? "0") ?? 0
+            return HTTPResponse(headers: ["Content-Type": "text/html"], body: [UInt8](repeating: UInt8(ascii: "a"), count: bytes))
+        }
+        router.on(.get, "/gzip") { _ in
+            HTTPResponse(headers: ["Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"], body: gzip)
+        }
+        var logger = Logger(label: "fixture-upstream")
+        logger.logLevel = .critical
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
+        configuration.shutdownGracePeriod = .milliseconds(200)
+        server = try HTTPServer(configuration: configuration, router: router, logger: logger)
+        holder.upstream = self
+        try server.start()
+    }
+
+    deinit {
+        server.stop()
+    }
+
+    public var port: Int { server.port }
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+    public var zsgURL: String { baseURL + "/schiffeinsatz" }
+    public var meteoNewsURL: String { baseURL + "/seen-in-der-schweiz" }
+
+    public func set(_ upstream: Upstream, _ mode: Mode) {
+        modes.withLock { $0[upstream] = mode }
+    }
+
+    /// Requests received so far for `upstream`.
+    public func requests(_ upstream: Upstream) -> [Request] {
+        let path = upstream == .zsg ? "/schiffeinsatz" : "/seen-in-der-schweiz"
+        return log.withLock { $0.filter { $0.path == path } }
+    }
+
+    public func stop() {
+        server.stop()
+    }
+
+    private func answer(_ upstream: Upstream, _ request: HTTPRequest) async -> HTTPResponse {
+        var query: [String: String] = [:]
+        for pair in request.query.pairs { query[pair.name] = pair.value }
+        var headers: [String: String] = [:]
+        for field in request.headers { headers[field.name] = field.value }
+        log.withLock { $0.append(Request(path: request.path, query: query, headers: headers)) }
+
+        switch modes.withLock({ $0[upstream] }) ?? .normal {
+        case let .status(code):
+            return .text("<html><body>Error \(code)</body></html>", status: HTTPStatus(code: code, reason: "Upstream Error"), contentType: "text/html")
+        case .hang:
+            try? await Task.sleep(for: .seconds(120))
+            return .text("too late")
+        case .garbage:
+            return HTTPResponse(headers: ["Content-Type": "text/html"], body: (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 7 | 1) })
+        case .changed:
+            let cards = (0..<60).map { "<article class=\"vessel-card\"><h3>Vessel \($0)</h3><ul><li>Trip \($0)</li></ul></article>" }
+            return html("<main class=\"new-layout\">\(cards.joined())</main>")
+        case .identical:
+            return HTTPResponse(headers: Self.htmlHeaders, body: zsgPages[0])
+        case let .truncated(rows):
+            return html(Self.truncated(meteoNewsPage, rows: rows))
+        case .normal:
+            if upstream == .meteonews { return HTTPResponse(headers: Self.htmlHeaders, body: meteoNewsPage) }
+            return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"]))
+        }
+    }
+
+    /// A different fixture page per requested date, so a correct week is never byte-identical.
+    private func zsgPage(for timestamp: String?) -> [UInt8] {
+        guard let milliseconds = timestamp.flatMap(Int64.init), !zsgPages.isEmpty else { return Array("<div></div>".utf8) }
+        let day = Int(milliseconds / 86_400_000)
+        return zsgPages[day % zsgPages.count]
+    }
+
+    private func html(_ text: String) -> HTTPResponse {
+        HTTPResponse(headers: Self.htmlHeaders, body: Array(text.utf8))
+    }
+
+    private static let htmlHeaders: HTTPHeaders = ["Content-Type": "text/html; charset=utf-8"]
+
+    /// The page with only the first `rows` `<tr>` of its table body.
+    static func truncated(_ page: [UInt8], rows: Int) -> String {
+        let text = String(decoding: page, as: UTF8.self)
+        guard let body = text.range(of: "<tbody>"), let end = text.range(of: "</tbody>") else { return text }
+        let inner = text[body.upperBound..<end.lowerBound]
+        let kept = inner.components(separatedBy: "</tr>").prefix(rows).joined(separator: "</tr>") + "</tr>"
+        return String(text[..<body.upperBound]) + kept + String(text[end.lowerBound...])
+    }
+}
+
+/// Lets the routes reach the upstream object, which exists only after the server is built.
+private final class Holder: @unchecked Sendable {
+    // Written once in `FixtureUpstream.init` before the server starts; only read afterwards.
+    weak var upstream: FixtureUpstream?
+}
