@@ -1,3 +1,4 @@
+import Foundation
 import Markup
 import Postgres
 
@@ -8,7 +9,7 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
     case unreadable(MarkupError, url: String)
     /// The page parsed but looks wrong; `reason` says which check failed.
     case suspect(String)
-    case timedOut(seconds: Int)
+    case timedOut(seconds: Double)
     case database(PostgresError)
     /// Anything else a run threw.
     case other(String)
@@ -23,7 +24,7 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
         case let .upstream(error): "\(error)"
         case let .unreadable(error, url): "\(url): \(error)"
         case let .suspect(reason): "suspect scrape: \(reason)"
-        case let .timedOut(seconds): "the run took longer than \(seconds) s"
+        case let .timedOut(seconds): "the run took longer than \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s"
         case let .database(error): "database: \(error)"
         case let .other(message): message
         }

@@ -92,9 +92,9 @@ public final class FetchRunner: Sendable {
             }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return Task.isCancelled ? nil : .failure(.timedOut(seconds: Int(timeout.seconds.rounded(.up))))
+                return Task.isCancelled ? nil : .failure(.timedOut(seconds: timeout.seconds))
             }
-            var outcome: Result = .failure(.timedOut(seconds: Int(timeout.seconds.rounded(.up))))
+            var outcome: Result = .failure(.timedOut(seconds: timeout.seconds))
             if let first = await group.next(), let result = first {
                 outcome = result
             }

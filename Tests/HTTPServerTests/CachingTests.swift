@@ -1,0 +1,73 @@
+import Foundation
+import HTTPServer
+import Synchronization
+import XCTest
+
+final class CachingTests: XCTestCase {
+    func testEntityTagsAreStableAndDiffer() {
+        XCTAssertEqual(EntityTag.make(for: Array("abc".utf8)), EntityTag.make(for: Array("abc".utf8)))
+        XCTAssertNotEqual(EntityTag.make(for: Array("abc".utf8)), EntityTag.make(for: Array("abd".utf8)))
+        XCTAssertEqual(EntityTag.make(for: []).count, 18)
+    }
+
+    func testIfNoneMatchLists() {
+        let tag = "\"0123456789abcdef\""
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: tag, tag: tag))
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "W/\(tag)", tag: tag))
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "\"x\", \(tag)", tag: tag))
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "*", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "\"x\"", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "0123456789abcdef", tag: tag))
+    }
+
+    func testCachedResponseAnswers304WithoutBody() {
+        let cached = CachedResponse(json: Array("{}".utf8), headers: ["Cache-Control": "public, max-age=60"])
+        let tag = cached.entityTag!
+        let plain = cached.response(for: HTTPRequest(method: .get, target: "/", path: "/"))
+        XCTAssertEqual(plain.status, .ok)
+        XCTAssertEqual(plain.headers["ETag"], tag)
+        let conditional = cached.response(for: HTTPRequest(method: .get, target: "/", path: "/", headers: ["if-none-match": tag]))
+        XCTAssertEqual(conditional.status, .notModified)
+        XCTAssertTrue(conditional.body.isEmpty)
+        XCTAssertEqual(conditional.headers["Cache-Control"], "public, max-age=60")
+        XCTAssertNil(conditional.headers["Content-Type"])
+        let error = CachedResponse(.error(.serviceUnavailable, "no data"))
+        XCTAssertEqual(error.response(for: HTTPRequest(method: .get, target: "/", path: "/", headers: ["if-none-match": "*"])).status, .serviceUnavailable)
+    }
+
+    func testResponseCacheBuildsOncePerChangeAndDeadline() {
+        let builds = Mutex(0)
+        let deadline = Date(timeIntervalSince1970: 1000)
+        let cache = ResponseCache(name: "t") { key, _ in
+            builds.withLock { $0 += 1 }
+            return ResponseCache.Entry(response: CachedResponse(json: Array(key.utf8), headers: [:]), validUntil: deadline)
+        }
+        let early = Date(timeIntervalSince1970: 10)
+        for _ in 0..<5 { _ = cache.response(for: "a", now: early) }
+        XCTAssertEqual(builds.withLock { $0 }, 1)
+        _ = cache.response(for: "b", now: early)
+        XCTAssertEqual(builds.withLock { $0 }, 2)
+        cache.invalidate()
+        _ = cache.response(for: "a", now: early)
+        XCTAssertEqual(builds.withLock { $0 }, 3)
+        _ = cache.response(for: "a", now: deadline)
+        XCTAssertEqual(builds.withLock { $0 }, 4, "rebuilt once the deadline passed")
+    }
+
+    func testBearerTokens() {
+        func request(_ authorization: String?) -> HTTPRequest {
+            HTTPRequest(method: .post, target: "/", path: "/", headers: authorization.map { ["authorization": $0] } ?? [:])
+        }
+        XCTAssertEqual(BearerToken(secret: nil).check(request("Bearer x")), .disabled)
+        XCTAssertEqual(BearerToken(secret: "").check(request("Bearer ")), .disabled)
+        let token = BearerToken(secret: "secret")
+        XCTAssertEqual(token.check(request("Bearer secret")), .allowed)
+        XCTAssertEqual(token.check(request("bearer secret")), .allowed)
+        for wrong in [nil, "Bearer", "Bearer secre", "Bearer secret2", "Bearer Secret", "Basic secret", "secret"] as [String?] {
+            XCTAssertEqual(token.check(request(wrong)), .rejected, wrong ?? "nil")
+        }
+        XCTAssertEqual(BearerToken.response(for: .rejected)?.headers["WWW-Authenticate"], "Bearer")
+        XCTAssertEqual(BearerToken.response(for: .disabled)?.status, .forbidden)
+        XCTAssertNil(BearerToken.response(for: .allowed))
+    }
+}
