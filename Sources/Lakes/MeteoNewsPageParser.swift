@@ -16,7 +16,7 @@ public enum MeteoNewsPageParser {
         for row in try document.select(rows) {
             let cells = row.children.filter { $0.name == "td" }
             guard cells.count >= 2 else { continue }
-            let name = try cells[0].select(".//a").map(\.text).joined(separator: " ")
+            let name = cells[0].descendants(named: "a").map(\.text).joined(separator: " ")
             guard !name.isEmpty else { continue }
             lakes.append(
                 LakeReading(
