@@ -42,6 +42,20 @@ final class MarkupDocumentTests: XCTestCase {
         XCTAssertTrue(nodes[1].hasClass("ship"))
     }
 
+    func testNativeClassAndNameWalksAgreeWithXPath() throws {
+        let document = try html("""
+            <div class="ship even"><p class="x ship">nested</p></div><div class="shipyard">no</div>
+            <section><div class="\tship\n">third</div><a>one</a><span><a>two</a></span></section>
+            """)
+        let root = try XCTUnwrap(document.root)
+        let native = root.descendants(withClass: "ship").map(\.text)
+        XCTAssertEqual(native, try document.select("//*[\(XPath.hasClass("ship"))]").map(\.text))
+        XCTAssertEqual(native, ["nested", "nested", "third"])
+        XCTAssertEqual(root.firstDescendant(withClass: "ship")?.hasClass("even"), true)
+        XCTAssertNil(root.firstDescendant(withClass: "missing"))
+        XCTAssertEqual(root.descendants(named: "a").map(\.text), ["one", "two"])
+    }
+
     func testRelativeQueriesStayInsideTheirNode() throws {
         let document = try html("<ul><li><span>1</span><span>2</span></li><li><span>3</span></li></ul>")
         let items = try document.select("//li")
