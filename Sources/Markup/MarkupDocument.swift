@@ -33,15 +33,7 @@ public final class MarkupDocument {
         let options = Int32(
             HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NONET.rawValue | HTML_PARSE_NOERROR.rawValue
                 | HTML_PARSE_NOWARNING.rawValue | HTML_PARSE_COMPACT.rawValue)
-        let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, Int32(chars.count), nil, encoding, options)
-            }
-        }
-        guard let document else { throw .malformed(message: LibXML2.lastError() ?? "libxml2 returned no document") }
-        let result = MarkupDocument(pointer: document)
-        guard xmlDocGetRootElement(document) != nil else { throw .notMarkup(reason: "it has no element") }
-        return result
+        return try read(bytes) { htmlReadMemory($0, $1, nil, encoding, options) }
     }
 
     /// Parses XML strictly (not well-formed is an error). The encoding comes from the document's declaration.
@@ -51,15 +43,20 @@ public final class MarkupDocument {
         let options = Int32(
             XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue
                 | XML_PARSE_COMPACT.rawValue | XML_PARSE_NOCDATA.rawValue)
+        return try read(bytes) { xmlReadMemory($0, $1, nil, nil, options) }
+    }
+
+    /// Hands the bytes to a libxml2 reader and wraps what it returns (freed with the document).
+    private static func read(
+        _ bytes: [UInt8], with reader: (UnsafePointer<CChar>?, Int32) -> xmlDocPtr?
+    ) throws(MarkupError) -> MarkupDocument {
         xmlResetLastError()
         let document = bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                xmlReadMemory(chars.baseAddress, Int32(chars.count), nil, nil, options)
-            }
+            buffer.withMemoryRebound(to: CChar.self) { reader($0.baseAddress, Int32($0.count)) }
         }
-        guard let document else { throw .malformed(message: LibXML2.lastError() ?? "not well-formed") }
+        guard let document else { throw .malformed(message: LibXML2.lastError() ?? "libxml2 returned no document") }
         let result = MarkupDocument(pointer: document)
-        guard xmlDocGetRootElement(document) != nil else { throw .notMarkup(reason: "it has no root element") }
+        guard xmlDocGetRootElement(document) != nil else { throw .notMarkup(reason: "it has no element") }
         return result
     }
 

@@ -14,6 +14,19 @@ enum Database {
             url: url, maxConnections: configuration.databasePoolSize, acquireTimeout: configuration.databaseAcquireTimeout))
     }
 
+    /// The pool with every pending migration applied; a failure is logged and ends the command.
+    static func migratedPool(_ configuration: Configuration, logger: Logger) throws -> PostgresPool {
+        let pool = try pool(configuration)
+        do {
+            try migrate(pool, configuration, logger: logger)
+        } catch {
+            logger.error("cannot start: database migrations failed", metadata: ["error": "\(error)"])
+            pool.close()
+            throw ExitCode.failure
+        }
+        return pool
+    }
+
     /// Applies pending migrations; any problem stops start-up with a message naming the file.
     @discardableResult
     static func migrate(_ pool: PostgresPool, _ configuration: Configuration, logger: Logger) throws -> [Int] {

@@ -23,14 +23,8 @@ struct FetchCommand: ParsableCommand {
         let configuration = try Configuration.load()
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
-        let pool = try Database.pool(configuration)
+        let pool = try Database.migratedPool(configuration, logger: logger)
         defer { pool.close() }
-        do {
-            try Database.migrate(pool, configuration, logger: logger)
-        } catch {
-            logger.error("migrations failed", metadata: ["error": "\(error)"])
-            throw ExitCode.failure
-        }
         let sources = DataSources(configuration: configuration, pool: pool, metrics: nil)
         guard let job = sources.job(source.rawValue) else { throw ValidationError("unknown source \(source.rawValue)") }
         let result = try runBlocking { await sources.runner.run(job) }

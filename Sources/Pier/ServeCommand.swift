@@ -37,13 +37,7 @@ struct ServeCommand: ParsableCommand {
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
 
-        let pool = try Database.pool(configuration)
-        do {
-            try Database.migrate(pool, configuration, logger: logger)
-        } catch {
-            logger.error("cannot start: database migrations failed", metadata: ["error": "\(error)"])
-            throw ExitCode.failure
-        }
+        let pool = try Database.migratedPool(configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
         try runBlocking { await database.start() }
 
