@@ -131,6 +131,11 @@ final class ShipsAndLakesEndToEndTests: XCTestCase {
         XCTAssertEqual(preflight.status, 204)
         XCTAssertTrue(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") ?? false)
 
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_fetch_runs_total{source="ships",outcome="ok"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_cache_requests_total{cache="ships",result="hit"}"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_fetch_last_success_timestamp_seconds{source="ships"}"#), metrics)
+
         let ships200 = source("ships", in: try health(pier))
         XCTAssertEqual(ships200["status"] as? String, "ok")
         XCTAssertNotNil(ships200["last_success"] as? String)
@@ -260,6 +265,22 @@ final class ShipsAndLakesEndToEndTests: XCTestCase {
         upstream.set(.zsg, .normal)
         XCTAssertEqual(try refresh(pier).status, 200)
         XCTAssertEqual(source("ships", in: try health(pier))["status"] as? String, "ok")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testTheSchedulerRetriesAFailingSourceUntilItRecovers() throws {
+        upstream.set(.meteonews, .status(500))
+        let pier = try startPier(["PIER_FETCH_RETRY_S": "0.2", "PIER_FETCH_RETRY_MAX_S": "0.4"])
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline, try runs(source: "lakes").filter({ $0 == "failed" }).count < 3 { usleep(50_000) }
+        XCTAssertGreaterThanOrEqual(try runs(source: "lakes").filter { $0 == "failed" }.count, 3, "retried with backoff")
+        XCTAssertEqual(source("lakes", in: try health(pier))["status"] as? String, "failing")
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/api/water-temp").status, 503)
+
+        upstream.set(.meteonews, .normal)
+        _ = try waitForData(pier, "/api/water-temp")
+        XCTAssertEqual(try runs(source: "lakes").last, "ok")
+        XCTAssertEqual(source("lakes", in: try health(pier))["status"] as? String, "ok")
         XCTAssertEqual(pier.stop(), 0)
     }
 
