@@ -47,8 +47,9 @@ public final class UpstreamClient: Sendable {
         session.invalidateAndCancel()
     }
 
-    /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)``.
-    public func get(_ url: String, headers: [String: String] = [:]) async throws(UpstreamError) -> UpstreamResponse {
+    /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)`` unless its
+    /// status is in `accepting` (for upstreams that explain errors in the body, like FMI's 400 ExceptionReport).
+    public func get(_ url: String, headers: [String: String] = [:], accepting: Set<Int> = []) async throws(UpstreamError) -> UpstreamResponse {
         guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host != nil
         else { throw .invalidURL(url) }
@@ -58,7 +59,7 @@ public final class UpstreamClient: Sendable {
         let task = session.dataTask(with: request)
         let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfers.begin(task, url: url, continuation: continuation)
+                transfers.begin(task, url: url, accepting: accepting, continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -76,6 +77,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         var body: [UInt8] = []
         var redirects = 0
         var failure: UpstreamError?
+        var accepted: Set<Int> = []
     }
 
     private let configuration: UpstreamClient.Configuration
@@ -86,10 +88,10 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func begin(
-        _ task: URLSessionTask, url: String,
+        _ task: URLSessionTask, url: String, accepting: Set<Int>,
         continuation: CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
     ) {
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation) }
+        transfers.withLock { $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation, accepted: accepting) }
     }
 
     func urlSession(
@@ -159,7 +161,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         guard let response = task.response as? HTTPURLResponse else {
             return .failure(.transport("no HTTP response", url: transfer.url))
         }
-        guard (200..<300).contains(response.statusCode) else {
+        guard (200..<300).contains(response.statusCode) || transfer.accepted.contains(response.statusCode) else {
             return .failure(.status(response.statusCode, url: transfer.url))
         }
         return .success(

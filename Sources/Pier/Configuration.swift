@@ -36,6 +36,10 @@ struct Configuration: Sendable {
         var upstreamMaxBytes = 5 << 20
         var zsgPause: Duration = .milliseconds(500)
         var cacheMaxAge = 300
+        var fmiURL = "https://opendata.fmi.fi/wfs"
+        var fmiForecastQuery = "fmi::forecast::edited::weather::scandinavia::point::timevaluepair"
+        var weatherInterval: Duration = .seconds(600)
+        var forecastTTL: Duration = .seconds(3600)
     }
 
     /// A configuration problem, reported before anything starts.
@@ -107,6 +111,10 @@ struct Configuration: Sendable {
         fetch.upstreamMaxBytes = try reader.int("PIER_UPSTREAM_MAX_BYTES", default: fetch.upstreamMaxBytes, in: 1024...1 << 30)
         fetch.zsgPause = try reader.seconds("PIER_ZSG_PAUSE_S", default: fetch.zsgPause, allowZero: true)
         fetch.cacheMaxAge = try reader.int("PIER_CACHE_MAX_AGE_S", default: fetch.cacheMaxAge, in: 0...86_400)
+        fetch.fmiURL = try reader.url("PIER_FMI_URL", default: fetch.fmiURL)
+        if let query = environment["PIER_FMI_FORECAST_QUERY"], !query.isEmpty { fetch.fmiForecastQuery = query }
+        fetch.weatherInterval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: fetch.weatherInterval)
+        fetch.forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: fetch.forecastTTL)
         return fetch
     }
 

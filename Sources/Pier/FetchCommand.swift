@@ -10,7 +10,7 @@ struct FetchCommand: ParsableCommand {
         discussion: "Environment: DATABASE_URL (required) and the PIER_* upstream settings in README.md.")
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
-        case ships, lakes
+        case ships, lakes, weather
     }
 
     @Argument(help: "The source to fetch: \(Source.allCases.map(\.rawValue).joined(separator: ", ")).")

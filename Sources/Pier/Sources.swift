@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import Postgres
 import Ships
+import Weather
 
 /// The fetched data sources wired together: services, their jobs, the runner and the status board.
 /// Shared by `serve` (routes + background scheduler) and `fetch` (one run).
@@ -14,6 +15,9 @@ struct DataSources {
     let lakes: LakeService
     let shipsJob: FetchJob
     let lakesJob: FetchJob
+    let observations: ObservationService
+    let forecasts: ForecastService
+    let weatherJob: FetchJob
     let board: SourceStatusBoard
     let runner: FetchRunner
     let log: FetchRunLog
@@ -47,7 +51,18 @@ struct DataSources {
         lakesJob = FetchJob(source: "lakes", schedule: lakeSchedule, retry: retry, timeout: settings.runTimeout) {
             try await lakes.refresh()
         }
-        board = SourceStatusBoard(sources: [("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter)])
+        let fmi = FMIClient(baseURL: settings.fmiURL, forecastQuery: settings.fmiForecastQuery, client: upstream)
+        let weatherStore = WeatherStore(pool: pool)
+        let observations = ObservationService(client: fmi, store: weatherStore)
+        forecasts = ForecastService(client: fmi, store: weatherStore, ttl: settings.forecastTTL.seconds, metrics: metrics)
+        let weatherSchedule = FetchSchedule.every(settings.weatherInterval)
+        weatherJob = FetchJob(source: "weather", schedule: weatherSchedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.weatherInterval), timeout: settings.runTimeout) {
+            try await observations.refresh()
+        }
+        self.observations = observations
+        board = SourceStatusBoard(sources: [
+            ("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter), ("weather", weatherSchedule.staleAfter),
+        ])
         log = FetchRunLog(pool: pool)
         runner = FetchRunner(log: log, board: board, metrics: metrics)
         self.ships = ships
@@ -56,13 +71,16 @@ struct DataSources {
 
     /// The job named `source` (`ships`, `lakes`).
     func job(_ source: String) -> FetchJob? {
-        [shipsJob, lakesJob].first { $0.source == source }
+        jobs.first { $0.source == source }
     }
+
+    var jobs: [FetchJob] { [shipsJob, lakesJob, weatherJob] }
 
     /// Fills every service's memory from PostgreSQL, so a restart serves at once without scraping.
     func load() async throws {
         try await ships.load()
         try await lakes.load()
+        try await observations.load()
     }
 
     func register(in router: inout Router) {
@@ -70,11 +88,12 @@ struct DataSources {
         ShipRoutes(service: ships, token: BearerToken(secret: settings.refreshToken)) { await runner.run(shipsJob) }
             .register(in: &router)
         LakeRoutes(service: lakes).register(in: &router)
+        WeatherRoutes(observations: observations, forecasts: forecasts, maxAge: settings.cacheMaxAge).register(in: &router)
     }
 
     func scheduler() -> FetchScheduler {
         FetchScheduler(
-            runner: runner, log: log, jobs: [shipsJob, lakesJob],
+            runner: runner, log: log, jobs: jobs,
             configuration: .init(jitter: settings.jitter, tick: settings.tick))
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+
+/// A point forecast for one grid cell, hourly.
+public struct Forecast: Sendable, Equatable {
+    public struct Hour: Sendable, Equatable {
+        public var validAt: Date
+        public var temperature: Double?
+        public var windSpeed: Double?
+        public var windDirection: Double?
+        public var humidity: Double?
+        public var pressure: Double?
+        public var precipitation: Double?
+        /// FMI WeatherSymbol3.
+        public var symbolCode: Double?
+
+        public init(
+            validAt: Date, temperature: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
+            humidity: Double? = nil, pressure: Double? = nil, precipitation: Double? = nil, symbolCode: Double? = nil
+        ) {
+            self.validAt = validAt
+            self.temperature = temperature
+            self.windSpeed = windSpeed
+            self.windDirection = windDirection
+            self.humidity = humidity
+            self.pressure = pressure
+            self.precipitation = precipitation
+            self.symbolCode = symbolCode
+        }
+
+        /// True when FMI gave nothing for this hour (the all-NaN answer).
+        var isEmpty: Bool {
+            temperature == nil && windSpeed == nil && precipitation == nil && symbolCode == nil && humidity == nil
+        }
+    }
+
+    public var cell: GridCell
+    public var fetchedAt: Date
+    public var hours: [Hour]
+
+    public init(cell: GridCell, fetchedAt: Date, hours: [Hour]) {
+        self.cell = cell
+        self.fetchedAt = fetchedAt
+        self.hours = hours
+    }
+
+    /// Builds the hours from a parsed point-forecast document (parameter names matched case-insensitively).
+    public init(cell: GridCell, fetchedAt: Date, series: [FMISeries]) {
+        var hours: [Date: Hour] = [:]
+        for entry in series {
+            let keyPath: WritableKeyPath<Hour, Double?>
+            switch entry.parameter.lowercased() {
+            case "temperature": keyPath = \.temperature
+            case "windspeedms": keyPath = \.windSpeed
+            case "winddirection": keyPath = \.windDirection
+            case "humidity": keyPath = \.humidity
+            case "pressure": keyPath = \.pressure
+            case "precipitation1h": keyPath = \.precipitation
+            case "weathersymbol3": keyPath = \.symbolCode
+            default: continue
+            }
+            for point in entry.points {
+                hours[point.time, default: Hour(validAt: point.time)][keyPath: keyPath] = point.value
+            }
+        }
+        self.init(cell: cell, fetchedAt: fetchedAt, hours: hours.values.filter { !$0.isEmpty }.sorted { $0.validAt < $1.validAt })
+    }
+}

@@ -1,0 +1,67 @@
+import Fetching
+import Foundation
+
+/// The body of `GET /v1/weather` (contract: `../shared/CONTRACTS.md`). Missing values are `null`.
+public struct WeatherResponse: Sendable, Encodable {
+    public struct Station: Sendable, Encodable {
+        public var name: String
+        public var distanceKilometres: Double
+
+        private enum CodingKeys: String, CodingKey {
+            case name
+            case distanceKilometres = "distance_km"
+        }
+    }
+
+    public struct Current: Sendable, Encodable {
+        public var temperature: Double?
+        public var feelsLike: Double?
+        public var windSpeed: Double?
+        public var windDirection: Double?
+        public var humidity: Double?
+        public var pressure: Double?
+        public var symbol: WeatherSymbol?
+        public var observedAt: String
+
+        private enum CodingKeys: String, CodingKey {
+            case temperature, humidity, pressure, symbol
+            case feelsLike = "feels_like"
+            case windSpeed = "wind_speed"
+            case windDirection = "wind_direction"
+            case observedAt = "observed_at"
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(temperature, forKey: .temperature)
+            try container.encode(feelsLike, forKey: .feelsLike)
+            try container.encode(windSpeed, forKey: .windSpeed)
+            try container.encode(windDirection, forKey: .windDirection)
+            try container.encode(humidity, forKey: .humidity)
+            try container.encode(pressure, forKey: .pressure)
+            try container.encode(symbol, forKey: .symbol)
+            try container.encode(observedAt, forKey: .observedAt)
+        }
+    }
+
+    public var station: Station
+    public var current: Current
+    public var dailyForecast: [DailyForecast]
+
+    private enum CodingKeys: String, CodingKey {
+        case station, current
+        case dailyForecast = "daily_forecast"
+    }
+
+    public init(station: StationObservation, kilometres: Double, forecast: Forecast, now: Date, timeZone: TimeZone) {
+        self.station = Station(name: station.name, distanceKilometres: DailyForecast.tenth(kilometres))
+        current = Current(
+            temperature: station.temperature,
+            feelsLike: FeelsLike.temperature(celsius: station.temperature, windSpeed: station.windSpeed, humidity: station.humidity)
+                .map(DailyForecast.tenth),
+            windSpeed: station.windSpeed, windDirection: station.windDirection, humidity: station.humidity,
+            pressure: station.pressure, symbol: WeatherSymbol(wawa: station.weatherCode, cloudCover: station.cloudCover),
+            observedAt: Timestamp.iso8601(station.observedAt))
+        dailyForecast = DailyForecast.days(from: forecast.hours, timeZone: timeZone, today: CalendarDate(now, in: timeZone))
+    }
+}

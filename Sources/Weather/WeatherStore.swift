@@ -1,0 +1,155 @@
+import Fetching
+import Foundation
+import Postgres
+
+/// Stations, observations and forecast cells in PostgreSQL/PostGIS.
+public struct WeatherStore: Sendable {
+    /// Observations older than this are deleted after each fetch.
+    public static let observationHistory = "48 hours"
+
+    private let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Upserts the stations and their observation rows in one transaction and trims the history.
+    /// A value FMI sent as `NaN` never erases one stored before for the same time.
+    public func store(stations: [FMILocation], rows: [ObservationRow], at date: Date) async throws {
+        try await pool.transaction { connection in
+            for batch in stride(from: 0, to: stations.count, by: 500).map({ Array(stations[$0..<min($0 + 500, stations.count)]) }) {
+                var values: [String] = []
+                var parameters: [any PostgresEncodable] = [date]
+                for station in batch {
+                    guard let fmisid = station.fmisid else { continue }
+                    let base = parameters.count
+                    values.append("($\(base + 1)::integer, $\(base + 2), ST_SetSRID(ST_MakePoint($\(base + 4), $\(base + 3)), 4326)::geography, $1)")
+                    parameters += [fmisid, station.name ?? "FMI station \(fmisid)", station.latitude, station.longitude]
+                }
+                guard !values.isEmpty else { continue }
+                _ = try connection.execute(
+                    """
+                    INSERT INTO weather_stations (fmisid, name, location, updated_at) VALUES \(values.joined(separator: ", "))
+                    ON CONFLICT (fmisid) DO UPDATE SET name = EXCLUDED.name, location = EXCLUDED.location, updated_at = EXCLUDED.updated_at
+                    """, parameters)
+            }
+            let columns = ObservationParameter.allCases
+            for batch in stride(from: 0, to: rows.count, by: 500).map({ Array(rows[$0..<min($0 + 500, rows.count)]) }) {
+                var values: [String] = []
+                var parameters: [any PostgresEncodable] = []
+                for row in batch {
+                    let base = parameters.count
+                    let placeholders = (0..<(columns.count + 2)).map { "$\(base + $0 + 1)" }
+                    values.append("(\(placeholders[0])::integer, \(placeholders[1])::timestamptz, "
+                        + placeholders.dropFirst(2).map { "\($0)::double precision" }.joined(separator: ", ") + ")")
+                    parameters += [row.fmisid, row.observedAt] as [any PostgresEncodable]
+                    parameters += columns.map { row.values[$0] } as [any PostgresEncodable]
+                }
+                let names = columns.map(\.column)
+                _ = try connection.execute(
+                    """
+                    INSERT INTO weather_observations (fmisid, observed_at, \(names.joined(separator: ", ")))
+                    VALUES \(values.joined(separator: ", "))
+                    ON CONFLICT (fmisid, observed_at) DO UPDATE SET
+                    \(names.map { "\($0) = COALESCE(EXCLUDED.\($0), weather_observations.\($0))" }.joined(separator: ", "))
+                    """, parameters)
+            }
+            _ = try connection.execute(
+                "DELETE FROM weather_observations WHERE observed_at < now() - interval '\(Self.observationHistory)'")
+        }
+    }
+
+    /// Every station with a temperature in the window, with the newest value of each parameter in it.
+    public func latestObservations(since start: Date) async throws -> [StationObservation] {
+        let latest = ObservationParameter.allCases.filter { $0 != .t2m }.map { parameter in
+            "(SELECT o.\(parameter.column) FROM weather_observations o WHERE o.fmisid = s.fmisid AND o.observed_at > $1 "
+                + "AND o.\(parameter.column) IS NOT NULL ORDER BY o.observed_at DESC LIMIT 1) AS \(parameter.column)"
+        }
+        let rows = try await pool.query(
+            """
+            SELECT s.fmisid, s.name, ST_Y(s.location::geometry) AS lat, ST_X(s.location::geometry) AS lon,
+                   t.observed_at, t.temperature, \(latest.joined(separator: ", "))
+            FROM weather_stations s
+            JOIN LATERAL (SELECT observed_at, temperature FROM weather_observations o
+                          WHERE o.fmisid = s.fmisid AND o.temperature IS NOT NULL AND o.observed_at > $1
+                          ORDER BY o.observed_at DESC LIMIT 1) t ON true
+            ORDER BY s.fmisid
+            """, [start])
+        return try rows.map { row in
+            StationObservation(
+                fmisid: try row.decode(Int.self, "fmisid"), name: try row.decode(String.self, "name"),
+                latitude: try row.decode(Double.self, "lat"), longitude: try row.decode(Double.self, "lon"),
+                observedAt: try row.decode(Date.self, "observed_at"), temperature: try row.decode(Double?.self, "temperature"),
+                windSpeed: try row.decode(Double?.self, "wind_speed"), windDirection: try row.decode(Double?.self, "wind_direction"),
+                humidity: try row.decode(Double?.self, "humidity"), pressure: try row.decode(Double?.self, "pressure"),
+                weatherCode: try row.decode(Double?.self, "weather_code"), cloudCover: try row.decode(Double?.self, "cloud_cover"))
+        }
+    }
+
+    /// The reference nearest-station query: PostGIS KNN over the GiST index, among stations with a temperature
+    /// observed since `start`. Distance on the sphere, like ``GreatCircle``.
+    public func nearestStation(latitude: Double, longitude: Double, since start: Date) async throws -> (fmisid: Int, kilometres: Double)? {
+        let rows = try await pool.query(
+            """
+            SELECT s.fmisid, ST_Distance(s.location, ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography, false) / 1000 AS km
+            FROM weather_stations s
+            WHERE EXISTS (SELECT 1 FROM weather_observations o WHERE o.fmisid = s.fmisid AND o.observed_at > $3 AND o.temperature IS NOT NULL)
+            ORDER BY s.location <-> ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography
+            LIMIT 1
+            """, [latitude, longitude, start])
+        guard let row = rows.first else { return nil }
+        return (try row.decode(Int.self, "fmisid"), try row.decode(Double.self, "km"))
+    }
+
+    /// The stored forecast of a cell, however old.
+    public func forecast(for cell: GridCell) async throws -> Forecast? {
+        let rows = try await pool.query(
+            """
+            SELECT c.fetched_at, p.valid_at, p.temperature, p.wind_speed, p.wind_direction, p.humidity, p.pressure,
+                   p.precipitation_1h, p.weather_symbol
+            FROM weather_forecast_cells c LEFT JOIN weather_forecast_points p USING (cell_lat, cell_lon)
+            WHERE c.cell_lat = $1 AND c.cell_lon = $2 ORDER BY p.valid_at
+            """, [cell.latitudeIndex, cell.longitudeIndex])
+        guard let first = rows.first else { return nil }
+        var hours: [Forecast.Hour] = []
+        for row in rows where !(try row.isNull("valid_at")) {
+            hours.append(
+                Forecast.Hour(
+                    validAt: try row.decode(Date.self, "valid_at"), temperature: try row.decode(Double?.self, "temperature"),
+                    windSpeed: try row.decode(Double?.self, "wind_speed"), windDirection: try row.decode(Double?.self, "wind_direction"),
+                    humidity: try row.decode(Double?.self, "humidity"), pressure: try row.decode(Double?.self, "pressure"),
+                    precipitation: try row.decode(Double?.self, "precipitation_1h"),
+                    symbolCode: try row.decode(Double?.self, "weather_symbol")))
+        }
+        return Forecast(cell: cell, fetchedAt: try first.decode(Date.self, "fetched_at"), hours: hours)
+    }
+
+    /// Replaces a cell's forecast in one transaction.
+    public func store(_ forecast: Forecast) async throws {
+        try await pool.transaction { connection in
+            let cell = forecast.cell
+            _ = try connection.execute(
+                """
+                INSERT INTO weather_forecast_cells (cell_lat, cell_lon, fetched_at) VALUES ($1, $2, $3)
+                ON CONFLICT (cell_lat, cell_lon) DO UPDATE SET fetched_at = EXCLUDED.fetched_at
+                """, [cell.latitudeIndex, cell.longitudeIndex, forecast.fetchedAt])
+            _ = try connection.execute(
+                "DELETE FROM weather_forecast_points WHERE cell_lat = $1 AND cell_lon = $2", [cell.latitudeIndex, cell.longitudeIndex])
+            for batch in stride(from: 0, to: forecast.hours.count, by: 500).map({ Array(forecast.hours[$0..<min($0 + 500, forecast.hours.count)]) }) {
+                var values: [String] = []
+                var parameters: [any PostgresEncodable] = [cell.latitudeIndex, cell.longitudeIndex]
+                for hour in batch {
+                    let base = parameters.count
+                    values.append("($1, $2, " + (1...8).map { "$\(base + $0)" + ($0 == 1 ? "::timestamptz" : "::double precision") }.joined(separator: ", ") + ")")
+                    parameters += [hour.validAt, hour.temperature, hour.windSpeed, hour.windDirection, hour.humidity, hour.pressure,
+                                   hour.precipitation, hour.symbolCode] as [any PostgresEncodable]
+                }
+                _ = try connection.execute(
+                    """
+                    INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction,
+                        humidity, pressure, precipitation_1h, weather_symbol) VALUES \(values.joined(separator: ", "))
+                    """, parameters)
+            }
+        }
+    }
+}
