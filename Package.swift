@@ -66,6 +66,7 @@ let package = Package(
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),

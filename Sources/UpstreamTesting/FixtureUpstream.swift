@@ -23,10 +23,12 @@ public final class FixtureUpstream: Sendable {
         case identical
         /// MeteoNews only: the table with only its first `rows` rows (a partial page).
         case truncated(rows: Int)
+        /// FMI only: an `ows:ExceptionReport` with status 400 (FMI's way of refusing a request).
+        case exception
     }
 
     public enum Upstream: String, Sendable {
-        case zsg, meteonews
+        case zsg, meteonews, fmi
     }
 
     /// One request as the upstream saw it.
@@ -41,11 +43,17 @@ public final class FixtureUpstream: Sendable {
     private let log = Mutex<[Request]>([])
     private let zsgPages: [[UInt8]]
     private let meteoNewsPage: [UInt8]
+    private let fmiObservations: [UInt8]
+    private let fmiForecast: [UInt8]
+    private let fmiException: [UInt8]
 
     public init() throws {
         zsgPages = try Fixtures.pages("zsg").map(\.body)
         meteoNewsPage = try Fixtures.bytes("meteonews", "seen-in-der-schweiz.2026-07-04.html")
         let gzip = try Fixtures.bytes("http", "ship.html.gz")
+        fmiObservations = try Fixtures.bytes("fmi", "observations.xml")
+        fmiForecast = try Fixtures.bytes("fmi", "forecast-point.xml")
+        fmiException = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
         var router = Router()
         let holder = Holder()
         router.on(.get, "/schiffeinsatz") { request async in
@@ -53,6 +61,9 @@ public final class FixtureUpstream: Sendable {
         }
         router.on(.get, "/seen-in-der-schweiz") { request async in
             await holder.upstream?.answer(.meteonews, request) ?? .text("", status: .serviceUnavailable)
+        }
+        router.on(.get, "/wfs") { request async in
+            await holder.upstream?.answer(.fmi, request) ?? .text("", status: .serviceUnavailable)
         }
         router.on(.get, "/redirect") { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -89,8 +100,14 @@ public final class FixtureUpstream: Sendable {
     }
 
     /// Requests received so far for `upstream`.
+    public var fmiURL: String { baseURL + "/wfs" }
+
     public func requests(_ upstream: Upstream) -> [Request] {
-        let path = upstream == .zsg ? "/schiffeinsatz" : "/seen-in-der-schweiz"
+        let path = switch upstream {
+        case .zsg: "/schiffeinsatz"
+        case .meteonews: "/seen-in-der-schweiz"
+        case .fmi: "/wfs"
+        }
         return log.withLock { $0.filter { $0.path == path } }
     }
 
@@ -120,7 +137,13 @@ public final class FixtureUpstream: Sendable {
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPages[0])
         case let .truncated(rows):
             return html(Self.truncated(meteoNewsPage, rows: rows))
+        case .exception:
+            return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: fmiException)
         case .normal:
+            if upstream == .fmi {
+                let document = (query["storedquery_id"] ?? "").contains("observations") ? fmiObservations : fmiForecast
+                return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: Self.movedToNow(document))
+            }
             if upstream == .meteonews { return HTTPResponse(headers: Self.htmlHeaders, body: meteoNewsPage) }
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"]))
         }
@@ -131,6 +154,28 @@ public final class FixtureUpstream: Sendable {
         guard let milliseconds = timestamp.flatMap(Int64.init), !zsgPages.isEmpty else { return Array("<div></div>".utf8) }
         let day = Int(milliseconds / 86_400_000)
         return zsgPages[day % zsgPages.count]
+    }
+
+    /// The fixture documents end (observations) or start (forecast) at 2026-11-23T06:00:00Z; every timestamp in
+    /// them is moved by the same amount so that this happens at the start of the current hour.
+    static func movedToNow(_ document: [UInt8], now: Date = Date()) -> [UInt8] {
+        let anchor = 1_795_413_600.0  // 2026-11-23T06:00:00Z
+        let shift = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 - anchor
+        let formatter = ISO8601DateFormatter()
+        var output = document
+        var index = 0
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        while index + 20 <= output.count {
+            if output[index + 4] == UInt8(ascii: "-"), output[index + 10] == UInt8(ascii: "T"), output[index + 19] == UInt8(ascii: "Z"),
+                digits.contains(output[index]), let date = formatter.date(from: String(decoding: output[index..<index + 20], as: UTF8.self))
+            {
+                output.replaceSubrange(index..<index + 20, with: Array(formatter.string(from: date.addingTimeInterval(shift)).utf8))
+                index += 20
+            } else {
+                index += 1
+            }
+        }
+        return output
     }
 
     private func html(_ text: String) -> HTTPResponse {
