@@ -10,6 +10,7 @@
 #include <libxml/xpathInternals.h>
 #include <libxml/xmlerror.h>
 
+
 /* `xmlFree` is a macro over a thread-local function pointer in threaded builds; Swift cannot call macros. */
 static inline void pier_xml_free(void *pointer) {
     xmlFree(pointer);

@@ -57,6 +57,15 @@ public struct MarkupNode {
         return found.map { MarkupNode(pointer: $0, document: document) }
     }
 
+    /// Calls `body` for every descendant element in document order (one pass, for readers that collect
+    /// several kinds of element at once).
+    public func forEachDescendant(_ body: (MarkupNode) -> Void) {
+        Self.walk(pointer.pointee.children) { node in
+            body(MarkupNode(pointer: node, document: document))
+            return true
+        }
+    }
+
     /// Descendant elements named `name` (`a`, `td`), in document order.
     public func descendants(named name: String) -> [MarkupNode] {
         var result: [MarkupNode] = []

@@ -101,7 +101,13 @@ final class FMIDocumentParserTests: XCTestCase {
 
     func testGarbageAndOtherDocumentsAreTypedErrors() {
         XCTAssertThrowsError(try FMIDocumentParser.parse(Array("<html><body>maintenance".utf8))) {
+            XCTAssertNotNil($0 as? FMIError)
+        }
+        XCTAssertThrowsError(try FMIDocumentParser.parse(Array("<wfs:FeatureCollection xmlns:wfs=\"w\"><a></b>".utf8))) {
             guard case .unreadable = $0 as? FMIError else { return XCTFail("\($0)") }
+        }
+        XCTAssertThrowsError(try FMIDocumentParser.parse([])) {
+            XCTAssertEqual($0 as? FMIError, .unreadable(.empty))
         }
         XCTAssertThrowsError(try FMIDocumentParser.parse(Array("<rss><channel/></rss>".utf8))) {
             XCTAssertEqual($0 as? FMIError, .unexpectedRoot("rss"))
