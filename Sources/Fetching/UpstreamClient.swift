@@ -13,10 +13,10 @@ public final class UpstreamClient: Sendable {
     public struct Configuration: Sendable {
         /// The whole request, connect to last byte.
         public var timeout: Duration = .seconds(20)
-        public var maximumBodyBytes = 5 << 20
+        public var maximumBodyBytes = 32 << 20
         public var maximumRedirects = 3
 
-        public init(timeout: Duration = .seconds(20), maximumBodyBytes: Int = 5 << 20, maximumRedirects: Int = 3) {
+        public init(timeout: Duration = .seconds(20), maximumBodyBytes: Int = 32 << 20, maximumRedirects: Int = 3) {
             self.timeout = timeout
             self.maximumBodyBytes = maximumBodyBytes
             self.maximumRedirects = maximumRedirects

@@ -33,7 +33,7 @@ struct Configuration: Sendable {
         var runTimeout: Duration = .seconds(120)
         var tick: Duration = .seconds(15)
         var upstreamTimeout: Duration = .seconds(20)
-        var upstreamMaxBytes = 5 << 20
+        var upstreamMaxBytes = 32 << 20
         var zsgPause: Duration = .milliseconds(500)
         var cacheMaxAge = 300
         var fmiURL = "https://opendata.fmi.fi/wfs"

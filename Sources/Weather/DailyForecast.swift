@@ -33,16 +33,24 @@ public struct DailyForecast: Sendable, Equatable, Encodable {
     }
 
     /// The days from `today` on that the hours cover.
+    ///
+    /// Local midnights are computed once per day (not per hour: calendar arithmetic is the slow part), and the
+    /// sorted hours are cut at them.
     public static func days(from hours: [Forecast.Hour], timeZone: TimeZone, today: CalendarDate) -> [DailyForecast] {
-        var groups: [CalendarDate: [Forecast.Hour]] = [:]
-        for hour in hours {
-            let date = CalendarDate(hour.validAt, in: timeZone)
-            if date >= today { groups[date, default: []].append(hour) }
+        guard let last = hours.last?.validAt else { return [] }
+        var days: [DailyForecast] = []
+        var date = today
+        var start = date.start(in: timeZone)
+        var index = hours.firstIndex { $0.validAt >= start } ?? hours.endIndex
+        while index < hours.endIndex, start <= last {
+            let next = date.adding(days: 1)
+            let end = next.start(in: timeZone)
+            var stop = index
+            while stop < hours.endIndex, hours[stop].validAt < end { stop += 1 }
+            if stop > index { days.append(DailyForecast(date: date, hours: Array(hours[index..<stop]))) }
+            (date, start, index) = (next, end, stop)
         }
-        return groups.keys.sorted().compactMap { date in
-            guard let hours = groups[date] else { return nil }
-            return DailyForecast(date: date, hours: hours)
-        }
+        return days
     }
 
     init(date: CalendarDate, hours: [Forecast.Hour]) {

@@ -22,7 +22,7 @@ public final class ObservationService: Sendable {
     /// Fills the index from PostgreSQL (start-up, or after another process fetched).
     public func load(now: Date = Date()) async throws {
         let latest = try await store.latestObservations(since: now.addingTimeInterval(-Self.maximumObservationAge))
-        index.update { $0 = StationIndex(stations: latest) }
+        index.update { $0 = StationIndex(stations: latest, generation: $0.generation + 1) }
     }
 
     /// One observations run: fetch, check, store, reload the index.

@@ -4,9 +4,12 @@ import Foundation
 /// Replaced as a whole after each observations fetch (and loaded from PostgreSQL at start-up).
 public struct StationIndex: Sendable {
     public let stations: [StationObservation]
+    /// Grows with every replacement, so answers derived from one index can be recognised as current.
+    public let generation: Int
 
-    public init(stations: [StationObservation]) {
+    public init(stations: [StationObservation], generation: Int = 0) {
         self.stations = stations
+        self.generation = generation
     }
 
     /// The nearest station whose temperature was observed within `maximumAge` of `now`, and its distance.

@@ -1,8 +1,9 @@
 import Fetching
 import Foundation
+import HTTPServer
 
 /// The body of `GET /v1/weather` (contract: `../shared/CONTRACTS.md`). Missing values are `null`.
-public struct WeatherResponse: Sendable, Encodable {
+public struct WeatherResponse: Sendable {
     public struct Station: Sendable, Encodable {
         public var name: String
         public var distanceKilometres: Double
@@ -46,14 +47,15 @@ public struct WeatherResponse: Sendable, Encodable {
 
     public var station: Station
     public var current: Current
-    public var dailyForecast: [DailyForecast]
 
-    private enum CodingKeys: String, CodingKey {
-        case station, current
-        case dailyForecast = "daily_forecast"
+    /// The body: these two parts around the cell's already-encoded `daily_forecast` (keys in sorted order, as
+    /// every other body).
+    func body(dailyForecast: [UInt8]) throws -> [UInt8] {
+        Array(#"{"current":"#.utf8) + (try JSONBody.encode(current)) + Array(#","daily_forecast":"#.utf8) + dailyForecast
+            + Array(#","station":"#.utf8) + (try JSONBody.encode(station)) + [UInt8(ascii: "}")]
     }
 
-    public init(station: StationObservation, kilometres: Double, forecast: Forecast, now: Date, timeZone: TimeZone) {
+    public init(station: StationObservation, kilometres: Double) {
         self.station = Station(name: station.name, distanceKilometres: DailyForecast.tenth(kilometres))
         current = Current(
             temperature: station.temperature,
@@ -62,6 +64,5 @@ public struct WeatherResponse: Sendable, Encodable {
             windSpeed: station.windSpeed, windDirection: station.windDirection, humidity: station.humidity,
             pressure: station.pressure, symbol: WeatherSymbol(wawa: station.weatherCode, cloudCover: station.cloudCover),
             observedAt: Timestamp.iso8601(station.observedAt))
-        dailyForecast = DailyForecast.days(from: forecast.hours, timeZone: timeZone, today: CalendarDate(now, in: timeZone))
     }
 }

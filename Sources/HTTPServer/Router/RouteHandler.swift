@@ -6,4 +6,7 @@
 public enum RouteHandler: Sendable {
     case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
     case deferred(@Sendable (HTTPRequest) async throws -> HTTPResponse)
+    /// `fast` runs on the loop and answers from memory when it can; when it returns `nil`, `slow` runs as a
+    /// deferred handler (a cache hit stays on the loop, a miss may wait).
+    case hybrid(fast: @Sendable (HTTPRequest) throws -> HTTPResponse?, slow: @Sendable (HTTPRequest) async throws -> HTTPResponse)
 }

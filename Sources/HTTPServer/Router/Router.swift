@@ -29,6 +29,14 @@ public struct Router: Sendable {
         add(method, path, .deferred(handler))
     }
 
+    /// Registers a handler that answers on the loop when `fast` can, and off it through `slow` otherwise.
+    public mutating func on(
+        _ method: HTTPMethod, _ path: String, fast: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse?,
+        slow: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) {
+        add(method, path, .hybrid(fast: fast, slow: slow))
+    }
+
     public func match(_ method: HTTPMethod, path: String) -> Match {
         guard let methods = routes[path] else { return .notFound }
         if let handler = methods[method] { return .found(handler, route: path) }

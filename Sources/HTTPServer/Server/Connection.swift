@@ -170,11 +170,26 @@ final class Connection {
                 }
                 respond(response, context: context)
             case .deferred(let body):
-                phase = .awaitingHandler
-                updateInterest()
-                loop.runDeferred(body, request: request, fd: fd, serial: serial, context: context)
+                runDeferred(body, request: request, context: context)
+            case .hybrid(let fast, let slow):
+                do {
+                    if let response = try fast(request) {
+                        respond(response, context: context)
+                        return
+                    }
+                } catch {
+                    respond(EventLoop.response(for: error, route: route, logger: loop.shared.logger), context: context)
+                    return
+                }
+                runDeferred(slow, request: request, context: context)
             }
         }
+    }
+
+    private func runDeferred(_ body: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse, request: HTTPRequest, context: RequestContext) {
+        phase = .awaitingHandler
+        updateInterest()
+        loop.runDeferred(body, request: request, fd: fd, serial: serial, context: context)
     }
 
     /// Called by the loop with an async handler's answer.
