@@ -231,3 +231,20 @@ final class ServerProtocolTests: XCTestCase {
         XCTAssertTrue(text.contains("http_open_connections "), text)
     }
 }
+
+final class HybridHandlerTests: XCTestCase {
+    func testFastAnswersOnTheLoopAndNilFallsBackToTheSlowPath() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        XCTAssertEqual(try server.get("/hybrid?path=fast").bodyText, "fast")
+        XCTAssertEqual(try server.get("/hybrid?path=miss").bodyText, "slow")
+        let bad = try server.get("/hybrid?path=bad")
+        XCTAssertEqual(bad.status, 400)
+        XCTAssertTrue(bad.bodyText.contains("answered on the loop"))
+        // Pipelined fast and slow answers keep their order.
+        let client = try server.client()
+        try client.send("GET /hybrid?path=miss HTTP/1.1\r\nHost: t\r\n\r\nGET /hybrid?path=fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().bodyText, "slow")
+        XCTAssertEqual(try client.readResponse().bodyText, "fast")
+    }
+}

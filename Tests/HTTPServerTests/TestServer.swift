@@ -35,6 +35,16 @@ final class TestServer {
             return .text("released")
         }
         router.on(.get, "/reject") { _ in throw HTTPError(.badRequest, "lat must be a number") }
+        router.on(.get, "/hybrid", fast: { request in
+            switch request.query["path"] {
+            case "fast": return .text("fast")
+            case "bad": throw HTTPError(.badRequest, "bad input is answered on the loop")
+            default: return nil
+            }
+        }, slow: { _ in
+            await Task.yield()
+            return .text("slow")
+        })
         router.on(.get, "/echo-header") { request in
             HTTPResponse(status: .ok, headers: ["X-Echo": request.query["v"] ?? ""], body: Array("ok".utf8))
         }

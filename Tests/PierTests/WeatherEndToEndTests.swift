@@ -99,6 +99,27 @@ final class WeatherEndToEndTests: XCTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    func testAStaleForecastIsServedAndMarkedWhenFMIFails() throws {
+        let pier = try startPier(["PIER_FORECAST_TTL_S": "0.3"])
+        var first = try weather(pier, "lat=61.5&lon=23.76")
+        let deadline = Date().addingTimeInterval(20)
+        while first.status != 200 && Date() < deadline {
+            usleep(100_000)
+            first = try weather(pier, "lat=61.5&lon=23.76")
+        }
+        XCTAssertEqual(first.status, 200)
+        XCTAssertNil(first.header("X-Pier-Stale"))
+        upstream.set(.fmi, .status(500))
+        usleep(400_000)
+        let stale = try weather(pier, "lat=61.5&lon=23.76")
+        XCTAssertEqual(stale.status, 200)
+        XCTAssertEqual(stale.header("X-Pier-Stale"), "forecast")
+        XCTAssertEqual(stale.header("Warning"), "110 - \"Response is Stale\"")
+        let never = try weather(pier, "lat=65.0&lon=25.5")
+        XCTAssertEqual(never.status, 503, "no forecast stored for this cell and FMI failing")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testBadCoordinatesAre400AndOutsideCoverageIs422() throws {
         let pier = try startPier(["PIER_FETCH": "off"])
         let bad = ["", "lat=60.17", "lon=24.94", "lat=abc&lon=24.94", "lat=60.17&lon=", "lat=nan&lon=24.94", "lat=inf&lon=24.94",
