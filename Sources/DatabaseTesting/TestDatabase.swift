@@ -48,6 +48,15 @@ public struct TestDatabase: Sendable {
             validationInterval: validationInterval))
     }
 
+    /// A pool on this database with the project's migrations applied.
+    public func migratedPool() async throws -> PostgresPool {
+        let pool = pool()
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Migrations").path
+        try await Migrator(migrations: try Migrator.load(directory: directory)).run(on: pool)
+        return pool
+    }
+
     public func drop() {
         guard let admin = try? PostgresConnection(url: url) else { return }
         _ = try? admin.execute(

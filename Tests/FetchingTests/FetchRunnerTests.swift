@@ -12,11 +12,7 @@ final class FetchRunnerTests: XCTestCase {
 
     override func setUp() async throws {
         database = try TestDatabase.create()
-        pool = database.pool()
-        let migrations = try Migrator.load(directory: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Migrations").path)
-        try await Migrator(migrations: migrations).run(on: pool)
+        pool = try await database.migratedPool()
     }
 
     override func tearDown() {

@@ -9,32 +9,7 @@ import XCTest
 
 /// The real `pier` binary, a real PostgreSQL and a local upstream serving the fixture pages: scrapes run
 /// through the real HTTP client, parser, drift checks, store and cache, and come out of the real routes.
-final class ShipsAndLakesEndToEndTests: XCTestCase {
-    var database: TestDatabase!
-    var upstream: FixtureUpstream!
-
-    override func setUpWithError() throws {
-        database = try TestDatabase.create()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        database?.drop()
-    }
-
-    private func startPier(_ extra: [String: String] = [:]) throws -> PierProcess {
-        var environment = [
-            "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_ZSG_PAUSE_S": "0",
-            "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2",
-            "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
-        ]
-        environment.merge(extra) { $1 }
-        let pier = try PierProcess(database: database, environment: environment)
-        XCTAssertTrue(pier.waitUntilServing(), "pier started")
-        return pier
-    }
-
+final class ShipsAndLakesEndToEndTests: EndToEndTestCase {
     /// Polls `path` until it answers 200.
     private func waitForData(_ pier: PierProcess, _ path: String, within seconds: Double = 20) throws -> RawResponse {
         let deadline = Date().addingTimeInterval(seconds)

@@ -5,20 +5,7 @@ import UpstreamTesting
 import XCTest
 
 /// `GET /v1/weather` from the real binary, with FMI played by the local fixture upstream.
-final class WeatherEndToEndTests: XCTestCase {
-    var database: TestDatabase!
-    var upstream: FixtureUpstream!
-
-    override func setUpWithError() throws {
-        database = try TestDatabase.create()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        database?.drop()
-    }
-
+final class WeatherEndToEndTests: EndToEndTestCase {
     /// The screen's model as the Finnish weather app declares it.
     struct WeatherAPIResponse: Codable {
         struct Station: Codable { let name: String; let distance_km: Double }
@@ -43,18 +30,6 @@ final class WeatherEndToEndTests: XCTestCase {
         let station: Station
         let current: Current
         let daily_forecast: [Day]
-    }
-
-    private func startPier(_ extra: [String: String] = [:]) throws -> PierProcess {
-        var environment = [
-            "PIER_FMI_URL": upstream.fmiURL, "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL,
-            "PIER_ZSG_PAUSE_S": "0", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2",
-            "LOG_LEVEL": "warning",
-        ]
-        environment.merge(extra) { $1 }
-        let pier = try PierProcess(database: database, environment: environment)
-        XCTAssertTrue(pier.waitUntilServing())
-        return pier
     }
 
     private func weather(_ pier: PierProcess, _ query: String, headers: [(String, String)] = []) throws -> RawResponse {

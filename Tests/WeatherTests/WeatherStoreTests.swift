@@ -15,11 +15,7 @@ final class WeatherStoreTests: XCTestCase {
 
     override func setUp() async throws {
         database = try TestDatabase.create()
-        pool = database.pool()
-        let migrations = try Migrator.load(directory: URL(fileURLWithPath: #filePath)
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Migrations").path)
-        try await Migrator(migrations: migrations).run(on: pool)
+        pool = try await database.migratedPool()
         upstream = try FixtureUpstream()
     }
 

@@ -1,0 +1,34 @@
+import DatabaseTesting
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// A fresh database and a local upstream (ZSG, MeteoNews, FMI) for each test, and `pier serve` pointed at both.
+class EndToEndTestCase: XCTestCase {
+    var database: TestDatabase!
+    var upstream: FixtureUpstream!
+
+    override func setUpWithError() throws {
+        database = try TestDatabase.create()
+        upstream = try FixtureUpstream()
+    }
+
+    override func tearDown() {
+        upstream?.stop()
+        database?.drop()
+    }
+
+    /// Every upstream is the fixture server; no pauses, no jitter, short timeouts; `extra` wins.
+    func startPier(_ extra: [String: String] = [:]) throws -> PierProcess {
+        var environment = [
+            "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_FMI_URL": upstream.fmiURL,
+            "PIER_ZSG_PAUSE_S": "0", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2",
+            "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
+        ]
+        environment.merge(extra) { $1 }
+        let pier = try PierProcess(database: database, environment: environment)
+        XCTAssertTrue(pier.waitUntilServing(), "pier started")
+        return pier
+    }
+}
