@@ -14,6 +14,12 @@ public final class FetchRunner: Sendable {
     private let metrics: MetricsRegistry?
     private let logger: Logger
     private let inFlight = Mutex<[String: Task<Result, Never>]>([:])
+    private let successHook = Mutex<(@Sendable (String) async -> Void)?>(nil)
+
+    /// Called with the source's name after every successful run (to tell other processes).
+    public func onSuccess(_ hook: @escaping @Sendable (String) async -> Void) {
+        successHook.withLock { $0 = hook }
+    }
 
     public init(log: FetchRunLog, board: SourceStatusBoard, metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.fetch")) {
         self.log = log
@@ -62,6 +68,7 @@ public final class FetchRunner: Sendable {
             logger.warning("could not record the fetch run", metadata: ["source": "\(job.source)", "error": "\(error)"])
         }
         finish(job, id: id, result: result, started: started)
+        if case .success = result, let hook = successHook.withLock({ $0 }) { await hook(job.source) }
         return result
     }
 

@@ -23,17 +23,21 @@ public final class FetchScheduler: Sendable {
     private let jobs: [FetchJob]
     private let configuration: Configuration
     private let logger: Logger
+    private let isLeader: @Sendable () -> Bool
     private let tasks = Mutex<[Task<Void, Never>]>([])
 
+    /// - Parameter isLeader: whether this process runs the fetches now (one leader among replicas); the
+    ///   others keep their loops idle and only reload the board.
     public init(
         runner: FetchRunner, log: FetchRunLog, jobs: [FetchJob], configuration: Configuration = Configuration(),
-        logger: Logger = Logger(label: "pier.fetch")
+        logger: Logger = Logger(label: "pier.fetch"), isLeader: @escaping @Sendable () -> Bool = { true }
     ) {
         self.runner = runner
         self.log = log
         self.jobs = jobs
         self.configuration = configuration
         self.logger = logger
+        self.isLeader = isLeader
     }
 
     /// Starts one loop per job and one that reloads the board; returns at once.
@@ -86,8 +90,9 @@ public final class FetchScheduler: Sendable {
             let scheduled = job.schedule.nextRun(after: lastSuccess, now: now)
             // Overdue or missing data is fetched at once; planned runs get the jitter.
             let due = retryAt ?? (scheduled <= now ? now : scheduled.addingTimeInterval(jitter))
-            if due > now {
-                let pause = min(due.timeIntervalSince(now), configuration.tick.seconds)
+            if due > now || !isLeader() {
+                // A standby re-checks often, so that it takes over within a second of becoming leader.
+                let pause = due > now ? min(due.timeIntervalSince(now), configuration.tick.seconds) : min(configuration.tick.seconds, 1)
                 try? await Task.sleep(for: .milliseconds(Int64(pause * 1000)))
                 continue
             }

@@ -8,12 +8,15 @@ public struct HealthReport: Sendable, Equatable {
     public var database: DatabaseMonitor.State
     /// Every fetched source in a fixed order.
     public var sources: [SourceStatus]
+    /// This process's part in fetching: `leader` (runs the fetches), `standby` (another replica does), `off`.
+    public var fetcher: String?
 
-    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = []) {
+    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.database = database
         self.sources = sources
+        self.fetcher = fetcher
     }
 
     /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
@@ -32,6 +35,7 @@ public struct HealthReport: Sendable, Equatable {
                 + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")}"
         }
         return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
-            + "\"database\":\"\(database.rawValue)\",\"sources\":{\(sources.joined(separator: ","))}}"
+            + "\"database\":\"\(database.rawValue)\",\"sources\":{\(sources.joined(separator: ","))}"
+            + (fetcher.map { ",\"fetcher\":\(JSONString.quote($0))" } ?? "") + "}"
     }
 }

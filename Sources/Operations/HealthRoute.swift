@@ -13,14 +13,18 @@ public final class HealthRoute: Sendable {
     private let version: String
     private let database: DatabaseMonitor
     private let sources: SourceStatusBoard?
+    private let fetcher: (@Sendable () -> String)?
     private let startedAt: Int
-    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, body: [UInt8])>((-1, .ok, -1, []))
+    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
 
-    /// - Parameter sources: the fetcher's board; `nil` lists no sources.
-    public init(version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil) {
+    /// - Parameters:
+    ///   - sources: the fetcher's board; `nil` lists no sources.
+    ///   - fetcher: this process's fetching role (`leader`, `standby`, `off`), reported as `fetcher`.
+    public init(version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil) {
         self.version = version
         self.database = database
         self.sources = sources
+        self.fetcher = fetcher
         startedAt = Self.seconds()
     }
 
@@ -31,16 +35,17 @@ public final class HealthRoute: Sendable {
     public func report() -> HealthReport {
         HealthReport(
             version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
-            sources: sources?.statuses() ?? [])
+            sources: sources?.statuses() ?? [], fetcher: fetcher?())
     }
 
     func response() -> HTTPResponse {
         let now = Self.seconds()
         let state = database.state
         let sourcesVersion = sources?.version ?? 0
+        let role = fetcher?()
         let body = cache.withLock { cache -> [UInt8] in
-            if cache.second != now || cache.database != state || cache.sources != sourcesVersion {
-                cache = (now, state, sourcesVersion, Array(report().json.utf8))
+            if cache.second != now || cache.database != state || cache.sources != sourcesVersion || cache.fetcher != role {
+                cache = (now, state, sourcesVersion, role, Array(report().json.utf8))
             }
             return cache.body
         }

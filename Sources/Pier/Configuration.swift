@@ -40,6 +40,8 @@ struct Configuration: Sendable {
         var fmiForecastQuery = "fmi::forecast::edited::weather::scandinavia::point::timevaluepair"
         var weatherInterval: Duration = .seconds(600)
         var forecastTTL: Duration = .seconds(3600)
+        /// How often a standby replica tries to become the fetching leader (and the leader checks its lock).
+        var leaderCheck: Duration = .seconds(2)
     }
 
     /// A configuration problem, reported before anything starts.
@@ -115,6 +117,7 @@ struct Configuration: Sendable {
         if let query = environment["PIER_FMI_FORECAST_QUERY"], !query.isEmpty { fetch.fmiForecastQuery = query }
         fetch.weatherInterval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: fetch.weatherInterval)
         fetch.forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: fetch.forecastTTL)
+        fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
         return fetch
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import Fetching
 import Glibc
 import HTTPServer
 import Logging
@@ -43,7 +44,13 @@ struct ServeCommand: ParsableCommand {
 
         let registry = MetricsRegistry()
         let sources = DataSources(configuration: configuration, pool: pool, metrics: registry)
-        let scheduler = sources.scheduler()
+        // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
+        // reloads a source when another announces new data for it.
+        let databaseURL = configuration.databaseURL ?? ""
+        let election = configuration.fetch.enabled ? LeaderElection(url: databaseURL, interval: configuration.fetch.leaderCheck) : nil
+        let changes = ChangeFeed(url: databaseURL) { source in Task { await sources.reload(source) } }
+        sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
+        let scheduler = sources.scheduler(isLeader: { election?.isLeader ?? false })
         do {
             try runBlocking {
                 try await sources.load()
@@ -55,7 +62,10 @@ struct ServeCommand: ParsableCommand {
         }
 
         var router = Router()
-        HealthRoute(version: PierCommand.version, database: database, sources: sources.board).register(in: &router)
+        HealthRoute(
+            version: PierCommand.version, database: database, sources: sources.board,
+            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }
+        ).register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         sources.register(in: &router)
         if configuration.benchRoutes { BenchmarkRoute.register(in: &router) }
@@ -64,7 +74,9 @@ struct ServeCommand: ParsableCommand {
             configuration: configuration.server, router: router, logger: Logger(label: "pier.http"), metrics: registry)
         let signals = Self.onTermination { server.shutdown() }
         try server.start()
-        if configuration.fetch.enabled {
+        changes.start()
+        if let election {
+            election.start()
             scheduler.start()
         } else {
             logger.info("background fetching is off (PIER_FETCH=off); serving what PostgreSQL holds")
@@ -72,6 +84,8 @@ struct ServeCommand: ParsableCommand {
         server.wait()
         signals.forEach { $0.cancel() }
         scheduler.stop()
+        election?.stop()
+        changes.stop()
         database.stop()
         pool.close()
         logger.info("exit")

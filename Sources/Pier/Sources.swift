@@ -83,6 +83,17 @@ struct DataSources {
         try await observations.load()
     }
 
+    /// Reloads one source's data from PostgreSQL (another process stored new data), or all when `nil`.
+    func reload(_ source: String?) async {
+        do {
+            if source == nil || source == "ships" { try await ships.load() }
+            if source == nil || source == "lakes" { try await lakes.load() }
+            if source == nil || source == "weather" { try await observations.load() }
+        } catch {
+            Logger(label: "pier.changes").warning("could not reload new data", metadata: ["source": "\(source ?? "all")", "error": "\(error)"])
+        }
+    }
+
     func register(in router: inout Router) {
         let runner = runner, shipsJob = shipsJob
         ShipRoutes(service: ships, token: BearerToken(secret: settings.refreshToken)) { await runner.run(shipsJob) }
@@ -91,9 +102,9 @@ struct DataSources {
         WeatherRoutes(observations: observations, forecasts: forecasts, maxAge: settings.cacheMaxAge).register(in: &router)
     }
 
-    func scheduler() -> FetchScheduler {
+    func scheduler(isLeader: @escaping @Sendable () -> Bool = { true }) -> FetchScheduler {
         FetchScheduler(
             runner: runner, log: log, jobs: jobs,
-            configuration: .init(jitter: settings.jitter, tick: settings.tick))
+            configuration: .init(jitter: settings.jitter, tick: settings.tick), isLeader: isLeader)
     }
 }

@@ -1,5 +1,6 @@
 import CLibPQ
 import Foundation
+import Glibc
 
 /// One libpq connection. Every call blocks until the server answers, so the pool runs them on Dispatch
 /// threads, never on an event loop or the Swift concurrency pool.
@@ -91,6 +92,39 @@ public final class PostgresConnection: @unchecked Sendable {
             if isHealthy { _ = try? execute("ROLLBACK") }
             throw error
         }
+    }
+
+    /// A `NOTIFY` received on a channel this connection `LISTEN`s to.
+    public struct Notification: Sendable, Equatable {
+        public var channel: String
+        public var payload: String
+    }
+
+    /// Waits up to `timeout` for notifications (after `LISTEN channel` on this connection) and returns those
+    /// that arrived, possibly none. Blocks the calling thread; a broken connection throws `connectionLost`.
+    public func notifications(timeout: Duration) throws -> [Notification] {
+        var received = drainNotifications()
+        guard received.isEmpty else { return received }
+        let socket = PQsocket(handle)
+        guard socket >= 0 else { throw PostgresError.connectionLost("no socket") }
+        var descriptor = pollfd(fd: socket, events: Int16(POLLIN), revents: 0)
+        let milliseconds = Int32(clamping: timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000)
+        let ready = poll(&descriptor, 1, milliseconds)
+        guard ready > 0 else { return [] }
+        guard PQconsumeInput(handle) == 1 else { throw PostgresError.connectionLost(Self.trimmed(PQerrorMessage(handle))) }
+        received = drainNotifications()
+        if received.isEmpty && !isHealthy { throw PostgresError.connectionLost(Self.trimmed(PQerrorMessage(handle))) }
+        return received
+    }
+
+    private func drainNotifications() -> [Notification] {
+        var received: [Notification] = []
+        while let notice = PQnotifies(handle) {
+            received.append(Notification(
+                channel: String(cString: notice.pointee.relname), payload: notice.pointee.extra.map { String(cString: $0) } ?? ""))
+            PQfreemem(notice)
+        }
+        return received
     }
 
     private func run(_ sql: String, _ parameters: [any PostgresEncodable]) throws -> OpaquePointer {

@@ -25,6 +25,8 @@ public final class FixtureUpstream: Sendable {
         case truncated(rows: Int)
         /// FMI only: an `ows:ExceptionReport` with status 400 (FMI's way of refusing a request).
         case exception
+        /// ZSG only: next week's schedule — each date gets the fixture page of the following date (new data).
+        case shifted
     }
 
     public enum Upstream: String, Sendable {
@@ -146,13 +148,15 @@ public final class FixtureUpstream: Sendable {
             }
             if upstream == .meteonews { return HTTPResponse(headers: Self.htmlHeaders, body: meteoNewsPage) }
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"]))
+        case .shifted:
+            return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"], offset: 1))
         }
     }
 
     /// A different fixture page per requested date, so a correct week is never byte-identical.
-    private func zsgPage(for timestamp: String?) -> [UInt8] {
+    private func zsgPage(for timestamp: String?, offset: Int = 0) -> [UInt8] {
         guard let milliseconds = timestamp.flatMap(Int64.init), !zsgPages.isEmpty else { return Array("<div></div>".utf8) }
-        let day = Int(milliseconds / 86_400_000)
+        let day = Int(milliseconds / 86_400_000) + offset
         return zsgPages[day % zsgPages.count]
     }
 

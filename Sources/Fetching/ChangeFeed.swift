@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import Postgres
+import Synchronization
+
+/// Tells every `pier` process on one database when a source's data changed, with PostgreSQL
+/// `LISTEN`/`NOTIFY`: the process that stored new data publishes the source's name, the others reload it and
+/// drop their cached answers. A listener that loses its connection reconnects and reloads everything, since
+/// notifications sent meanwhile are lost.
+public final class ChangeFeed: Sendable {
+    public static let channel = "pier_data_changed"
+
+    /// Tells this process's notifications apart from the others'.
+    public let instance = UUID().uuidString
+    private let url: String
+    private let logger: Logger
+    private let running = Mutex(true)
+    private let onChange: @Sendable (_ source: String?) -> Void
+
+    /// - Parameter onChange: called with a source name, or `nil` for "reload everything" (after a reconnect).
+    public init(url: String, logger: Logger = Logger(label: "pier.changes"), onChange: @escaping @Sendable (_ source: String?) -> Void) {
+        self.url = url
+        self.logger = logger
+        self.onChange = onChange
+    }
+
+    /// Listens on a thread of its own (libpq blocks).
+    public func start() {
+        let thread = Thread { [self] in listen() }
+        thread.name = "pier.changes"
+        thread.start()
+    }
+
+    public func stop() {
+        running.withLock { $0 = false }
+    }
+
+    /// Publishes that `source` changed (from any connection of the pool).
+    public func publish(_ source: String, on pool: PostgresPool) async {
+        do {
+            _ = try await pool.query("SELECT pg_notify($1, $2)", [Self.channel, "\(source) \(instance)"])
+        } catch {
+            logger.warning("could not announce new data to other processes", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+    }
+
+    private func listen() {
+        var connection: PostgresConnection?
+        while running.withLock({ $0 }) {
+            do {
+                if connection == nil {
+                    let fresh = try PostgresConnection(url: url, connectTimeoutSeconds: 2)
+                    try fresh.execute("LISTEN \(Self.channel)")
+                    connection = fresh
+                    onChange(nil)
+                }
+                for notification in try connection?.notifications(timeout: .milliseconds(500)) ?? [] {
+                    let parts = notification.payload.split(separator: " ", maxSplits: 1).map(String.init)
+                    guard parts.count == 2, parts[1] != instance else { continue }
+                    onChange(parts[0])
+                }
+            } catch {
+                logger.warning("change feed connection lost; reconnecting", metadata: ["error": "\(error)"])
+                connection = nil
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+    }
+}

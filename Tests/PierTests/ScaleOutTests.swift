@@ -1,0 +1,71 @@
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// Two `pier` processes on one PostgreSQL behave as one service: one fetches (advisory-lock leader, handed
+/// over when it dies), and data stored by either is served by both (LISTEN/NOTIFY).
+final class ScaleOutTests: EndToEndTestCase {
+    private func health(_ pier: PierProcess) -> [String: Any] {
+        guard let response = try? RawClient.request(port: pier.port, "/health"),
+            let json = try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+        else { return [:] }
+        return json
+    }
+
+    private func role(_ pier: PierProcess) -> String? { health(pier)["fetcher"] as? String }
+
+    private func lakeRuns() throws -> Int {
+        try database.connection().query("SELECT count(*) AS n FROM fetch_runs WHERE source = 'lakes'")[0].decode(Int.self, "n")
+    }
+
+    private func eventually(within seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
+    func testOneProcessFetchesAndTheOtherTakesOverWhenItDies() throws {
+        let settings = ["PIER_LEADER_CHECK_S": "0.2", "PIER_LAKES_INTERVAL_S": "4"]
+        let first = try startPier(settings)
+        let second = try startPier(settings)
+        XCTAssertTrue(eventually { Set([role(first), role(second)]) == Set(["leader", "standby"]) }, "one leader, one standby")
+        XCTAssertTrue(try eventually { try lakeRuns() >= 1 })
+        usleep(1_000_000)
+        XCTAssertEqual(try lakeRuns(), 1, "only the leader fetched")
+        XCTAssertEqual(upstream.requests(.meteonews).count, 1)
+        XCTAssertEqual(upstream.requests(.zsg).count, 7, "one week, once")
+
+        let (leader, standby) = role(first) == "leader" ? (first, second) : (second, first)
+        kill(leader.process.processIdentifier, SIGKILL)
+        leader.process.waitUntilExit()
+        XCTAssertTrue(eventually { role(standby) == "leader" }, "the standby took the lock")
+        XCTAssertTrue(try eventually { try lakeRuns() >= 2 }, "and runs the fetches now")
+        XCTAssertEqual(standby.stop(), 0)
+    }
+
+    func testNewDataStoredByOneProcessIsServedByTheOther() throws {
+        let settings = ["PIER_LEADER_CHECK_S": "0.2"]
+        let first = try startPier(settings)
+        let second = try startPier(settings)
+        var before = try RawClient.request(port: second.port, "/api/ships")
+        XCTAssertTrue(try eventually {
+            before = try RawClient.request(port: second.port, "/api/ships")
+            return before.status == 200
+        })
+        upstream.set(.zsg, .shifted)
+        let refreshed = try RawClient.request(
+            port: first.port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer s3cret-token")])
+        XCTAssertEqual(refreshed.status, 200, refreshed.bodyText)
+        let fresh = try RawClient.request(port: first.port, "/api/ships")
+        XCTAssertNotEqual(fresh.header("ETag"), before.header("ETag"), "the refresh changed the data")
+        XCTAssertTrue(try eventually(within: 5) { try RawClient.request(port: second.port, "/api/ships").header("ETag") == fresh.header("ETag") },
+                      "the other process serves the new data without fetching")
+        XCTAssertEqual(try RawClient.request(port: second.port, "/api/ships").body, fresh.body)
+        XCTAssertEqual(first.stop(), 0)
+        XCTAssertEqual(second.stop(), 0)
+    }
+}
