@@ -1,0 +1,91 @@
+import Foundation
+import HTTPTesting
+import XCTest
+
+/// The project's Caddyfile, run by a real Caddy on loopback in front of a real `pier` and PostgreSQL.
+final class DeploymentTests: EndToEndTestCase {
+    private var caddy: Process?
+    private var caddyOutput = Pipe()
+
+    override func tearDown() {
+        if let caddy, caddy.isRunning {
+            caddy.terminate()
+            caddy.waitUntilExit()
+        }
+        super.tearDown()
+    }
+
+    private static var repository: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    }
+
+    /// Starts `caddy run` with the repository's Caddyfile: plain HTTP on a free port, proxying to `pierPort`.
+    private func startCaddy(proxyingTo pierPort: Int) throws -> Int {
+        let port = try PierProcess.freePort()
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("pier-caddy-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/caddy")
+        process.arguments = ["run", "--config", Self.repository.appendingPathComponent("Caddyfile").path, "--adapter", "caddyfile"]
+        var environment = ProcessInfo.processInfo.environment
+        environment["SITE_ADDRESS"] = ":\(port)"
+        environment["PIER_UPSTREAM_HOST"] = "localhost"
+        environment["PIER_UPSTREAM_PORT"] = String(pierPort)
+        environment["CADDY_ADMIN"] = "off"
+        environment["HOME"] = home.path
+        environment["XDG_DATA_HOME"] = home.path
+        environment["XDG_CONFIG_HOME"] = home.path
+        process.environment = environment
+        process.standardOutput = caddyOutput
+        process.standardError = caddyOutput
+        try process.run()
+        caddy = process
+        return port
+    }
+
+    private func through(_ port: Int, _ target: String, method: String = "GET", headers: [(String, String)] = []) throws -> RawResponse {
+        try RawClient.request(port: port, target, method: method, headers: headers)
+    }
+
+    func testRequestsThroughCaddy() throws {
+        let pier = try startPier()
+        let port = try startCaddy(proxyingTo: pier.port)
+        let deadline = Date().addingTimeInterval(30)
+        var ships: RawResponse?
+        while Date() < deadline {
+            if let answer = try? through(port, "/api/ships"), answer.status == 200 {
+                ships = answer
+                break
+            }
+            usleep(100_000)
+        }
+        let first = try XCTUnwrap(ships, "pier's data never came through Caddy")
+        XCTAssertEqual(first.header("Content-Type"), "application/json; charset=utf-8")
+        XCTAssertEqual(first.header("Access-Control-Allow-Origin"), "*")
+        let etag = try XCTUnwrap(first.header("ETag"))
+        XCTAssertTrue(first.header("Via")?.contains("Caddy") ?? true)
+
+        let health = try through(port, "/health")
+        XCTAssertEqual(health.status, 200)
+        XCTAssertTrue(health.bodyText.contains("\"database\":\"ok\""))
+        XCTAssertEqual(try through(port, "/api/ships", headers: [("If-None-Match", etag)]).status, 304)
+        let compressed = try through(port, "/api/ships", headers: [("Accept-Encoding", "gzip")])
+        XCTAssertEqual(compressed.header("Content-Encoding"), "gzip")
+        XCTAssertLessThan(compressed.body.count, first.body.count)
+        let denied = try through(port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer wrong")])
+        XCTAssertEqual(denied.status, 401)
+        XCTAssertEqual(denied.header("WWW-Authenticate"), "Bearer")
+        XCTAssertEqual(try through(port, "/v1/weather?lat=1&lon=2").status, 422)
+        XCTAssertEqual(try through(port, "/nowhere").status, 404)
+
+        caddy?.terminate()
+        caddy?.waitUntilExit()
+        let log = String(decoding: caddyOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let accessLines = log.split(separator: "\n").filter { $0.contains("\"logger\":\"http.log.access") }
+        XCTAssertFalse(accessLines.isEmpty, "access log lines: \(log.suffix(2000))")
+        for line in accessLines {
+            XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8)), "access logs are JSON: \(line)")
+        }
+        XCTAssertEqual(pier.stop(), 0)
+    }
+}
