@@ -5,13 +5,16 @@ import XCTest
 /// The project's Caddyfile, run by a real Caddy on loopback in front of a real `pier` and PostgreSQL.
 final class DeploymentTests: EndToEndTestCase {
     private var caddy: Process?
-    private var caddyOutput = Pipe()
+    /// Caddy's output goes to a file: a pipe's write end can stay open in this process, and reading it to
+    /// the end would then never return.
+    private var caddyLog = FileManager.default.temporaryDirectory.appendingPathComponent("pier-caddy-\(UUID().uuidString).log")
 
     override func tearDown() {
         if let caddy, caddy.isRunning {
             caddy.terminate()
             caddy.waitUntilExit()
         }
+        try? FileManager.default.removeItem(at: caddyLog)
         super.tearDown()
     }
 
@@ -36,8 +39,10 @@ final class DeploymentTests: EndToEndTestCase {
         environment["XDG_DATA_HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.path
         process.environment = environment
-        process.standardOutput = caddyOutput
-        process.standardError = caddyOutput
+        _ = FileManager.default.createFile(atPath: caddyLog.path, contents: nil)
+        let output = try FileHandle(forWritingTo: caddyLog)
+        process.standardOutput = output
+        process.standardError = output
         try process.run()
         caddy = process
         return port
@@ -80,7 +85,7 @@ final class DeploymentTests: EndToEndTestCase {
 
         caddy?.terminate()
         caddy?.waitUntilExit()
-        let log = String(decoding: caddyOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let log = String(decoding: (try? Data(contentsOf: caddyLog)) ?? Data(), as: UTF8.self)
         let accessLines = log.split(separator: "\n").filter { $0.contains("\"logger\":\"http.log.access") }
         XCTAssertFalse(accessLines.isEmpty, "access log lines: \(log.suffix(2000))")
         for line in accessLines {
