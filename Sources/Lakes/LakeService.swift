@@ -45,8 +45,6 @@ public final class LakeService: Sendable {
         cache.invalidate()
     }
 
-    public var current: LakeSnapshot? { snapshot.value }
-
     /// Scrapes the table, checks it, stores it atomically and serves it. Nothing is replaced when the
     /// page fails or looks wrong.
     public func refresh() async throws -> FetchSummary {

@@ -16,8 +16,6 @@ public struct MarkupNode {
         pointer.pointee.name.map { String(cString: $0) } ?? ""
     }
 
-    public var isElement: Bool { pointer.pointee.type == XML_ELEMENT_NODE }
-
     /// The attribute's value with entities decoded, or `nil` when the element has no such attribute.
     public func attribute(_ name: String) -> String? {
         guard let value = xmlGetProp(pointer, name) else { return nil }
@@ -151,11 +149,6 @@ public struct MarkupNode {
     /// Evaluates an XPath expression relative to this node (`.//td`, `./span[last()]`).
     public func select(_ expression: String, namespaces: [String: String] = [:]) throws(MarkupError) -> [MarkupNode] {
         try XPathQuery.evaluate(expression, in: document, context: pointer, namespaces: namespaces)
-    }
-
-    /// The first node `expression` selects, if any.
-    public func first(_ expression: String, namespaces: [String: String] = [:]) throws(MarkupError) -> MarkupNode? {
-        try select(expression, namespaces: namespaces).first
     }
 
     private static func appendText(of node: xmlNodePtr, to bytes: inout [UInt8]) {

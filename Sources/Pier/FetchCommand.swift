@@ -26,6 +26,9 @@ struct FetchCommand: ParsableCommand {
         let pool = try Database.migratedPool(configuration, logger: logger)
         defer { pool.close() }
         let sources = DataSources(configuration: configuration, pool: pool, metrics: nil)
+        // Running `pier serve` processes reload what this run stores.
+        let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
+        sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
         guard let job = sources.job(source.rawValue) else { throw ValidationError("unknown source \(source.rawValue)") }
         let result = try runBlocking { await sources.runner.run(job) }
         switch result {

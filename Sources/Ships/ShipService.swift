@@ -49,12 +49,6 @@ public final class ShipService: Sendable {
         cache.invalidate()
     }
 
-    /// The days served at `now`: today onwards.
-    public func servedDays(_ now: Date = Date()) -> [ShipDay] {
-        let today = today(now)
-        return days.value.filter { $0.date >= today }
-    }
-
     /// Scrapes the week, checks it, stores it atomically and serves it. Nothing is replaced when any day
     /// fails or the week looks wrong.
     public func refresh() async throws -> FetchSummary {

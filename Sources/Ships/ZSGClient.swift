@@ -47,6 +47,6 @@ public struct ZSGClient: Sendable {
         "X-Requested-With": "XMLHttpRequest",
         "Referer": "https://einsatzderschiffe.zsg.ch/",
         "Accept": "text/html, */*; q=0.01",
-        "User-Agent": "Pier/0.1 (+https://github.com/pier; ferry data for mobile apps)",
+        "User-Agent": "Pier/0.1 (ferry data for mobile apps; one request at a time)",
     ]
 }

@@ -28,7 +28,4 @@ public struct FMISeries: Sendable, Equatable {
     public var parameter: String
     public var location: FMILocation
     public var points: [Point]
-
-    /// The newest non-missing value.
-    public var latestValue: Point? { points.last { $0.value != nil } }
 }

@@ -15,12 +15,13 @@ public struct WeatherRoutes: Sendable {
     private let maxAge: Int
     private let daily = DailyForecastCache()
     private let bodies = BodyCache()
-    private let localDate = LocalDate(timeZone: TimeZone(identifier: "Europe/Helsinki") ?? .current)
+    private let localDate: LocalDate
 
     public init(observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300) {
         self.observations = observations
         self.forecasts = forecasts
         self.maxAge = maxAge
+        localDate = LocalDate(timeZone: timeZone)
     }
 
     public func register(in router: inout Router) {

@@ -83,7 +83,7 @@ final class FMIDocumentParserTests: XCTestCase {
         let series = try FMIDocumentParser.parse(Array(xml.utf8))
         XCTAssertEqual(series.first?.parameter, "ws_10min")
         XCTAssertEqual(series.first?.points.map(\.value), [3.5, nil])
-        XCTAssertEqual(series.first?.latestValue?.value, 3.5)
+        XCTAssertEqual(series.first?.points.last { $0.value != nil }?.value, 3.5)
         XCTAssertEqual(series.first?.location.latitude, 60.1)
     }
 
