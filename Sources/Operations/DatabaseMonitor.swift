@@ -3,6 +3,10 @@ import Synchronization
 
 /// Pings PostgreSQL in the background and remembers the answer, so `/health` reports the database without
 /// waiting on it: the answer is at most one interval old, and each ping is bounded by a timeout.
+///
+/// Once the database has answered, one slow or failed ping is not enough to report it unreachable: it takes
+/// two in a row. A saturated machine (seen in benchmarks: both cores busy) can miss one ping's timeout, and
+/// `/health` turning 503 for that would make a proxy take a healthy replica out.
 public final class DatabaseMonitor: Sendable {
     public enum State: String, Sendable {
         case ok
@@ -13,6 +17,8 @@ public final class DatabaseMonitor: Sendable {
     private let interval: Duration
     private let timeout: Duration
     private let current = Mutex<State>(.ok)
+    /// Consecutive failed pings, and whether any ping ever succeeded.
+    private let history = Mutex<(failures: Int, succeeded: Bool)>((0, false))
     private let task = Mutex<Task<Void, Never>?>(nil)
 
     public init(pool: PostgresPool, interval: Duration = .seconds(2), timeout: Duration = .seconds(1)) {
@@ -42,6 +48,14 @@ public final class DatabaseMonitor: Sendable {
 
     func check() async {
         let reachable = await pool.ping(timeout: timeout)
-        current.withLock { $0 = reachable ? .ok : .unreachable }
+        let state = history.withLock { history -> State in
+            if reachable {
+                history = (0, true)
+                return .ok
+            }
+            history.failures += 1
+            return history.failures >= 2 || !history.succeeded ? .unreachable : .ok
+        }
+        current.withLock { $0 = state }
     }
 }

@@ -2,7 +2,7 @@ import DatabaseTesting
 import Foundation
 import HTTPServer
 import HTTPTesting
-import Operations
+@testable import Operations
 import Postgres
 import XCTest
 
@@ -49,5 +49,17 @@ final class HealthRouteTests: XCTestCase {
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(json["status"] as? String, "unavailable")
         XCTAssertEqual(json["database"] as? String, "unreachable")
+    }
+
+    func testOneMissedPingIsNotAnOutageButTwoAre() async throws {
+        let pool = PostgresPool(configuration: .init(url: try TestDatabase.serverURL()))
+        let monitor = DatabaseMonitor(pool: pool, interval: .seconds(60), timeout: .seconds(2))
+        await monitor.check()
+        XCTAssertEqual(monitor.state, .ok)
+        pool.close()
+        await monitor.check()
+        XCTAssertEqual(monitor.state, .ok, "one failed ping after successes is tolerated")
+        await monitor.check()
+        XCTAssertEqual(monitor.state, .unreachable)
     }
 }
