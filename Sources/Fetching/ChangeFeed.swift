@@ -46,13 +46,17 @@ public final class ChangeFeed: Sendable {
 
     private func listen() {
         var connection: PostgresConnection?
+        var listenedBefore = false
         while running.withLock({ $0 }) {
             do {
                 if connection == nil {
                     let fresh = try PostgresConnection(url: url, connectTimeoutSeconds: 2)
                     try fresh.execute("LISTEN \(Self.channel)")
                     connection = fresh
-                    onChange(nil)
+                    // The first time, start-up has just loaded everything; after a reconnect, changes may
+                    // have been missed.
+                    if listenedBefore { onChange(nil) }
+                    listenedBefore = true
                 }
                 for notification in try connection?.notifications(timeout: .milliseconds(500)) ?? [] {
                     let parts = notification.payload.split(separator: " ", maxSplits: 1).map(String.init)
