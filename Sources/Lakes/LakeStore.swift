@@ -12,18 +12,12 @@ public struct LakeStore: Sendable {
     public func replace(with snapshot: LakeSnapshot) async throws {
         try await pool.transaction { connection in
             _ = try connection.execute("DELETE FROM lake_readings")
-            guard !snapshot.readings.isEmpty else { return }
-            var values: [String] = []
-            var parameters: [any PostgresEncodable] = [snapshot.scrapedAt]
-            for (position, reading) in snapshot.readings.enumerated() {
-                let base = parameters.count
-                values.append("($\(base + 1), $\(base + 2), $\(base + 3), $\(base + 4), $1)")
-                parameters += [reading.name, position, reading.temperature, reading.waterLevel]
-            }
-            _ = try connection.execute(
-                "INSERT INTO lake_readings (lake_name, position, temperature_c, water_level, scraped_at) VALUES "
-                    + values.joined(separator: ", "),
-                parameters)
+            try connection.insert(
+                "INSERT INTO lake_readings (lake_name, position, temperature_c, water_level, scraped_at) VALUES",
+                row: "($1, $2, $3, $4, $5)",
+                rows: snapshot.readings.enumerated().map {
+                    [$0.element.name, $0.offset, $0.element.temperature, $0.element.waterLevel, snapshot.scrapedAt]
+                })
         }
     }
 

@@ -22,18 +22,10 @@ public struct ShipStore: Sendable {
                 _ = try connection.execute(
                     "INSERT INTO ship_days (service_date, scraped_at, route_count) VALUES ($1::date, $2, $3)",
                     [date, day.scrapedAt, day.routes.count])
-                guard !day.routes.isEmpty else { continue }
-                var values: [String] = []
-                var parameters: [any PostgresEncodable] = [date]
-                for (position, route) in day.routes.enumerated() {
-                    let base = parameters.count
-                    values.append("($1::date, $\(base + 1), $\(base + 2), $\(base + 3))")
-                    parameters += [position, route.shipName, route.courseNumber]
-                }
-                _ = try connection.execute(
-                    "INSERT INTO ship_deployments (service_date, position, ship_name, course_number) VALUES "
-                        + values.joined(separator: ", "),
-                    parameters)
+                try connection.insert(
+                    "INSERT INTO ship_deployments (service_date, position, ship_name, course_number) VALUES",
+                    row: "($1::date, $2, $3, $4)",
+                    rows: day.routes.enumerated().map { [date, $0.offset, $0.element.shipName, $0.element.courseNumber] })
             }
             _ = try connection.execute(
                 "DELETE FROM ship_days WHERE service_date < $1::date",

@@ -1,7 +1,6 @@
 import Fetching
 import Foundation
 import HTTPServer
-import Synchronization
 
 /// `/v1/weather` answers by exact point, each valid while its stamp (station index, the cell's forecast, the
 /// local date) is unchanged and its station's observation still counts.
@@ -19,20 +18,14 @@ final class BodyCache: Sendable {
         var response: CachedResponse
     }
 
-    static let maximumEntries = 50_000
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = BoundedCache<String, Entry>(capacity: 50_000)
 
     func response(for key: String, stamp: Stamp, now: Date) -> CachedResponse? {
-        entries.withLock { entries in
-            guard let entry = entries[key], entry.stamp == stamp, now < entry.until else { return nil }
-            return entry.response
-        }
+        guard let entry = entries[key], entry.stamp == stamp, now < entry.until else { return nil }
+        return entry.response
     }
 
     func store(_ response: CachedResponse, for key: String, stamp: Stamp, until: Date) {
-        entries.withLock { entries in
-            if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
-            entries[key] = Entry(stamp: stamp, until: until, response: response)
-        }
+        entries.set(Entry(stamp: stamp, until: until, response: response), for: key)
     }
 }

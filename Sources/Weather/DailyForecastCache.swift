@@ -1,7 +1,6 @@
 import Fetching
 import Foundation
 import HTTPServer
-import Synchronization
 
 /// The encoded `daily_forecast` of each cell, kept until the cell's forecast or the local date changes: every
 /// point in a cell shares it, so a cache hit only encodes the small station and current parts.
@@ -12,18 +11,14 @@ final class DailyForecastCache: Sendable {
         var json: [UInt8]
     }
 
-    static let maximumEntries = 20_000
-    private let entries = Mutex<[GridCell: Entry]>([:])
+    private let entries = BoundedCache<GridCell, Entry>(capacity: 20_000)
 
     func json(for forecast: Forecast, today: CalendarDate, timeZone: TimeZone) throws -> [UInt8] {
-        if let entry = entries.withLock({ $0[forecast.cell] }), entry.fetchedAt == forecast.fetchedAt, entry.today == today {
+        if let entry = entries[forecast.cell], entry.fetchedAt == forecast.fetchedAt, entry.today == today {
             return entry.json
         }
         let json = try JSONBody.encode(DailyForecast.days(from: forecast.hours, timeZone: timeZone, today: today))
-        entries.withLock { entries in
-            if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
-            entries[forecast.cell] = Entry(fetchedAt: forecast.fetchedAt, today: today, json: json)
-        }
+        entries.set(Entry(fetchedAt: forecast.fetchedAt, today: today, json: json), for: forecast.cell)
         return json
     }
 }

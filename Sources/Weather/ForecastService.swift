@@ -1,5 +1,6 @@
 import Fetching
 import Foundation
+import HTTPServer
 import Logging
 import Metrics
 import Synchronization
@@ -14,13 +15,12 @@ public final class ForecastService: Sendable {
         public var stale: Bool
     }
 
-    /// Cells kept in memory at most (about 1 MB each 1,000); beyond it the memory tier starts over.
-    public static let maximumCachedCells = 20_000
 
     private let client: FMIClient
     private let store: WeatherStore
     private let ttl: TimeInterval
-    private let memory = Mutex<[GridCell: Forecast]>([:])
+    /// At most 20,000 cells (about 20 MB); beyond it the memory tier starts over.
+    private let memory = BoundedCache<GridCell, Forecast>(capacity: 20_000)
     private let inFlight = Mutex<[GridCell: Task<Answer, any Error>]>([:])
     private let upstreamCalls: Counter?
     private let logger: Logger
@@ -35,7 +35,7 @@ public final class ForecastService: Sendable {
 
     /// The cell's forecast from memory when fresh, else from PostgreSQL or FMI (one call per cell at a time).
     public func forecast(for cell: GridCell, now: Date = Date()) async throws -> Answer {
-        if let cached = memory.withLock({ $0[cell] }), now.timeIntervalSince(cached.fetchedAt) < ttl {
+        if let cached = cachedForecast(for: cell, now: now) {
             return Answer(forecast: cached, stale: false)
         }
         let task = inFlight.withLock { running -> Task<Answer, any Error> in
@@ -49,7 +49,7 @@ public final class ForecastService: Sendable {
 
     /// The fresh memory entry only, without waiting (the route's fast path).
     public func cachedForecast(for cell: GridCell, now: Date = Date()) -> Forecast? {
-        guard let cached = memory.withLock({ $0[cell] }), now.timeIntervalSince(cached.fetchedAt) < ttl else { return nil }
+        guard let cached = memory[cell], now.timeIntervalSince(cached.fetchedAt) < ttl else { return nil }
         return cached
     }
 
@@ -70,7 +70,7 @@ public final class ForecastService: Sendable {
             remember(forecast)
             return Answer(forecast: forecast, stale: false)
         } catch {
-            let fallback = memory.withLock { $0[cell] } ?? stored
+            let fallback = memory[cell] ?? stored
             guard let fallback, !fallback.hours.isEmpty else { throw error }
             logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
             return Answer(forecast: fallback, stale: true)
@@ -78,9 +78,6 @@ public final class ForecastService: Sendable {
     }
 
     private func remember(_ forecast: Forecast) {
-        memory.withLock { memory in
-            if memory.count >= Self.maximumCachedCells { memory.removeAll(keepingCapacity: true) }
-            memory[forecast.cell] = forecast
-        }
+        memory.set(forecast, for: forecast.cell)
     }
 }

@@ -17,43 +17,22 @@ public struct WeatherStore: Sendable {
     /// A value FMI sent as `NaN` never erases one stored before for the same time.
     public func store(stations: [FMILocation], rows: [ObservationRow], at date: Date) async throws {
         try await pool.transaction { connection in
-            for batch in stride(from: 0, to: stations.count, by: 500).map({ Array(stations[$0..<min($0 + 500, stations.count)]) }) {
-                var values: [String] = []
-                var parameters: [any PostgresEncodable] = [date]
-                for station in batch {
-                    guard let fmisid = station.fmisid else { continue }
-                    let base = parameters.count
-                    values.append("($\(base + 1)::integer, $\(base + 2), ST_SetSRID(ST_MakePoint($\(base + 4), $\(base + 3)), 4326)::geography, $1)")
-                    parameters += [fmisid, station.name ?? "FMI station \(fmisid)", station.latitude, station.longitude]
-                }
-                guard !values.isEmpty else { continue }
-                _ = try connection.execute(
-                    """
-                    INSERT INTO weather_stations (fmisid, name, location, updated_at) VALUES \(values.joined(separator: ", "))
-                    ON CONFLICT (fmisid) DO UPDATE SET name = EXCLUDED.name, location = EXCLUDED.location, updated_at = EXCLUDED.updated_at
-                    """, parameters)
-            }
+            try connection.insert(
+                "INSERT INTO weather_stations (fmisid, name, location, updated_at) VALUES",
+                row: "($1::integer, $2, ST_SetSRID(ST_MakePoint($4, $3), 4326)::geography, $5)",
+                rows: stations.compactMap { station in
+                    station.fmisid.map { [$0, station.name ?? "FMI station \($0)", station.latitude, station.longitude, date] }
+                },
+                tail: "ON CONFLICT (fmisid) DO UPDATE SET name = EXCLUDED.name, location = EXCLUDED.location, updated_at = EXCLUDED.updated_at")
             let columns = ObservationParameter.allCases
-            for batch in stride(from: 0, to: rows.count, by: 500).map({ Array(rows[$0..<min($0 + 500, rows.count)]) }) {
-                var values: [String] = []
-                var parameters: [any PostgresEncodable] = []
-                for row in batch {
-                    let base = parameters.count
-                    let placeholders = (0..<(columns.count + 2)).map { "$\(base + $0 + 1)" }
-                    values.append("(\(placeholders[0])::integer, \(placeholders[1])::timestamptz, "
-                        + placeholders.dropFirst(2).map { "\($0)::double precision" }.joined(separator: ", ") + ")")
-                    parameters += [row.fmisid, row.observedAt] as [any PostgresEncodable]
-                    parameters += columns.map { row.values[$0] } as [any PostgresEncodable]
-                }
-                let names = columns.map(\.column)
-                _ = try connection.execute(
-                    """
-                    INSERT INTO weather_observations (fmisid, observed_at, \(names.joined(separator: ", ")))
-                    VALUES \(values.joined(separator: ", "))
-                    ON CONFLICT (fmisid, observed_at) DO UPDATE SET
-                    \(names.map { "\($0) = COALESCE(EXCLUDED.\($0), weather_observations.\($0))" }.joined(separator: ", "))
-                    """, parameters)
-            }
+            let names = columns.map(\.column)
+            try connection.insert(
+                "INSERT INTO weather_observations (fmisid, observed_at, \(names.joined(separator: ", "))) VALUES",
+                row: "($1::integer, $2::timestamptz, "
+                    + (3..<(columns.count + 3)).map { "$\($0)::double precision" }.joined(separator: ", ") + ")",
+                rows: rows.map { row in [row.fmisid, row.observedAt] + columns.map { row.values[$0] } },
+                tail: "ON CONFLICT (fmisid, observed_at) DO UPDATE SET "
+                    + names.map { "\($0) = COALESCE(EXCLUDED.\($0), weather_observations.\($0))" }.joined(separator: ", "))
             _ = try connection.execute(
                 "DELETE FROM weather_observations WHERE observed_at < now() - interval '\(Self.observationHistory)'")
         }
@@ -135,21 +114,17 @@ public struct WeatherStore: Sendable {
                 """, [cell.latitudeIndex, cell.longitudeIndex, forecast.fetchedAt])
             _ = try connection.execute(
                 "DELETE FROM weather_forecast_points WHERE cell_lat = $1 AND cell_lon = $2", [cell.latitudeIndex, cell.longitudeIndex])
-            for batch in stride(from: 0, to: forecast.hours.count, by: 500).map({ Array(forecast.hours[$0..<min($0 + 500, forecast.hours.count)]) }) {
-                var values: [String] = []
-                var parameters: [any PostgresEncodable] = [cell.latitudeIndex, cell.longitudeIndex]
-                for hour in batch {
-                    let base = parameters.count
-                    values.append("($1, $2, " + (1...8).map { "$\(base + $0)" + ($0 == 1 ? "::timestamptz" : "::double precision") }.joined(separator: ", ") + ")")
-                    parameters += [hour.validAt, hour.temperature, hour.windSpeed, hour.windDirection, hour.humidity, hour.pressure,
-                                   hour.precipitation, hour.symbolCode] as [any PostgresEncodable]
-                }
-                _ = try connection.execute(
-                    """
-                    INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction,
-                        humidity, pressure, precipitation_1h, weather_symbol) VALUES \(values.joined(separator: ", "))
-                    """, parameters)
-            }
+            try connection.insert(
+                """
+                INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction,
+                    humidity, pressure, precipitation_1h, weather_symbol) VALUES
+                """,
+                row: "($1::integer, $2::integer, $3::timestamptz, "
+                    + (4...10).map { "$\($0)::double precision" }.joined(separator: ", ") + ")",
+                rows: forecast.hours.map { hour in
+                    [cell.latitudeIndex, cell.longitudeIndex, hour.validAt, hour.temperature, hour.windSpeed, hour.windDirection,
+                     hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode]
+                })
         }
     }
 }

@@ -70,4 +70,17 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(BearerToken.response(for: .disabled)?.status, .forbidden)
         XCTAssertNil(BearerToken.response(for: .allowed))
     }
+
+    func testBoundedCacheStartsOverWhenFull() {
+        let cache = BoundedCache<Int, String>(capacity: 3)
+        for key in 0..<3 { cache.set("v\(key)", for: key) }
+        cache.set("again", for: 1)
+        XCTAssertEqual(cache[0], "v0", "replacing a key does not count as growth")
+        XCTAssertEqual(cache[1], "again")
+        cache.set("v3", for: 3)
+        XCTAssertNil(cache[0], "a new key beyond the capacity starts over")
+        XCTAssertEqual(cache[3], "v3")
+        cache.removeAll()
+        XCTAssertNil(cache[3])
+    }
 }

@@ -39,6 +39,24 @@ final class PostgresConnectionTests: XCTestCase {
         XCTAssertEqual(decoded?["a"]?.count, 3)
     }
 
+    func testMultiRowInsertRenumbersPlaceholdersAndSplitsBatches() throws {
+        try connection.execute("CREATE TABLE pairs (a integer PRIMARY KEY, b text, c double precision)")
+        let rows: [[any PostgresEncodable]] = (0..<20_000).map { (number: Int) -> [any PostgresEncodable] in
+            let half: Double? = number % 2 == 0 ? Double(number) / 2 : nil
+            return [String(number), number, half]
+        }
+        // Placeholders out of order and inside an expression; 3 per row, so 20,000 rows need two statements.
+        let inserted = try connection.insert(
+            "INSERT INTO pairs (b, a, c) VALUES", row: "($1, $2::integer, ($3::double precision) * 2)", rows: rows,
+            tail: "ON CONFLICT (a) DO NOTHING")
+        XCTAssertEqual(inserted, 20_000)
+        let check = try connection.query("SELECT count(*) AS n, sum(c) AS total, max(b) AS last FROM pairs WHERE b = a::text")
+        XCTAssertEqual(try check[0].decode(Int.self, "n"), 20_000)
+        let evens = (0..<20_000).filter { $0 % 2 == 0 }.reduce(0, +)
+        XCTAssertEqual(try check[0].decode(Double.self, "total"), Double(evens))
+        XCTAssertEqual(try connection.insert("INSERT INTO pairs (b, a, c) VALUES", row: "($1, $2, $3)", rows: []), 0)
+    }
+
     func testNullsRoundTripAsOptionals() throws {
         try connection.execute("CREATE TABLE t (i bigint, d double precision, s text, b boolean, ts timestamptz)")
         let none: (Int?, Double?, String?, Bool?, Date?) = (nil, nil, nil, nil, nil)

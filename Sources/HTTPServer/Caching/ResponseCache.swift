@@ -1,6 +1,5 @@
 import Foundation
 import Metrics
-import Synchronization
 
 /// Ready-encoded answers keyed by variant (`""` for the plain route, `date=…` for a filtered one), built on
 /// first use and kept until the data changes (``invalidate()``) or the entry's own deadline passes (a day
@@ -21,7 +20,7 @@ public final class ResponseCache: Sendable {
     public static let maximumEntries = 64
 
     private let build: @Sendable (_ key: String, _ now: Date) -> Entry
-    private let entries = Mutex<[String: Entry]>([:])
+    private let entries = BoundedCache<String, Entry>(capacity: maximumEntries)
     private let hits: Counter?
     private let misses: Counter?
 
@@ -33,21 +32,18 @@ public final class ResponseCache: Sendable {
 
     /// The answer for `key` at `now`, rebuilt when missing or expired.
     public func response(for key: String = "", now: Date = Date()) -> CachedResponse {
-        if let entry = entries.withLock({ $0[key] }), now < entry.validUntil {
+        if let entry = entries[key], now < entry.validUntil {
             hits?.increment()
             return entry.response
         }
         misses?.increment()
         let entry = build(key, now)
-        entries.withLock { entries in
-            if entries.count >= Self.maximumEntries { entries.removeAll(keepingCapacity: true) }
-            entries[key] = entry
-        }
+        entries.set(entry, for: key)
         return entry.response
     }
 
     /// Drops every entry; the next request builds from the new data.
     public func invalidate() {
-        entries.withLock { $0.removeAll(keepingCapacity: true) }
+        entries.removeAll()
     }
 }
