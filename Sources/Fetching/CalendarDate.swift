@@ -20,18 +20,24 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
             parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
             let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
         else { return nil }
-        let candidate = CalendarDate(year: year, month: month, day: day)
-        // Reject 2026-02-30 and friends: the date must survive a round trip through the calendar.
-        guard (1...12).contains(month), (1...31).contains(day),
-            CalendarDate(candidate.noonUTC, in: TimeZone(identifier: "UTC") ?? .current) == candidate
-        else { return nil }
-        self = candidate
+        // Reject 2026-02-30 and friends by arithmetic, not a calendar round trip: this runs per request.
+        guard (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day) else { return nil }
+        self.init(year: year, month: month, day: day)
     }
 
     /// The date at `instant` in `timeZone`.
     public init(_ instant: Date, in timeZone: TimeZone) {
         let components = Self.calendar(timeZone).dateComponents([.year, .month, .day], from: instant)
         self.init(year: components.year ?? 1970, month: components.month ?? 1, day: components.day ?? 1)
+    }
+
+    /// Days in a month of the proleptic Gregorian calendar.
+    static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     public var description: String {

@@ -6,6 +6,10 @@ final class CalendarDateTests: XCTestCase {
     func testParsesOnlyRealDatesInTheContractForm() {
         XCTAssertEqual(CalendarDate("2026-11-23"), CalendarDate(year: 2026, month: 11, day: 23))
         XCTAssertEqual(CalendarDate("2028-02-29")?.description, "2028-02-29")
+        XCTAssertEqual(CalendarDate("2000-02-29")?.description, "2000-02-29")
+        XCTAssertNil(CalendarDate("2100-02-29"))
+        XCTAssertNil(CalendarDate("2026-04-31"))
+        XCTAssertNil(CalendarDate("2026-00-10"))
         for bad in ["2026-02-29", "2026-13-01", "2026-11-31", "2026-1-05", "26-11-23", "2026-11-23T00:00", "", "２０２６-11-23", "+026-11-23"] {
             XCTAssertNil(CalendarDate(bad), bad)
         }
