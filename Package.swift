@@ -52,7 +52,7 @@ let package = Package(
         ),
         .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Weather", dependencies: ["Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
         .target(name: "Operations", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",

@@ -10,13 +10,19 @@ public struct HealthReport: Sendable, Equatable {
     public var sources: [SourceStatus]
     /// This process's part in fetching: `leader` (runs the fetches), `standby` (another replica does), `off`.
     public var fetcher: String?
+    /// More JSON members for a source's object, by source name (e.g. the weather forecast budget).
+    public var details: [String: String]
 
-    public init(version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil) {
+    public init(
+        version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil,
+        details: [String: String] = [:]
+    ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
         self.database = database
         self.sources = sources
         self.fetcher = fetcher
+        self.details = details
     }
 
     /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
@@ -32,7 +38,8 @@ public struct HealthReport: Sendable, Equatable {
                 + "\"last_success\":\(source.lastSuccess.map { JSONString.quote(Timestamp.iso8601($0)) } ?? "null"),"
                 + "\"age_s\":\(source.ageSeconds.map(String.init) ?? "null"),"
                 + "\"last_error\":\(source.lastError.map(JSONString.quote) ?? "null"),"
-                + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")}"
+                + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")"
+                + (details[source.source].map { ",\($0)" } ?? "") + "}"
         }
         return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
             + "\"database\":\"\(database.rawValue)\",\"sources\":{\(sources.joined(separator: ","))}"

@@ -14,17 +14,24 @@ public final class HealthRoute: Sendable {
     private let database: DatabaseMonitor
     private let sources: SourceStatusBoard?
     private let fetcher: (@Sendable () -> String)?
+    private let details: [String: @Sendable () -> String]
     private let startedAt: Int
     private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
 
     /// - Parameters:
     ///   - sources: the fetcher's board; `nil` lists no sources.
     ///   - fetcher: this process's fetching role (`leader`, `standby`, `off`), reported as `fetcher`.
-    public init(version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil) {
+    ///   - details: more JSON members for a source's object (`"name":value,…`), by source name; read at most
+    ///     once a second.
+    public init(
+        version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
+        details: [String: @Sendable () -> String] = [:]
+    ) {
         self.version = version
         self.database = database
         self.sources = sources
         self.fetcher = fetcher
+        self.details = details
         startedAt = Self.seconds()
     }
 
@@ -35,7 +42,7 @@ public final class HealthRoute: Sendable {
     public func report() -> HealthReport {
         HealthReport(
             version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
-            sources: sources?.statuses() ?? [], fetcher: fetcher?())
+            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() })
     }
 
     func response() -> HTTPResponse {

@@ -15,6 +15,8 @@ struct Configuration: Sendable {
     var databaseAcquireTimeout: Duration = .seconds(5)
     var migrationsDirectory = "Migrations"
     var healthPingInterval: Duration = .seconds(2)
+    /// `PIER_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` names the client (per-client limits).
+    var trustedProxies = ClientAddress.defaultTrustedProxies
     var fetch = FetchSettings()
 
     /// Upstreams, schedules and limits of the background fetcher.
@@ -40,6 +42,14 @@ struct Configuration: Sendable {
         var fmiForecastQuery = "fmi::forecast::edited::weather::scandinavia::point::timevaluepair"
         var weatherInterval: Duration = .seconds(600)
         var forecastTTL: Duration = .seconds(3600)
+        /// FMI forecast requests: sustained rate, burst and one client's share (token buckets).
+        var fmiRequestsPerMinute = 60.0
+        var fmiBurst = 20
+        var fmiClientShare = 0.25
+        /// How far a neighbouring cell's forecast may stand in for the point's own.
+        var forecastNeighbourKilometres = 10.0
+        /// Bytes of forecasts and `/v1/weather` answers kept in memory.
+        var weatherCacheBytes = 64 << 20
         /// How often a standby replica tries to become the fetching leader (and the leader checks its lock).
         var leaderCheck: Duration = .seconds(2)
     }
@@ -85,6 +95,12 @@ struct Configuration: Sendable {
         configuration.migrationsDirectory = environment["PIER_MIGRATIONS_DIR"] ?? configuration.migrationsDirectory
         configuration.healthPingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: configuration.healthPingInterval)
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
+        if let text = environment["PIER_TRUSTED_PROXIES"] {
+            guard let ranges = AddressRange.list(text) else {
+                throw Problem.invalid(variable: "PIER_TRUSTED_PROXIES", value: text, expected: "comma-separated addresses or CIDR blocks (10.0.0.0/8, ::1)")
+            }
+            configuration.trustedProxies = ranges
+        }
         configuration.fetch = try fetchSettings(reader)
         return configuration
     }
@@ -117,6 +133,11 @@ struct Configuration: Sendable {
         if let query = environment["PIER_FMI_FORECAST_QUERY"], !query.isEmpty { fetch.fmiForecastQuery = query }
         fetch.weatherInterval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: fetch.weatherInterval)
         fetch.forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: fetch.forecastTTL)
+        fetch.fmiRequestsPerMinute = try reader.number("PIER_FMI_REQUESTS_PER_MINUTE", default: fetch.fmiRequestsPerMinute, in: 0...1_000_000)
+        fetch.fmiBurst = try reader.int("PIER_FMI_BURST", default: fetch.fmiBurst, in: 1...100_000)
+        fetch.fmiClientShare = try reader.number("PIER_FMI_CLIENT_SHARE", default: fetch.fmiClientShare, in: 0.001...1)
+        fetch.forecastNeighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: fetch.forecastNeighbourKilometres, in: 0...500)
+        fetch.weatherCacheBytes = try reader.int("PIER_WEATHER_CACHE_MB", default: fetch.weatherCacheBytes >> 20, in: 1...1 << 20) << 20
         fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
         return fetch
     }
@@ -147,6 +168,14 @@ struct Configuration: Sendable {
             guard let text = environment[name] else { return value }
             guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(parsed) else {
                 throw Problem.invalid(variable: name, value: text, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return parsed
+        }
+
+        func number(_ name: String, default value: Double, in range: ClosedRange<Double>) throws -> Double {
+            guard let text = environment[name] else { return value }
+            guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite, range.contains(parsed) else {
+                throw Problem.invalid(variable: name, value: text, expected: "a number in \(range.lowerBound)...\(range.upperBound)")
             }
             return parsed
         }

@@ -22,10 +22,14 @@ struct DataSources {
     let runner: FetchRunner
     let log: FetchRunLog
     private let settings: Configuration.FetchSettings
+    private let trustedProxies: [AddressRange]
+    private let metrics: MetricsRegistry?
 
     init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?) {
         let settings = configuration.fetch
         self.settings = settings
+        trustedProxies = configuration.trustedProxies
+        self.metrics = metrics
         let upstream = UpstreamClient(configuration: .init(timeout: settings.upstreamTimeout, maximumBodyBytes: settings.upstreamMaxBytes))
 
         var shipSettings = ShipService.Configuration()
@@ -54,7 +58,12 @@ struct DataSources {
         let fmi = FMIClient(baseURL: settings.fmiURL, forecastQuery: settings.fmiForecastQuery, client: upstream)
         let weatherStore = WeatherStore(pool: pool)
         let observations = ObservationService(client: fmi, store: weatherStore)
-        forecasts = ForecastService(client: fmi, store: weatherStore, ttl: settings.forecastTTL.seconds, metrics: metrics)
+        forecasts = ForecastService(
+            client: fmi, store: weatherStore,
+            settings: ForecastService.Settings(
+                ttl: settings.forecastTTL.seconds, neighbourKilometres: settings.forecastNeighbourKilometres,
+                budget: .init(ratePerMinute: settings.fmiRequestsPerMinute, burst: settings.fmiBurst, clientShare: settings.fmiClientShare)),
+            memory: WeatherMemory(budgetBytes: settings.weatherCacheBytes), metrics: metrics)
         let weatherSchedule = FetchSchedule.every(settings.weatherInterval)
         weatherJob = FetchJob(source: "weather", schedule: weatherSchedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.weatherInterval), timeout: settings.runTimeout) {
             try await observations.refresh()
@@ -99,7 +108,16 @@ struct DataSources {
         ShipRoutes(service: ships, token: BearerToken(secret: settings.refreshToken)) { await runner.run(shipsJob) }
             .register(in: &router)
         LakeRoutes(service: lakes).register(in: &router)
-        WeatherRoutes(observations: observations, forecasts: forecasts, maxAge: settings.cacheMaxAge).register(in: &router)
+        WeatherRoutes(
+            observations: observations, forecasts: forecasts, maxAge: settings.cacheMaxAge,
+            clients: ClientAddress(trustedProxies: trustedProxies), metrics: metrics
+        ).register(in: &router)
+    }
+
+    /// More members for `/health`'s sources: the weather source's FMI budget and memory tier.
+    var healthDetails: [String: @Sendable () -> String] {
+        let forecasts = forecasts
+        return ["weather": { forecasts.healthJSON() }]
     }
 
     func scheduler(isLeader: @escaping @Sendable () -> Bool = { true }) -> FetchScheduler {

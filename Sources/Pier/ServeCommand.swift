@@ -64,7 +64,7 @@ struct ServeCommand: ParsableCommand {
         var router = Router()
         HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
-            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }
+            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails
         ).register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         sources.register(in: &router)

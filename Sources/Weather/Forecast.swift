@@ -1,6 +1,6 @@
 import Foundation
 
-/// A point forecast for one grid cell, hourly.
+/// A point forecast for one grid cell, hourly, kept compact (``HourlySeries``).
 public struct Forecast: Sendable, Equatable {
     public struct Hour: Sendable, Equatable {
         public var validAt: Date
@@ -35,13 +35,19 @@ public struct Forecast: Sendable, Equatable {
 
     public var cell: GridCell
     public var fetchedAt: Date
-    public var hours: [Hour]
+    public var series: HourlySeries
 
     public init(cell: GridCell, fetchedAt: Date, hours: [Hour]) {
         self.cell = cell
         self.fetchedAt = fetchedAt
-        self.hours = hours
+        series = HourlySeries(hours: hours)
     }
+
+    /// The hours, unpacked.
+    public var hours: [Hour] { series.hours }
+
+    /// Bytes this forecast holds in memory.
+    public var byteCount: Int { MemoryLayout<Forecast>.size + series.byteCount }
 
     /// Builds the hours from a parsed point-forecast document (parameter names matched case-insensitively).
     public init(cell: GridCell, fetchedAt: Date, series: [FMISeries]) {

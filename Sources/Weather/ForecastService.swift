@@ -5,79 +5,259 @@ import Logging
 import Metrics
 import Synchronization
 
-/// Point forecasts by grid cell through three tiers: this process's memory, then PostgreSQL (fresh for
-/// `ttl`), then FMI. Concurrent requests for the same cold cell share one upstream call; when FMI fails the
-/// newest stored forecast is served, marked stale.
+/// Point forecasts by grid cell, kind to FMI: this process's memory, then PostgreSQL (fresh for `ttl`), then
+/// FMI — but only with a token from the request budget, and one call per cell at a time.
+///
+/// When the point's own cell has no fresh forecast and FMI cannot be asked (no token, or FMI failed), the
+/// answer degrades instead of failing, in this order of preference:
+/// 1. the own cell's forecast, fresh (`own`);
+/// 2. the own cell's forecast, older than the TTL (`stale`);
+/// 3. the nearest cell within `neighbourKilometres` with a fresh forecast (`neighbour`), memory then PostgreSQL;
+/// 4. the nearest cell within reach with an older one (`neighbour_stale`);
+/// 5. nothing: ``Unavailable`` with the seconds until the budget has a token again.
 public final class ForecastService: Sendable {
-    /// A forecast and whether it is older than the TTL (served because FMI failed).
+    /// Where an answer's forecast came from.
+    public enum Provenance: String, Sendable, CaseIterable {
+        case own
+        case stale
+        case neighbour
+        case neighbourStale = "neighbour_stale"
+        case unavailable
+    }
+
+    /// A forecast for a point and how it was found.
     public struct Answer: Sendable {
         public var forecast: Forecast
-        public var stale: Bool
+        public var provenance: Provenance
+        /// From the point to the neighbouring cell's centre; `nil` for the own cell.
+        public var kilometres: Double?
+
+        public var stale: Bool { provenance == .stale || provenance == .neighbourStale }
     }
 
+    /// No forecast within reach.
+    public struct Unavailable: Error, CustomStringConvertible {
+        /// Whole seconds until asking again could help.
+        public var retryAfter: Int
+        public var reason: String
+        public var description: String { reason }
+    }
 
+    public struct Settings: Sendable {
+        /// How long a fetched forecast counts as fresh.
+        public var ttl: TimeInterval
+        /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
+        public var neighbourKilometres: Double
+        public var budget: RequestBudget<IPAddress>.Settings
+
+        public init(ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init()) {
+            self.ttl = ttl
+            self.neighbourKilometres = neighbourKilometres
+            self.budget = budget
+        }
+    }
+
+    /// Retry-After when FMI itself failed (not the budget): its errors tend to last longer than a token.
+    static let retryAfterFailure = 60
+    /// The longest Retry-After sent (a budget of zero never refills).
+    static let retryAfterLimit = 3600
+
+    public let settings: Settings
+    public let memory: WeatherMemory
+    public let budget: RequestBudget<IPAddress>
     private let client: FMIClient
     private let store: WeatherStore
-    private let ttl: TimeInterval
-    /// At most 20,000 cells (about 20 MB); beyond it the memory tier starts over.
-    private let memory = BoundedCache<GridCell, Forecast>(capacity: 20_000)
-    private let inFlight = Mutex<[GridCell: Task<Answer, any Error>]>([:])
+    private let fetching = Mutex<[GridCell: Task<Forecast, any Error>]>([:])
+    private let loading = Mutex<[GridCell: Task<Forecast?, Never>]>([:])
     private let upstreamCalls: Counter?
+    private let refusals: [RequestBudget<IPAddress>.Refusal: Counter]
     private let logger: Logger
 
-    public init(client: FMIClient, store: WeatherStore, ttl: TimeInterval = 3600, metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")) {
+    public init(
+        client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20),
+        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
+        metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")
+    ) {
         self.client = client
         self.store = store
-        self.ttl = ttl
+        self.settings = settings
+        self.memory = memory
         self.logger = logger
+        budget = RequestBudget(settings.budget, clock: clock)
         upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
+        var refusals: [RequestBudget<IPAddress>.Refusal: Counter] = [:]
+        for reason in RequestBudget<IPAddress>.Refusal.allCases {
+            refusals[reason] = metrics?.counter(
+                "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
+                labels: [("reason", reason.rawValue)])
+        }
+        self.refusals = refusals
+        if let metrics {
+            let budget = budget
+            metrics.gauge("pier_fmi_budget_tokens", help: "FMI forecast requests that could be made at once now.") { budget.snapshot().tokens }
+            metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts and weather answers held in memory.") { Double(memory.bytes) }
+            metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(memory.budgetBytes) }
+            metrics.gauge("pier_weather_cache_entries", help: "Forecasts, daily forecasts and answers held in memory.") { Double(memory.count) }
+        }
     }
 
-    /// The cell's forecast from memory when fresh, else from PostgreSQL or FMI (one call per cell at a time).
-    public func forecast(for cell: GridCell, now: Date = Date()) async throws -> Answer {
-        if let cached = cachedForecast(for: cell, now: now) {
-            return Answer(forecast: cached, stale: false)
+    /// The budget and the memory tier for `/health` (JSON members of the `weather` source).
+    public func healthJSON() -> String {
+        let state = budget.snapshot()
+        let wait = state.secondsUntilToken.isFinite ? String(Int(state.secondsUntilToken.rounded(.up))) : "null"
+        return "\"forecast_budget\":{\"requests_per_minute\":\(Self.number(state.settings.ratePerMinute)),\"burst\":\(state.settings.burst),"
+            + "\"client_share\":\(Self.number(state.settings.clientShare)),\"tokens\":\(Self.number((state.tokens * 10).rounded(.down) / 10)),"
+            + "\"retry_after_s\":\(wait),\"granted\":\(state.granted),\"refused\":\(state.refused[.budget] ?? 0),"
+            + "\"refused_client_share\":\(state.refused[.clientShare] ?? 0),\"clients_limited\":\(state.clients)},"
+            + "\"forecast_cache\":{\"bytes\":\(memory.bytes),\"budget_bytes\":\(memory.budgetBytes),\"entries\":\(memory.count),"
+            + "\"forecasts\":\(memory.forecastCount),\"evictions\":\(memory.evictions)}"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
+    /// - Parameter client: who asks, for the per-client share of the budget; `nil` counts only the shared budget.
+    public func forecast(latitude: Double, longitude: Double, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+        let cell = GridCell(latitude: latitude, longitude: longitude)
+        if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
+        let unavailable: Unavailable
+        switch await ownForecast(cell, client: client, now: now) {
+        case .fresh(let forecast): return Answer(forecast: forecast, provenance: .own)
+        case .stale(let forecast): return Answer(forecast: forecast, provenance: .stale)
+        case .missing(let reason): unavailable = reason
         }
-        let task = inFlight.withLock { running -> Task<Answer, any Error> in
-            if let existing = running[cell] { return existing }
-            let task = Task { try await self.load(cell, now: now) }
-            running[cell] = task
-            return task
-        }
-        return try await task.value
+        if let nearby = await neighbour(latitude: latitude, longitude: longitude, excluding: cell, now: now) { return nearby }
+        throw unavailable
+    }
+
+    /// The forecast for a cell's centre (tests, tools).
+    public func forecast(for cell: GridCell, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+        try await forecast(latitude: cell.latitude, longitude: cell.longitude, client: client, now: now)
     }
 
     /// The fresh memory entry only, without waiting (the route's fast path).
     public func cachedForecast(for cell: GridCell, now: Date = Date()) -> Forecast? {
-        guard let cached = memory[cell], now.timeIntervalSince(cached.fetchedAt) < ttl else { return nil }
-        return cached
+        guard let held = memory.forecast(cell), isFresh(held, now: now) else { return nil }
+        return held
     }
 
-    private func load(_ cell: GridCell, now: Date) async throws -> Answer {
-        defer { _ = inFlight.withLock { $0.removeValue(forKey: cell) } }
-        let stored = try? await store.forecast(for: cell)
-        if let stored, now.timeIntervalSince(stored.fetchedAt) < ttl, !stored.hours.isEmpty {
-            remember(stored)
-            return Answer(forecast: stored, stale: false)
-        }
-        do {
-            upstreamCalls?.increment()
-            let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
-            guard !forecast.hours.isEmpty else { throw FetchError.suspect("FMI has no forecast values for cell \(cell)") }
-            do { try await store.store(forecast) } catch {
-                logger.warning("could not store a forecast; serving it anyway", metadata: ["cell": "\(cell)", "error": "\(error)"])
+    func isFresh(_ forecast: Forecast, now: Date) -> Bool {
+        now.timeIntervalSince(forecast.fetchedAt) < settings.ttl
+    }
+
+    // MARK: The own cell
+
+    private enum Own {
+        case fresh(Forecast)
+        case stale(Forecast)
+        case missing(Unavailable)
+    }
+
+    private enum Start {
+        case fetch(Task<Forecast, any Error>)
+        case refused(RequestBudget<IPAddress>.Refusal, retryAfter: Double)
+    }
+
+    private func ownForecast(_ cell: GridCell, client: IPAddress?, now: Date) async -> Own {
+        let stored = await storedForecast(cell)
+        if let stored, isFresh(stored, now: now) { return .fresh(stored) }
+        // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
+        let start = fetching.withLock { running -> Start in
+            if let task = running[cell] { return .fetch(task) }
+            switch budget.acquire(for: client) {
+            case .granted:
+                let task = Task { try await self.fetch(cell) }
+                running[cell] = task
+                return .fetch(task)
+            case .refused(let reason, let retryAfter):
+                return .refused(reason, retryAfter: retryAfter)
             }
-            remember(forecast)
-            return Answer(forecast: forecast, stale: false)
-        } catch {
-            let fallback = memory[cell] ?? stored
-            guard let fallback, !fallback.hours.isEmpty else { throw error }
-            logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
-            return Answer(forecast: fallback, stale: true)
+        }
+        switch start {
+        case .fetch(let task):
+            do {
+                return .fresh(try await task.value)
+            } catch {
+                if let stored {
+                    logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                    return .stale(stored)
+                }
+                return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
+            }
+        case .refused(let reason, let retryAfter):
+            refusals[reason]?.increment()
+            if let stored { return .stale(stored) }
+            let seconds = retryAfter.isFinite ? min(Self.retryAfterLimit, max(1, Int(retryAfter.rounded(.up)))) : Self.retryAfterLimit
+            let why = reason == .budget ? "the FMI request budget is spent" : "this client has used its share of the FMI request budget"
+            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))"))
         }
     }
 
-    private func remember(_ forecast: Forecast) {
-        memory.set(forecast, for: forecast.cell)
+    /// The newest forecast held for the cell, memory or PostgreSQL, of any age. Concurrent callers for one
+    /// cell share one query; a PostgreSQL error counts as nothing stored.
+    private func storedForecast(_ cell: GridCell) async -> Forecast? {
+        let held = memory.forecast(cell)
+        let task = loading.withLock { running -> Task<Forecast?, Never> in
+            if let task = running[cell] { return task }
+            let task = Task { () -> Forecast? in
+                defer { _ = self.loading.withLock { $0.removeValue(forKey: cell) } }
+                do {
+                    guard let stored = try await self.store.forecast(for: cell), !stored.series.isEmpty else { return nil }
+                    self.memory.remember(stored)
+                    return stored
+                } catch {
+                    self.logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                    return nil
+                }
+            }
+            running[cell] = task
+            return task
+        }
+        let stored = await task.value
+        guard let held else { return stored }
+        guard let stored else { return held }
+        return stored.fetchedAt > held.fetchedAt ? stored : held
+    }
+
+    /// One FMI call for the cell (the caller holds a token): parse, store, remember.
+    private func fetch(_ cell: GridCell) async throws -> Forecast {
+        defer { _ = fetching.withLock { $0.removeValue(forKey: cell) } }
+        upstreamCalls?.increment()
+        let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
+        guard !forecast.series.isEmpty else { throw FetchError.suspect("FMI has no forecast values for cell \(cell)") }
+        do { try await store.store(forecast) } catch {
+            logger.warning("could not store a forecast; serving it anyway", metadata: ["cell": "\(cell)", "error": "\(error)"])
+        }
+        memory.remember(forecast)
+        return forecast
+    }
+
+    // MARK: Neighbours
+
+    /// The nearest other cell with a fresh forecast within reach (memory, then PostgreSQL), else the nearest
+    /// with any forecast.
+    private func neighbour(latitude: Double, longitude: Double, excluding own: GridCell, now: Date) async -> Answer? {
+        let reach = settings.neighbourKilometres
+        guard reach > 0 else { return nil }
+        let freshSince = now.addingTimeInterval(-settings.ttl)
+        let held = memory.nearest(latitude: latitude, longitude: longitude, within: reach, freshSince: freshSince, excluding: own)
+        if let fresh = held.fresh { return Answer(forecast: fresh.forecast, provenance: .neighbour, kilometres: fresh.kilometres) }
+        var stored: (fresh: WeatherStore.NearbyCell?, any: WeatherStore.NearbyCell?) = (nil, nil)
+        do {
+            stored = try await store.nearbyCells(latitude: latitude, longitude: longitude, within: reach, freshSince: freshSince, excluding: own)
+        } catch {
+            logger.warning("could not look for a neighbouring forecast", metadata: ["error": "\(error)"])
+        }
+        if let fresh = stored.fresh, let forecast = await storedForecast(fresh.cell), isFresh(forecast, now: now) {
+            return Answer(forecast: forecast, provenance: .neighbour, kilometres: fresh.kilometres)
+        }
+        var best = held.any.map { (forecast: $0.forecast, kilometres: $0.kilometres) }
+        if let any = stored.any, any.kilometres < best?.kilometres ?? .infinity, let forecast = await storedForecast(any.cell) {
+            best = (forecast, any.kilometres)
+        }
+        guard let best else { return nil }
+        return Answer(forecast: best.forecast, provenance: isFresh(best.forecast, now: now) ? .neighbour : .neighbourStale, kilometres: best.kilometres)
     }
 }

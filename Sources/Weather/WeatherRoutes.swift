@@ -1,7 +1,7 @@
 import Fetching
 import Foundation
 import HTTPServer
-import Synchronization
+import Metrics
 
 /// `GET /v1/weather?lat=..&lon=..`: the nearest station's latest observation and the point's daily forecast.
 public struct WeatherRoutes: Sendable {
@@ -9,19 +9,37 @@ public struct WeatherRoutes: Sendable {
     /// Where FMI has stations: its "whole Finland" box with half a degree of margin.
     public static let coverage = (latitude: 59.2...70.6, longitude: 18.6...32.2)
 
+    /// How long a degraded answer (stale, a neighbour's) is reused for the same point before the own cell is
+    /// tried again; also its `Cache-Control: max-age`.
+    static let provisionalSeconds = 60
+
     private let observations: ObservationService
     private let forecasts: ForecastService
+    private let memory: WeatherMemory
+    private let clients: ClientAddress
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
-    private let daily = DailyForecastCache()
-    private let bodies = BodyCache()
     private let localDate: LocalDate
+    private let answers: [ForecastService.Provenance: Counter]
 
-    public init(observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300) {
+    /// - Parameter clients: how the client's address is found (trusted proxies), for its share of the FMI budget.
+    public init(
+        observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300, clients: ClientAddress = ClientAddress(),
+        metrics: MetricsRegistry? = nil
+    ) {
         self.observations = observations
         self.forecasts = forecasts
         self.maxAge = maxAge
+        self.clients = clients
+        memory = forecasts.memory
         localDate = LocalDate(timeZone: timeZone)
+        var answers: [ForecastService.Provenance: Counter] = [:]
+        for provenance in ForecastService.Provenance.allCases {
+            answers[provenance] = metrics?.counter(
+                "pier_weather_answers_total", help: "/v1/weather answers by where their forecast came from.",
+                labels: [("provenance", provenance.rawValue)])
+        }
+        self.answers = answers
     }
 
     public func register(in router: inout Router) {
@@ -29,19 +47,30 @@ public struct WeatherRoutes: Sendable {
         CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])
     }
 
-    /// The cache-hit path, on the event loop: bad input, the nearest station and a cell whose forecast is in
-    /// memory are answered here; `nil` sends the request to ``answer(_:)``, which may wait for PostgreSQL or FMI.
+    /// The cache-hit path, on the event loop: bad input, a point whose own cell's forecast is fresh in memory,
+    /// and a degraded answer for this very point still within its minute are answered here; `nil` sends the
+    /// request to ``answer(_:)``, which may wait for PostgreSQL or FMI.
     func answerFromMemory(_ request: HTTPRequest) throws -> HTTPResponse? {
         let point = try Self.point(in: request)
         let now = Date()
-        guard let forecast = forecasts.cachedForecast(for: GridCell(latitude: point.latitude, longitude: point.longitude), now: now) else {
-            return nil
+        let key = Self.key(point)
+        let stations = observations.stations.generation
+        let today = localDate.today(now)
+        let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
+        if let forecast = forecasts.cachedForecast(for: cell, now: now) {
+            let stamp = WeatherMemory.Stamp(stations: stations, cell: cell, fetchedAt: forecast.fetchedAt, today: today)
+            if let body = memory.body(key), body.provenance == .own, body.stamp == stamp, now < body.until {
+                answers[.own]?.increment()
+                return body.response.response(for: request)
+            }
+            let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
+            return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
         }
-        let answer = ForecastService.Answer(forecast: forecast, stale: false)
-        let stamp = BodyCache.Stamp(
-            stations: observations.stations.generation, fetchedAt: forecast.fetchedAt, today: localDate.today(now), stale: false)
-        if let cached = bodies.response(for: Self.key(point), stamp: stamp, now: now) { return cached.response(for: request) }
-        return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
+        if let body = memory.body(key), body.provenance != .own, body.stamp.stations == stations, body.stamp.today == today, now < body.until {
+            answers[body.provenance]?.increment()
+            return body.response.response(for: request)
+        }
+        return nil
     }
 
     func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
@@ -50,9 +79,10 @@ public struct WeatherRoutes: Sendable {
         let nearest = try nearestStation(to: point, now: now)
         let answer: ForecastService.Answer
         do {
-            answer = try await forecasts.forecast(for: GridCell(latitude: point.latitude, longitude: point.longitude), now: now)
-        } catch {
-            throw HTTPError(.serviceUnavailable, "no forecast available for this point: \(error)", headers: CORS.headers(("Retry-After", "60")))
+            answer = try await forecasts.forecast(latitude: point.latitude, longitude: point.longitude, client: clients.client(of: request), now: now)
+        } catch let unavailable as ForecastService.Unavailable {
+            answers[.unavailable]?.increment()
+            throw HTTPError(.serviceUnavailable, unavailable.reason, headers: CORS.headers(("Retry-After", String(unavailable.retryAfter))))
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, now: now)
     }
@@ -66,29 +96,41 @@ public struct WeatherRoutes: Sendable {
         return nearest
     }
 
-    /// Builds (or reuses) the body for this point: it changes only with the station's data, the cell's forecast
-    /// and the local date, so repeated requests for one place cost a lookup.
+    /// Builds (or reuses) the body for this point: it changes only with the station's data, the forecast used
+    /// and the local date, so repeated requests for one place cost a lookup. A degraded answer is kept for
+    /// ``provisionalSeconds`` only, so that the point's own cell is tried again soon.
     private func respond(
         to request: HTTPRequest, point: (latitude: Double, longitude: Double), nearest: (station: StationObservation, kilometres: Double),
         answer: ForecastService.Answer, now: Date
     ) throws -> HTTPResponse {
+        answers[answer.provenance]?.increment()
         let today = localDate.today(now)
-        let stamp = BodyCache.Stamp(
-            stations: observations.stations.generation, fetchedAt: answer.forecast.fetchedAt, today: today, stale: answer.stale)
+        let stamp = WeatherMemory.Stamp(
+            stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today)
         let key = Self.key(point)
-        if let cached = bodies.response(for: key, stamp: stamp, now: now) { return cached.response(for: request) }
+        if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
+            return cached.response.response(for: request)
+        }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
-        guard let days = try? daily.json(for: answer.forecast, today: today, timeZone: timeZone), let body = try? response.body(dailyForecast: days) else {
+        guard let days = try? memory.dailyJSON(for: answer.forecast, today: today, timeZone: timeZone),
+            let body = try? response.body(dailyForecast: days)
+        else {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }
-        var headers = CORS.headers(("Cache-Control", "public, max-age=\(answer.stale ? 60 : maxAge)"))
+        let degraded = answer.provenance != .own
+        var headers = CORS.headers(("Cache-Control", "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"))
         if answer.stale {
             headers.add("X-Pier-Stale", "forecast")
             headers.add("Warning", "110 - \"Response is Stale\"")
         }
+        if let kilometres = answer.kilometres {
+            headers.add("X-Pier-Forecast-Distance-Km", String(format: "%.1f", kilometres))
+        }
         let cached = CachedResponse(json: body, headers: headers)
         // The station stops counting 3 hours after its observation, even if no new index replaces it.
-        bodies.store(cached, for: key, stamp: stamp, until: nearest.station.observedAt.addingTimeInterval(ObservationService.maximumObservationAge))
+        var until = nearest.station.observedAt.addingTimeInterval(ObservationService.maximumObservationAge)
+        if degraded { until = min(until, now.addingTimeInterval(TimeInterval(Self.provisionalSeconds))) }
+        memory.store(WeatherMemory.Body(stamp: stamp, provenance: answer.provenance, until: until, response: cached), for: key)
         return cached.response(for: request)
     }
 

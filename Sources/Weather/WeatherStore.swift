@@ -6,6 +6,16 @@ import Postgres
 public struct WeatherStore: Sendable {
     /// Observations older than this are deleted after each fetch.
     public static let observationHistory = "48 hours"
+    /// Forecast cells fetched longer ago than this are deleted after each observations fetch: a stale
+    /// forecast is still worth serving for a day or two, and the table stays bounded by the FMI budget.
+    public static let forecastHistory = "48 hours"
+
+    /// A stored cell near a point: which, how far, and how old its forecast is.
+    public struct NearbyCell: Sendable, Equatable {
+        public var cell: GridCell
+        public var kilometres: Double
+        public var fetchedAt: Date
+    }
 
     private let pool: PostgresPool
 
@@ -13,7 +23,8 @@ public struct WeatherStore: Sendable {
         self.pool = pool
     }
 
-    /// Upserts the stations and their observation rows in one transaction and trims the history.
+    /// Upserts the stations and their observation rows in one transaction and trims the history (of
+    /// observations and of forecast cells).
     /// A value FMI sent as `NaN` never erases one stored before for the same time.
     public func store(stations: [FMILocation], rows: [ObservationRow], at date: Date) async throws {
         try await pool.transaction { connection in
@@ -35,6 +46,8 @@ public struct WeatherStore: Sendable {
                     + names.map { "\($0) = COALESCE(EXCLUDED.\($0), weather_observations.\($0))" }.joined(separator: ", "))
             _ = try connection.execute(
                 "DELETE FROM weather_observations WHERE observed_at < now() - interval '\(Self.observationHistory)'")
+            _ = try connection.execute(
+                "DELETE FROM weather_forecast_cells WHERE fetched_at < now() - interval '\(Self.forecastHistory)'")
         }
     }
 
@@ -101,6 +114,31 @@ public struct WeatherStore: Sendable {
                     symbolCode: try row.decode(Double?.self, "weather_symbol")))
         }
         return Forecast(cell: cell, fetchedAt: try first.decode(Date.self, "fetched_at"), hours: hours)
+    }
+
+    /// The nearest stored cell within `kilometres` of the point whose forecast was fetched at or after
+    /// `freshSince`, and the nearest one of any age: PostGIS KNN over the cells' centres, sphere distances
+    /// like ``GreatCircle``. `own` (the point's own cell) is left out.
+    public func nearbyCells(
+        latitude: Double, longitude: Double, within kilometres: Double, freshSince: Date, excluding own: GridCell
+    ) async throws -> (fresh: NearbyCell?, any: NearbyCell?) {
+        let point = "ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography"
+        func nearest(_ kind: String, _ condition: String) -> String {
+            "(SELECT '\(kind)' AS kind, cell_lat, cell_lon, fetched_at, ST_Distance(centre, \(point), false) / 1000 AS km "
+                + "FROM weather_forecast_cells WHERE ST_DWithin(centre, \(point), $3, false) "
+                + "AND NOT (cell_lat = $5 AND cell_lon = $6)\(condition) ORDER BY centre <-> \(point) LIMIT 1)"
+        }
+        let rows = try await pool.query(
+            nearest("fresh", " AND fetched_at >= $4") + " UNION ALL " + nearest("any", ""),
+            [latitude, longitude, kilometres * 1000, freshSince, own.latitudeIndex, own.longitudeIndex])
+        var found: (fresh: NearbyCell?, any: NearbyCell?) = (nil, nil)
+        for row in rows {
+            let nearby = NearbyCell(
+                cell: GridCell(latitudeIndex: try row.decode(Int.self, "cell_lat"), longitudeIndex: try row.decode(Int.self, "cell_lon")),
+                kilometres: try row.decode(Double.self, "km"), fetchedAt: try row.decode(Date.self, "fetched_at"))
+            if try row.decode(String.self, "kind") == "fresh" { found.fresh = nearby } else { found.any = nearby }
+        }
+        return found
     }
 
     /// Replaces a cell's forecast in one transaction.

@@ -26,6 +26,14 @@ final class ServerProtocolTests: XCTestCase {
         XCTAssertNil(response.header("Connection"))
     }
 
+    func testHandlersSeeTheSocketPeer() throws {
+        XCTAssertEqual(try server.get("/peer").bodyText, "127.0.0.1")
+        let client = try server.client()
+        try client.send("GET /peer-async HTTP/1.1\r\nHost: t\r\n\r\nGET /peer HTTP/1.1\r\nHost: t\r\n\r\n")
+        XCTAssertEqual(try client.readResponse().bodyText, "127.0.0.1")
+        XCTAssertEqual(try client.readResponse().bodyText, "127.0.0.1")
+    }
+
     func testKeepAliveServesManyRequestsOnOneConnection() throws {
         let client = try server.client()
         for i in 0..<20 {

@@ -48,6 +48,8 @@ final class TestServer {
         router.on(.get, "/echo-header") { request in
             HTTPResponse(status: .ok, headers: ["X-Echo": request.query["v"] ?? ""], body: Array("ok".utf8))
         }
+        router.on(.get, "/peer") { request in .text(request.peer.description) }
+        router.on(.get, "/peer-async") { request async in .text(request.peer.description) }
         router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
         router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }
         var logger = Logger(label: "test.http")

@@ -95,6 +95,97 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// Polls until the observations are in (the first fetch runs at start-up), then answers `query`.
+    private func firstAnswer(_ pier: PierProcess, _ query: String, headers: [(String, String)] = []) throws -> RawResponse {
+        var response = try weather(pier, query, headers: headers)
+        let deadline = Date().addingTimeInterval(20)
+        while response.status == 503, response.bodyText.contains("station"), Date() < deadline {
+            usleep(100_000)
+            response = try weather(pier, query, headers: headers)
+        }
+        return response
+    }
+
+    private var forecastCalls: Int { upstream.requests(.fmi).filter { $0.query["latlon"] != nil }.count }
+
+    private func metric(_ pier: PierProcess, _ line: String) throws -> Double? {
+        let text = try RawClient.request(port: pier.port, "/metrics").bodyText
+        return text.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
+    func testWithoutATokenANeighbouringCellAnswersWithItsDistanceElse503() throws {
+        // One token, refilled once a minute: the first cell spends it.
+        let pier = try startPier(["PIER_FMI_REQUESTS_PER_MINUTE": "1", "PIER_FMI_BURST": "1", "PIER_FMI_CLIENT_SHARE": "1"])
+        let own = try firstAnswer(pier, "lat=60.17&lon=24.94")
+        XCTAssertEqual(own.status, 200, own.bodyText)
+        XCTAssertNil(own.header("X-Pier-Forecast-Distance-Km"))
+        XCTAssertNil(own.header("X-Pier-Stale"))
+        XCTAssertEqual(forecastCalls, 1)
+
+        // 3 km north-east: another cell, no token, the first cell stands in.
+        let neighbour = try weather(pier, "lat=60.19&lon=24.98")
+        XCTAssertEqual(neighbour.status, 200, neighbour.bodyText)
+        let expected = String(format: "%.1f", GreatCircleForTests.kilometres(60.19, 24.98, 60.17, 24.94))
+        XCTAssertEqual(neighbour.header("X-Pier-Forecast-Distance-Km"), expected)
+        XCTAssertNil(neighbour.header("X-Pier-Stale"), "the neighbour's forecast is fresh")
+        XCTAssertEqual(neighbour.header("Cache-Control"), "public, max-age=60")
+        let screen = try JSONDecoder().decode(WeatherAPIResponse.self, from: Data(neighbour.body))
+        let ownScreen = try JSONDecoder().decode(WeatherAPIResponse.self, from: Data(own.body))
+        XCTAssertEqual(screen.daily_forecast.map(\.date), ownScreen.daily_forecast.map(\.date), "same shape, the neighbour's days")
+        XCTAssertEqual(try weather(pier, "lat=60.19&lon=24.98").header("X-Pier-Forecast-Distance-Km"), expected, "reused for the same point")
+        XCTAssertEqual(forecastCalls, 1)
+
+        // 80 km away: nothing within 10 km, no token: 503 with the seconds until the next token.
+        let none = try weather(pier, "lat=60.9&lon=24.94")
+        XCTAssertEqual(none.status, 503)
+        let retry = try XCTUnwrap(Int(none.header("Retry-After") ?? ""))
+        XCTAssertTrue((1...60).contains(retry), "\(retry)")
+        XCTAssertTrue(try JSONDecoder().decode(ErrorAPIResponse.self, from: Data(none.body)).error.contains("budget"))
+        XCTAssertEqual(forecastCalls, 1)
+
+        // Visible to operators.
+        let health = try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any]
+        let weatherSource = try XCTUnwrap((health?["sources"] as? [String: Any])?["weather"] as? [String: Any])
+        let budget = try XCTUnwrap(weatherSource["forecast_budget"] as? [String: Any])
+        XCTAssertEqual(budget["requests_per_minute"] as? Int, 1)
+        XCTAssertEqual(budget["burst"] as? Int, 1)
+        XCTAssertEqual(budget["granted"] as? Int, 1)
+        XCTAssertEqual(budget["refused"] as? Int, 2)
+        let cache = try XCTUnwrap(weatherSource["forecast_cache"] as? [String: Any])
+        XCTAssertEqual(cache["budget_bytes"] as? Int, 64 << 20)
+        XCTAssertGreaterThan(cache["bytes"] as? Int ?? 0, 4000)
+        XCTAssertEqual(try metric(pier, "pier_fmi_forecast_requests_total"), 1)
+        XCTAssertEqual(try metric(pier, #"pier_fmi_budget_refusals_total{reason="budget"}"#), 2)
+        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="own"}"#), 1)
+        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="neighbour"}"#), 2)
+        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="unavailable"}"#), 1)
+        XCTAssertGreaterThan(try metric(pier, "pier_weather_cache_bytes") ?? 0, 4000)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testOneClientBehindTheProxyCannotDrainTheBudgetWhileAnotherGetsItsOwnCell() throws {
+        // A burst of 8 and a quarter share: each client may start two FMI calls. The test client connects
+        // from 127.0.0.1, a trusted proxy by default, so X-Forwarded-For names the client.
+        let pier = try startPier(["PIER_FMI_REQUESTS_PER_MINUTE": "1", "PIER_FMI_BURST": "8"])
+        let greedy = [("X-Forwarded-For", "203.0.113.5, 10.0.0.1")]
+        XCTAssertEqual(try firstAnswer(pier, "lat=61.00&lon=24.0", headers: greedy).status, 200)
+        var neighbours = 0
+        for step in 1..<8 {
+            let response = try weather(pier, "lat=\(61.0 + Double(step) * 0.01)&lon=24.0", headers: greedy)
+            XCTAssertEqual(response.status, 200, "degraded, never refused: \(response.bodyText)")
+            if response.header("X-Pier-Forecast-Distance-Km") != nil { neighbours += 1 }
+        }
+        XCTAssertEqual(forecastCalls, 2, "two own cells for the greedy client")
+        XCTAssertEqual(neighbours, 6)
+
+        let polite = try weather(pier, "lat=61.05&lon=24.5", headers: [("X-Forwarded-For", "198.51.100.7")])
+        XCTAssertEqual(polite.status, 200)
+        XCTAssertNil(polite.header("X-Pier-Forecast-Distance-Km"), "its own cell")
+        XCTAssertEqual(forecastCalls, 3)
+        XCTAssertEqual(try metric(pier, #"pier_fmi_budget_refusals_total{reason="client_share"}"#), 6)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testBadCoordinatesAre400AndOutsideCoverageIs422() throws {
         let pier = try startPier(["PIER_FETCH": "off"])
         let bad = ["", "lat=60.17", "lon=24.94", "lat=abc&lon=24.94", "lat=60.17&lon=", "lat=nan&lon=24.94", "lat=inf&lon=24.94",
@@ -137,5 +228,15 @@ extension ISO8601DateFormatter {
         formatter.timeZone = timeZone
         formatter.formatOptions = formatOptions
         return formatter.string(from: date)
+    }
+}
+
+/// The same sphere as the service's (PostGIS's mean radius), to check the distance header.
+enum GreatCircleForTests {
+    static func kilometres(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let φ1 = lat1 * .pi / 180, φ2 = lat2 * .pi / 180
+        let Δφ = (lat2 - lat1) * .pi / 180, Δλ = (lon2 - lon1) * .pi / 180
+        let a = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
+        return 2 * 6371.0087714 * asin(min(1, sqrt(a)))
     }
 }

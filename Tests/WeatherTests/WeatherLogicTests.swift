@@ -1,5 +1,6 @@
 import Fetching
 import Foundation
+import UpstreamTesting
 @testable import Weather
 import XCTest
 
@@ -95,5 +96,89 @@ enum JSONBodyForTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         return try encoder.encode(value)
+    }
+}
+
+/// The memory tier: the compact hourly series and the byte-bounded cache.
+final class WeatherMemoryTests: XCTestCase {
+    private func hours(_ count: Int, from start: Date = Date(timeIntervalSince1970: 1_795_003_200)) -> [Forecast.Hour] {
+        (0..<count).map { index in
+            Forecast.Hour(
+                validAt: start.addingTimeInterval(Double(index) * 3600), temperature: Double(index % 400 - 200) / 10,
+                windSpeed: Double(index % 250) / 10, windDirection: Double(index % 361), humidity: index % 5 == 0 ? nil : 44.62,
+                pressure: Double(103_003 - index % 90 * 100) / 100, precipitation: Double(index % 7) / 100, symbolCode: [1, 3, 21, 33, 91][index % 5])
+        }
+    }
+
+    func testTheCompactSeriesRoundTripsFMIsResolutionExactly() throws {
+        let original = hours(240)
+        let series = HourlySeries(hours: original)
+        XCTAssertEqual(series.count, 240)
+        XCTAssertEqual(series.hours, original)
+        XCTAssertEqual(series.byteCount, 240 * 16 + 32, "16 bytes an hour")
+        XCTAssertEqual(series.lastValidAt, original.last?.validAt)
+
+        // The fixture and a real FMI answer (two decimals: 230.44, -9.15, 1030.03) survive unchanged.
+        for (folder, file) in [("fmi", "forecast-point.xml"), ("fmi/real", "extra-forecast-timevaluepair-hirlam-nested.xml")] {
+            let parsed = try FMIDocumentParser.parse(Fixtures.bytes(folder, file))
+            let forecast = Forecast(cell: GridCell(latitude: 60.17, longitude: 24.94), fetchedAt: Date(), series: parsed)
+            var plain: [Date: Forecast.Hour] = [:]
+            for entry in parsed {
+                for point in entry.points {
+                    var hour = plain[point.time] ?? Forecast.Hour(validAt: point.time)
+                    switch entry.parameter.lowercased() {
+                    case "temperature": hour.temperature = point.value
+                    case "windspeedms": hour.windSpeed = point.value
+                    case "winddirection": hour.windDirection = point.value
+                    case "humidity": hour.humidity = point.value
+                    case "pressure": hour.pressure = point.value
+                    case "precipitation1h": hour.precipitation = point.value
+                    case "weathersymbol3": hour.symbolCode = point.value
+                    default: continue
+                    }
+                    plain[point.time] = hour
+                }
+            }
+            let expected = plain.values.filter { $0.temperature != nil || $0.windSpeed != nil || $0.symbolCode != nil || $0.humidity != nil || $0.precipitation != nil }
+                .sorted { $0.validAt < $1.validAt }
+            XCTAssertFalse(expected.isEmpty, file)
+            XCTAssertEqual(forecast.hours, expected, file)
+        }
+    }
+
+    func testValuesOutsideASlotsRangeAreMissingNotWrong() {
+        let start = Date(timeIntervalSince1970: 1_795_000_000)
+        let odd = [Forecast.Hour(validAt: start, temperature: 400, windSpeed: .nan, pressure: 1500, precipitation: -0.004, symbolCode: 3.0)]
+        let hour = HourlySeries(hours: odd).hours[0]
+        XCTAssertNil(hour.temperature)
+        XCTAssertNil(hour.windSpeed)
+        XCTAssertNil(hour.pressure)
+        XCTAssertEqual(hour.precipitation, 0)
+        XCTAssertEqual(hour.symbolCode, 3)
+        let late = HourlySeries(hours: [Forecast.Hour(validAt: start), Forecast.Hour(validAt: start.addingTimeInterval(50 * 86_400), temperature: 1)])
+        XCTAssertEqual(late.count, 1, "beyond 45 days of minutes an hour is dropped")
+    }
+
+    func testEvictionByBytesKeepsTheMostRecentlyUsedCells() {
+        let forecast = { (index: Int) in Forecast(cell: GridCell(latitudeIndex: 6000 + index, longitudeIndex: 1250), fetchedAt: Date(), hours: self.hours(240)) }
+        let perCell = forecast(0).byteCount + WeatherMemory.entryOverhead
+        let memory = WeatherMemory(budgetBytes: perCell * 5)
+        for index in 0..<5 { memory.remember(forecast(index)) }
+        XCTAssertEqual(memory.forecastCount, 5)
+        XCTAssertNotNil(memory.forecast(forecast(0).cell), "cell 0 used again")
+        for index in 5..<9 { memory.remember(forecast(index)) }
+        XCTAssertLessThanOrEqual(memory.bytes, memory.budgetBytes)
+        let held = (0..<9).filter { memory.forecast(forecast($0).cell) != nil }
+        XCTAssertEqual(held, [0, 5, 6, 7, 8], "the least recently used (1–4) left first")
+        XCTAssertEqual(memory.evictions, 4)
+        XCTAssertEqual(memory.forecastCount, 5, "neighbour hints follow evictions")
+
+        // A neighbour search sees only what is held, and prefers a fresh one to a nearer old one.
+        let found = memory.nearest(
+            latitude: 60.04, longitude: 25.0, within: 10, freshSince: .distantPast, excluding: GridCell(latitudeIndex: 0, longitudeIndex: 0))
+        XCTAssertEqual(found.any?.forecast.cell.latitudeIndex, 6005)
+        XCTAssertEqual(found.fresh?.forecast.cell.latitudeIndex, 6005)
+        let none = memory.nearest(latitude: 61.0, longitude: 25.0, within: 10, freshSince: .distantPast, excluding: GridCell(latitudeIndex: 0, longitudeIndex: 0))
+        XCTAssertNil(none.any)
     }
 }

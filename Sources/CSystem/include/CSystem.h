@@ -13,8 +13,13 @@ int pier_epoll_ctl(int epfd, int op, int fd, uint32_t events, uint64_t token);
 int pier_epoll_wait(int epfd, uint64_t *tokens, uint32_t *events, int max, int timeout_ms);
 /// A non-blocking, close-on-exec eventfd.
 int pier_eventfd(void);
-/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC.
-int pier_accept(int listen_fd);
+/// accept4 with SOCK_NONBLOCK | SOCK_CLOEXEC. Writes the peer's address to `peer16` as 16 bytes (IPv4 as an
+/// IPv4-mapped IPv6 address, ::ffff:a.b.c.d; zeros for other families).
+int pier_accept(int listen_fd, uint8_t *peer16);
+/// inet_pton for IPv4 or IPv6 text into 16 bytes (IPv4 mapped as above). 1 on success, 0 otherwise.
+int pier_parse_ip(const char *text, uint8_t *out16);
+/// inet_ntop of 16 bytes (an IPv4-mapped address prints as dotted IPv4). Returns `out` or NULL.
+const char *pier_format_ip(const uint8_t *in16, char *out, int size);
 
 /// CPUs this process may run on (its affinity mask, so taskset and cpusets are respected).
 int pier_available_cpus(void);

@@ -10,10 +10,13 @@ public struct HTTPRequest: Sendable {
     /// Header fields with lower-cased names.
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The socket peer's address (the proxy's, behind one; see ``ClientAddress``).
+    public var peer: IPAddress
 
     public init(
         method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),
-        version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []
+        version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],
+        peer: IPAddress = .unspecified
     ) {
         self.method = method
         self.target = target
@@ -22,5 +25,6 @@ public struct HTTPRequest: Sendable {
         self.version = version
         self.headers = headers
         self.body = body
+        self.peer = peer
     }
 }

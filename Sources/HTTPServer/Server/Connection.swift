@@ -37,6 +37,8 @@ final class Connection {
 
     let fd: Int32
     let serial: UInt64
+    /// The socket peer, handed to every request of this connection.
+    let peer: IPAddress
     private unowned let loop: EventLoop
     private var input = InputBuffer()
     private var parser: RequestParser
@@ -53,9 +55,10 @@ final class Connection {
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
 
-    init(fd: Int32, serial: UInt64, loop: EventLoop) {
+    init(fd: Int32, serial: UInt64, peer: IPAddress, loop: EventLoop) {
         self.fd = fd
         self.serial = serial
+        self.peer = peer
         self.loop = loop
         parser = RequestParser(limits: loop.shared.configuration.limits)
         lastActivity = loop.now
@@ -128,8 +131,9 @@ final class Connection {
                 break parsing
             case .continueNeeded:
                 output.append(contentsOf: ResponseEncoder.continueBytes)
-            case .request(let request, let keepAlive):
+            case .request(var request, let keepAlive):
                 requestStartedAt = nil
+                request.peer = peer
                 dispatch(request, keepAlive: keepAlive && !peerClosed)
             case .error(let error):
                 requestStartedAt = nil

@@ -138,7 +138,9 @@ final class EventLoop: @unchecked Sendable {
     private func acceptConnections() {
         guard now >= acceptPausedUntil else { return }
         for _ in 0..<64 {
-            let fd = pier_accept(shared.listenFD)
+            var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            let fd = withUnsafeMutableBytes(of: &bytes) { pier_accept(shared.listenFD, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
             if fd < 0 {
                 let error = errno
                 if error == EAGAIN || error == EWOULDBLOCK { return }
@@ -157,17 +159,18 @@ final class EventLoop: @unchecked Sendable {
             // Round-robin over the loops: the loop that wins the accept would otherwise take a whole burst
             // of connections (a benchmark's 50 all landed on one loop, leaving the other core idle).
             let target = shared.nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % shared.loops.count
+            let peer = IPAddress(bytes: bytes)
             if target == index {
-                adopt(fd)
+                adopt(fd, peer: peer)
             } else {
                 let loop = shared.loops[target]
-                loop.execute { loop.adopt(fd) }
+                loop.execute { loop.adopt(fd, peer: peer) }
             }
         }
     }
 
     /// Takes ownership of an accepted socket.
-    private func adopt(_ fd: Int32) {
+    private func adopt(_ fd: Int32, peer: IPAddress) {
         if shuttingDown {
             Glibc.close(fd)
             shared.openConnections.release()
@@ -175,7 +178,7 @@ final class EventLoop: @unchecked Sendable {
         }
         Socket.setNoDelay(fd)
         nextSerial &+= 1
-        let connection = Connection(fd: fd, serial: nextSerial, loop: self)
+        let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self)
         connections[fd] = connection
         connection.register()
     }

@@ -1,0 +1,127 @@
+import Synchronization
+
+/// A budget of upstream requests shared by a whole process: one token bucket for everyone, plus a smaller
+/// bucket per client so that one client (a scraper, a runaway app) cannot spend all of it.
+///
+/// A client may take at most `clientShare` of the rate and of the burst (at least one request). Clients
+/// whose bucket is full again are forgotten, so the table holds only those that spent recently — at most
+/// about the burst's worth of clients per refill period, whatever the number of clients.
+public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
+    public struct Settings: Sendable, Equatable {
+        /// Sustained requests per minute; `0` refuses every request.
+        public var ratePerMinute: Double
+        /// Requests allowed at once above the sustained rate (the bucket's capacity).
+        public var burst: Int
+        /// The part of the rate and the burst one client may use, in (0, 1].
+        public var clientShare: Double
+
+        public init(ratePerMinute: Double = 60, burst: Int = 20, clientShare: Double = 0.25) {
+            self.ratePerMinute = ratePerMinute
+            self.burst = burst
+            self.clientShare = clientShare
+        }
+    }
+
+    /// Why a request was refused.
+    public enum Refusal: String, Sendable, CaseIterable {
+        /// The process's budget is spent.
+        case budget
+        /// The budget has tokens, but this client has used its share.
+        case clientShare = "client_share"
+    }
+
+    public enum Decision: Sendable, Equatable {
+        case granted
+        /// Refused; `retryAfter` seconds until this client could be granted one (infinity: never).
+        case refused(Refusal, retryAfter: Double)
+    }
+
+    /// The state for `/health`.
+    public struct Snapshot: Sendable, Equatable {
+        public var tokens: Double
+        public var settings: Settings
+        public var granted: Int
+        public var refused: [Refusal: Int]
+        /// Clients with a partly spent share.
+        public var clients: Int
+        public var secondsUntilToken: Double
+    }
+
+    private struct State {
+        var shared: TokenBucket
+        var clients: [Client: TokenBucket] = [:]
+        var granted = 0
+        var refused: [Refusal: Int] = [:]
+    }
+
+    public let settings: Settings
+    private let clock: @Sendable () -> Double
+    private let state: Mutex<State>
+
+    /// - Parameter clock: seconds on a monotonic clock (tests pass their own).
+    public init(_ settings: Settings, clock: @escaping @Sendable () -> Double) {
+        var settings = settings
+        settings.clientShare = min(1, max(0.0001, settings.clientShare))
+        self.settings = settings
+        self.clock = clock
+        let capacity = settings.ratePerMinute > 0 ? Double(settings.burst) : 0
+        state = Mutex(State(shared: TokenBucket(ratePerSecond: settings.ratePerMinute / 60, capacity: capacity, now: clock())))
+    }
+
+    /// Takes one request from the budget for `client` (`nil`: not attributed to a client, only the shared
+    /// bucket counts), or says why not and when to try again.
+    public func acquire(for client: Client?) -> Decision {
+        let now = clock()
+        return state.withLock { state in
+            var own = client.map { state.clients[$0] ?? newClientBucket(now: now) }
+            guard state.shared.hasToken(now: now) else {
+                state.refused[.budget, default: 0] += 1
+                return .refused(.budget, retryAfter: Self.wait(state.shared, own, now: now))
+            }
+            if var bucket = own {
+                guard bucket.take(now: now) else {
+                    state.refused[.clientShare, default: 0] += 1
+                    return .refused(.clientShare, retryAfter: Self.wait(state.shared, bucket, now: now))
+                }
+                own = bucket
+            }
+            _ = state.shared.take(now: now)
+            state.granted += 1
+            if let client, let own {
+                if state.clients[client] == nil, state.clients.count >= 1024 {
+                    state.clients = state.clients.filter { !$0.value.isFull(now: now) }
+                }
+                state.clients[client] = own
+            }
+            return .granted
+        }
+    }
+
+    /// Seconds until `client` could be granted a request (0: now).
+    public func retryAfter(for client: Client?) -> Double {
+        let now = clock()
+        return state.withLock { state in
+            Self.wait(state.shared, client.flatMap { state.clients[$0] }, now: now)
+        }
+    }
+
+    public func snapshot() -> Snapshot {
+        let now = clock()
+        return state.withLock { state in
+            state.shared.refill(now: now)
+            state.clients = state.clients.filter { !$0.value.isFull(now: now) }
+            return Snapshot(
+                tokens: state.shared.tokens, settings: settings, granted: state.granted, refused: state.refused,
+                clients: state.clients.count, secondsUntilToken: state.shared.secondsUntilToken(now: now))
+        }
+    }
+
+    private func newClientBucket(now: Double) -> TokenBucket {
+        let capacity = settings.ratePerMinute > 0 ? max(1, (Double(settings.burst) * settings.clientShare).rounded(.down)) : 0
+        return TokenBucket(ratePerSecond: settings.ratePerMinute / 60 * settings.clientShare, capacity: capacity, now: now)
+    }
+
+    private static func wait(_ shared: TokenBucket, _ own: TokenBucket?, now: Double) -> Double {
+        max(shared.secondsUntilToken(now: now), own?.secondsUntilToken(now: now) ?? 0)
+    }
+}

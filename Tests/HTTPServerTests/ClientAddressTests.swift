@@ -1,0 +1,57 @@
+import HTTPServer
+import XCTest
+
+final class ClientAddressTests: XCTestCase {
+    private func request(peer: String, forwardedFor: String? = nil) -> HTTPRequest {
+        var headers = HTTPHeaders()
+        if let forwardedFor { headers.add("x-forwarded-for", forwardedFor) }
+        return HTTPRequest(method: .get, target: "/", path: "/", headers: headers, peer: IPAddress(peer)!)
+    }
+
+    func testAddressesParseAndPrintInBothFamilies() {
+        XCTAssertEqual(IPAddress("192.0.2.7")?.description, "192.0.2.7")
+        XCTAssertEqual(IPAddress("192.0.2.7")?.isIPv4, true)
+        XCTAssertEqual(IPAddress("::ffff:192.0.2.7"), IPAddress("192.0.2.7"))
+        XCTAssertEqual(IPAddress("2001:DB8:0:0:0:0:0:1")?.description, "2001:db8::1")
+        XCTAssertEqual(IPAddress("2001:db8::1")?.isIPv4, false)
+        for bad in ["", "1.2.3", "1.2.3.4.5", "256.1.1.1", "unknown", "::g", "1.2.3.4/8", String(repeating: "1", count: 100)] {
+            XCTAssertNil(IPAddress(bad), bad)
+        }
+    }
+
+    func testRangesContainWhatTheirPrefixSays() throws {
+        let ten = try XCTUnwrap(AddressRange("10.0.0.0/8"))
+        XCTAssertTrue(ten.contains(IPAddress("10.255.1.2")!))
+        XCTAssertFalse(ten.contains(IPAddress("11.0.0.1")!))
+        XCTAssertEqual(ten.description, "10.0.0.0/8")
+        XCTAssertEqual(AddressRange("172.20.5.9/12")?.description, "172.16.0.0/12")
+        let local = try XCTUnwrap(AddressRange("fd00::/8"))
+        XCTAssertTrue(local.contains(IPAddress("fd12:3456::1")!))
+        XCTAssertFalse(local.contains(IPAddress("fe80::1")!))
+        XCTAssertTrue(AddressRange("::1")!.contains(IPAddress("::1")!))
+        XCTAssertFalse(AddressRange("::1")!.contains(IPAddress("::2")!))
+        XCTAssertTrue(AddressRange("0.0.0.0/0")!.contains(IPAddress("203.0.113.9")!))
+        XCTAssertFalse(AddressRange("0.0.0.0/0")!.contains(IPAddress("2001:db8::1")!), "an IPv4 range holds only IPv4")
+        XCTAssertNil(AddressRange("10.0.0.0/33"))
+        XCTAssertNil(AddressRange("10.0.0.0/x"))
+        XCTAssertEqual(AddressRange.list(" 10.0.0.0/8, ,::1 ")?.count, 2)
+        XCTAssertNil(AddressRange.list("10.0.0.0/8,nonsense"))
+        XCTAssertEqual(AddressRange.list("")?.count, 0)
+    }
+
+    func testTheClientIsThePeerUnlessATrustedProxyForwardedIt() {
+        let clients = ClientAddress(trustedProxies: AddressRange.list("127.0.0.0/8,10.0.0.0/8") ?? [])
+        XCTAssertEqual(clients.client(of: request(peer: "203.0.113.9")), IPAddress("203.0.113.9"))
+        XCTAssertEqual(clients.client(of: request(peer: "203.0.113.9", forwardedFor: "198.51.100.1")), IPAddress("203.0.113.9"),
+                       "an untrusted peer cannot choose its identity")
+        XCTAssertEqual(clients.client(of: request(peer: "10.1.2.3", forwardedFor: "198.51.100.1, 10.1.2.3")), IPAddress("198.51.100.1"))
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "198.51.100.1:5555")), IPAddress("198.51.100.1"))
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "[2001:db8::1]:443")), IPAddress("2001:db8::"))
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "unknown")), IPAddress("127.0.0.1"), "garbage: the peer")
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1")), IPAddress("127.0.0.1"))
+        // One subscriber's IPv6 devices share a /64.
+        XCTAssertEqual(clients.client(of: request(peer: "2001:db8:1:2:aaaa::1")), clients.client(of: request(peer: "2001:db8:1:2:bbbb::2")))
+        XCTAssertNotEqual(clients.client(of: request(peer: "2001:db8:1:2::1")), clients.client(of: request(peer: "2001:db8:1:3::1")))
+        XCTAssertEqual(ClientAddress(trustedProxies: []).client(of: request(peer: "127.0.0.1", forwardedFor: "198.51.100.1")), IPAddress("127.0.0.1"))
+    }
+}
