@@ -144,7 +144,12 @@ public final class ForecastService: Sendable {
     }
 
     func isFresh(_ forecast: Forecast, now: Date) -> Bool {
-        now.timeIntervalSince(forecast.fetchedAt) < settings.ttl
+        isFresh(fetchedAt: forecast.fetchedAt, now: now)
+    }
+
+    /// Whether a forecast fetched at `fetchedAt` is within the TTL.
+    public func isFresh(fetchedAt: Date, now: Date) -> Bool {
+        now.timeIntervalSince(fetchedAt) < settings.ttl
     }
 
     // MARK: The own cell

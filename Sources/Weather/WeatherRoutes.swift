@@ -47,9 +47,13 @@ public struct WeatherRoutes: Sendable {
         CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])
     }
 
-    /// The cache-hit path, on the event loop: bad input, a point whose own cell's forecast is fresh in memory,
-    /// and a degraded answer for this very point still within its minute are answered here; `nil` sends the
-    /// request to ``answer(_:)``, which may wait for PostgreSQL or FMI.
+    /// The cache-hit path, on the event loop: bad input, a point answered before whose answer still holds, and
+    /// a point whose own cell's forecast is fresh in memory are answered here; `nil` sends the request to
+    /// ``answer(_:)``, which may wait for PostgreSQL or FMI.
+    ///
+    /// A point's own answer holds while its forecast is fresh: no newer forecast for a cell is taken while
+    /// the one held is fresh, so a hit needs one lookup, not two. A degraded answer (stale, a neighbour's)
+    /// holds for its minute unless the own cell has a fresh forecast by now.
     func answerFromMemory(_ request: HTTPRequest) throws -> HTTPResponse? {
         let point = try Self.point(in: request)
         let now = Date()
@@ -57,20 +61,15 @@ public struct WeatherRoutes: Sendable {
         let stations = observations.stations.generation
         let today = localDate.today(now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
-        if let forecast = forecasts.cachedForecast(for: cell, now: now) {
-            let stamp = WeatherMemory.Stamp(stations: stations, cell: cell, fetchedAt: forecast.fetchedAt, today: today)
-            if let body = memory.body(key), body.provenance == .own, body.stamp == stamp, now < body.until {
-                answers[.own]?.increment()
+        if let body = memory.body(key), body.stamp.stations == stations, body.stamp.today == today, now < body.until {
+            if body.provenance == .own ? forecasts.isFresh(fetchedAt: body.stamp.fetchedAt, now: now) : forecasts.cachedForecast(for: cell, now: now) == nil {
+                answers[body.provenance]?.increment()
                 return body.response.response(for: request)
             }
-            let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
-            return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
         }
-        if let body = memory.body(key), body.provenance != .own, body.stamp.stations == stations, body.stamp.today == today, now < body.until {
-            answers[body.provenance]?.increment()
-            return body.response.response(for: request)
-        }
-        return nil
+        guard let forecast = forecasts.cachedForecast(for: cell, now: now) else { return nil }
+        let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
+        return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
     }
 
     func answer(_ request: HTTPRequest) async throws -> HTTPResponse {

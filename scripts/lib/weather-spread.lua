@@ -1,6 +1,11 @@
 -- wrk: /v1/weather for POINTS distinct points spread over Finland (lat 59.8–70.0, lon 20.0–31.5), each asked
--- once; every thread takes its own slice and stops when it is done. Prints the answers by status.
+-- once; every thread takes its own slice. CLIENTS=one: all from wrk's own address (one scraper walking a grid);
+-- CLIENTS=many: each point from its own address, named in X-Forwarded-For (pier trusts loopback as a proxy),
+-- like an app population behind Caddy. A thread that has its answers writes DONE_DIR/<id>; scripts/bench
+-- then stops wrk with SIGINT (wrk's own thread:stop does not end the run early). Prints the answers by status.
 local total = tonumber(os.getenv("POINTS") or "50000")
+local many = os.getenv("CLIENTS") == "many"
+local doneDir = os.getenv("DONE_DIR")
 local threads = {}
 
 function setup(thread)
@@ -10,6 +15,7 @@ end
 
 function init(args)
     count = 0
+    answered = 0
     statuses = {}
     nthreads = tonumber(os.getenv("WRK_THREADS") or "2")
     mine = math.floor(total / nthreads)
@@ -23,17 +29,23 @@ local function point(i)
 end
 
 function request()
-    local i = id + count * nthreads
+    local i = id + count * nthreads + 1
     count = count + 1
-    local lat, lon = point(i + 1)
-    return wrk.format("GET", string.format("/v1/weather?lat=%.5f&lon=%.5f", lat, lon))
+    local lat, lon = point(i)
+    local headers = {}
+    if many then
+        headers["X-Forwarded-For"] = string.format("10.%d.%d.%d", math.floor(i / 65536) % 256, math.floor(i / 256) % 256, i % 256)
+    end
+    return wrk.format("GET", string.format("/v1/weather?lat=%.5f&lon=%.5f", lat, lon), headers)
 end
 
 function response(status, headers, body)
     statuses[status] = (statuses[status] or 0) + 1
-    local answered = 0
-    for _, n in pairs(statuses) do answered = answered + n end
-    if answered >= mine then wrk.thread:stop() end
+    answered = answered + 1
+    if answered == mine and doneDir then
+        local file = io.open(doneDir .. "/" .. id, "w")
+        if file then file:close() end
+    end
 end
 
 function done(summary, latency, requests)

@@ -131,17 +131,17 @@ public final class LRUCache<Key: Hashable & Sendable, Value: Sendable>: Sendable
         if state.tail < 0 { state.tail = slot }
     }
 
+    /// Reads only the links: copying the whole node would retain and release its key and value on every hit.
     private static func unlink(_ slot: Int32, in state: inout State) {
-        let node = state.nodes[Int(slot)]
-        if node.previous >= 0 { state.nodes[Int(node.previous)].next = node.next } else { state.head = node.next }
-        if node.next >= 0 { state.nodes[Int(node.next)].previous = node.previous } else { state.tail = node.previous }
+        let previous = state.nodes[Int(slot)].previous, next = state.nodes[Int(slot)].next
+        if previous >= 0 { state.nodes[Int(previous)].next = next } else { state.head = next }
+        if next >= 0 { state.nodes[Int(next)].previous = previous } else { state.tail = previous }
     }
 
     private static func remove(_ slot: Int32, from state: inout State) {
         unlink(slot, in: &state)
-        let node = state.nodes[Int(slot)]
-        if let key = node.key { state.slots[key] = nil }
-        state.bytes -= node.cost
+        if let key = state.nodes[Int(slot)].key { state.slots[key] = nil }
+        state.bytes -= state.nodes[Int(slot)].cost
         state.nodes[Int(slot)] = Node(key: nil, value: nil, cost: 0, previous: -1, next: -1)
         state.free.append(slot)
     }
