@@ -49,7 +49,7 @@ public struct HourlySeries: Sendable, Equatable {
     public var isEmpty: Bool { slots.isEmpty }
 
     /// Bytes held (the slots and the array's header).
-    public var byteCount: Int { slots.count * MemoryLayout<UInt16>.size + 32 }
+    public var byteCount: Int { slots.capacity * MemoryLayout<UInt16>.size + 32 }
 
     public var hours: [Forecast.Hour] {
         (0..<count).map(hour)

@@ -116,7 +116,7 @@ public final class WeatherMemory: Sendable {
             return entry.json
         }
         let json = try JSONBody.encode(DailyForecast.days(from: forecast.hours, timeZone: timeZone, today: today))
-        put(.daily(DailyJSON(fetchedAt: forecast.fetchedAt, today: today, json: json)), for: .daily(forecast.cell), cost: json.count + 32)
+        put(.daily(DailyJSON(fetchedAt: forecast.fetchedAt, today: today, json: json)), for: .daily(forecast.cell), cost: json.capacity + 32)
         return json
     }
 
@@ -128,7 +128,7 @@ public final class WeatherMemory: Sendable {
     func store(_ body: Body, for key: String) {
         let response = body.response.response
         let headerBytes = response.headers.fields.reduce(32) { $0 + Self.stringBytes($1.name) + Self.stringBytes($1.value) }
-        let cost = response.body.count + 32 + headerBytes + Self.stringBytes(key) + (body.response.entityTag.map(Self.stringBytes) ?? 0)
+        let cost = response.body.capacity + 32 + headerBytes + Self.stringBytes(key) + (body.response.entityTag.map(Self.stringBytes) ?? 0)
         put(.body(body), for: .body(key), cost: cost)
     }
 

@@ -50,9 +50,18 @@ public struct WeatherResponse: Sendable {
 
     /// The body: these two parts around the cell's already-encoded `daily_forecast` (keys in sorted order, as
     /// every other body).
+    ///
+    /// Assembled into one exactly sized buffer: chained `+` would leave up to twice the length in capacity,
+    /// and these bodies are kept by the thousand.
     func body(dailyForecast: [UInt8]) throws -> [UInt8] {
-        Array(#"{"current":"#.utf8) + (try JSONBody.encode(current)) + Array(#","daily_forecast":"#.utf8) + dailyForecast
-            + Array(#","station":"#.utf8) + (try JSONBody.encode(station)) + [UInt8(ascii: "}")]
+        let parts = [
+            Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
+            Array(#","station":"#.utf8), try JSONBody.encode(station), [UInt8(ascii: "}")],
+        ]
+        var body: [UInt8] = []
+        body.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for part in parts { body.append(contentsOf: part) }
+        return body
     }
 
     public init(station: StationObservation, kilometres: Double) {
