@@ -10,23 +10,7 @@ import XCTest
 
 /// Forecast tiers, the FMI budget, neighbouring cells and per-client shares against a real PostgreSQL/PostGIS
 /// and the local FMI (`FixtureUpstream`), which counts every request it gets.
-final class ForecastServiceTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
-
+final class ForecastServiceTests: WeatherDatabaseTestCase {
     /// A clock that only moves when told to, for budgets that must not refill during a test.
     final class ManualClock: Sendable {
         private let seconds = Mutex(1000.0)
@@ -38,7 +22,7 @@ final class ForecastServiceTests: XCTestCase {
         ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init(),
         memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20), clock: ManualClock? = nil
     ) -> ForecastService {
-        let fmi = FMIClient(baseURL: upstream.fmiURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5))))
+        let fmi = fmi()
         let settings = ForecastService.Settings(ttl: ttl, neighbourKilometres: neighbourKilometres, budget: budget)
         if let clock {
             return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings, memory: memory, clock: { clock.now })

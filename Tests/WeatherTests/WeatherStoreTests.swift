@@ -7,28 +7,8 @@ import UpstreamTesting
 @testable import Weather
 import XCTest
 
-/// Stations, nearest-station lookups and forecast tiers against a real PostgreSQL/PostGIS and a local FMI.
-final class WeatherStoreTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
-
-    private func fmi(timeout: Duration = .seconds(5)) -> FMIClient {
-        FMIClient(baseURL: upstream.fmiURL, client: UpstreamClient(configuration: .init(timeout: timeout)))
-    }
-
+/// Stations and nearest-station lookups against a real PostgreSQL/PostGIS and a local FMI.
+final class WeatherStoreTests: WeatherDatabaseTestCase {
     func testObservationsAreStoredAndTheNearestStationAgreesWithPostGIS() async throws {
         let service = ObservationService(client: fmi(), store: WeatherStore(pool: pool))
         let summary = try await service.refresh()
