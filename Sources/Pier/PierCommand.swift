@@ -10,7 +10,7 @@ struct PierCommand: ParsableCommand {
         abstract: "Lake, ferry and weather data for mobile apps.",
         discussion: "Configuration comes from environment variables (see README.md); options override them.",
         version: version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self],
+        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self],
         defaultSubcommand: nil
     )
 }

@@ -61,14 +61,10 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
 
-        var router = Router()
-        HealthRoute(
+        let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
-            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails
-        ).register(in: &router)
-        MetricsRoute.register(in: &router, registry: registry)
-        sources.register(in: &router)
-        if configuration.benchRoutes { BenchmarkRoute.register(in: &router) }
+            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails)
+        let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
 
         let server = try HTTPServer(
             configuration: configuration.server, router: router, logger: Logger(label: "pier.http"), metrics: registry)
@@ -89,6 +85,17 @@ struct ServeCommand: ParsableCommand {
         database.stop()
         pool.close()
         logger.info("exit")
+    }
+
+    /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
+    static func router(configuration: Configuration, sources: DataSources, health: HealthRoute, registry: MetricsRegistry) -> Router {
+        var router = Router()
+        health.register(in: &router)
+        MetricsRoute.register(in: &router, registry: registry)
+        OpenAPIRoute.register(in: &router)
+        sources.register(in: &router)
+        if configuration.benchRoutes { BenchmarkRoute.register(in: &router) }
+        return router
     }
 
     /// Calls `action` on the first SIGTERM or SIGINT; a second one exits at once.

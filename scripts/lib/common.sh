@@ -54,3 +54,22 @@ pg_bindir() {
 ensure_swift() {
     command -v swift >/dev/null 2>&1 || die "the Swift toolchain (6.0 or newer) is not on PATH: install it from swift.org (Debian has no current package) and run again"
 }
+
+# The PyPI tools the tests use, pinned, in a virtual environment under .build/python (not the system's
+# Python): schemathesis (explores the real binary against openapi.yaml) and openapi-spec-validator
+# (PyYAML comes with them). Sets PIER_PYTHON to the environment's bin directory.
+PIER_PYTHON_TOOLS=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0")
+ensure_python_tools() {
+    local venv="$PIER_ROOT/.build/python" stamp
+    stamp="$(printf '%s ' "${PIER_PYTHON_TOOLS[@]}")"
+    if [ ! -x "$venv/bin/python" ] || [ "$(cat "$venv/.pier-tools" 2>/dev/null)" != "$stamp" ]; then
+        command -v python3 >/dev/null 2>&1 || ensure_packages python3
+        python3 -m venv --help >/dev/null 2>&1 && python3 -c 'import ensurepip' 2>/dev/null || ensure_packages python3-venv
+        log "installing ${PIER_PYTHON_TOOLS[*]} into .build/python"
+        rm -rf "$venv"
+        python3 -m venv "$venv" || die "python3 -m venv failed"
+        "$venv/bin/pip" install -q --disable-pip-version-check "${PIER_PYTHON_TOOLS[@]}" || die "pip could not install ${PIER_PYTHON_TOOLS[*]}"
+        printf '%s' "$stamp" >"$venv/.pier-tools"
+    fi
+    PIER_PYTHON="$venv/bin"
+}

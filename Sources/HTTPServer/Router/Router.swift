@@ -47,6 +47,11 @@ public struct Router: Sendable {
     /// All registered paths, sorted (for documentation and tests).
     public var paths: [String] { routes.keys.sorted() }
 
+    /// Every registered method and path, `GET /health` style, sorted (HEAD is implied by GET and not listed).
+    public var operations: [String] {
+        routes.flatMap { path, methods in methods.keys.map { "\($0.rawValue) \(path)" } }.sorted()
+    }
+
     private static func allow(_ methods: [HTTPMethod: RouteHandler]) -> String {
         var names = Set(methods.keys.map(\.rawValue))
         if names.contains("GET") { names.insert("HEAD") }

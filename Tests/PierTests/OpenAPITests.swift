@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// `openapi.yaml` against the real binary: the served document, its routes against the router's, and
+/// schemathesis (installed by scripts/test) exploring every operation with real data loaded.
+final class OpenAPITests: EndToEndTestCase {
+    /// The repository root (this file is Tests/PierTests/OpenAPITests.swift).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// Runs a program to completion; its output goes to a file (a pipe could fill and stall it).
+    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("pier-\(UUID().uuidString).log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        defer { try? FileManager.default.removeItem(at: log) }
+        let handle = try FileHandle(forWritingTo: log)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
+    }
+
+    /// Starts pier on the fixture upstreams and waits until ships, lakes and weather all answer 200.
+    func startPierWithData(_ extra: [String: String] = [:]) throws -> PierProcess {
+        // A generous FMI budget: schemathesis asks for many cold cells, and a 503 would be a finding.
+        var environment = ["PIER_FMI_REQUESTS_PER_MINUTE": "100000", "PIER_FMI_BURST": "100000", "PIER_FORECAST_NEIGHBOUR_KM": "0"]
+        environment.merge(extra) { $1 }
+        let pier = try startPier(environment)
+        let deadline = Date().addingTimeInterval(30)
+        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94"] {
+            while try RawClient.request(port: pier.port, path).status != 200 {
+                guard Date() < deadline else {
+                    XCTFail("\(path) never answered 200")
+                    return pier
+                }
+                usleep(100_000)
+            }
+        }
+        return pier
+    }
+
+    func testTheDocumentIsServedAndMatchesTheRouter() throws {
+        let pier = try startPier(["PIER_FETCH": "off"])
+        let response = try RawClient.request(port: pier.port, "/openapi.json")
+        XCTAssertEqual(response.status, 200)
+        XCTAssertEqual(response.header("Content-Type"), "application/json; charset=utf-8")
+        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        XCTAssertEqual(document["openapi"] as? String, "3.1.0")
+        XCTAssertEqual((document["info"] as? [String: Any])?["version"] as? String, "0.1.0", "the version pier reports")
+        let etag = try XCTUnwrap(response.header("ETag"))
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/openapi.json", headers: [("If-None-Match", etag)]).status, 304)
+        XCTAssertEqual(pier.stop(), 0)
+
+        let methods = Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
+        let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
+        let documented = paths.flatMap { path, item in item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } }.sorted()
+        let listed = try Self.run(PierProcess.binary.path, ["routes"], environment: ["PIER_BENCH_ROUTES": "off"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let registered = listed.output.split(separator: "\n").map(String.init).sorted()
+        XCTAssertFalse(registered.isEmpty)
+        XCTAssertEqual(Set(registered).subtracting(documented).sorted(), [], "registered in the router but missing from openapi.yaml")
+        XCTAssertEqual(Set(documented).subtracting(registered).sorted(), [], "in openapi.yaml but not registered")
+    }
+
+    /// schemathesis' standard checks on every operation, with ships, lakes and weather data loaded.
+    func testSchemathesisFindsNothing() throws {
+        guard let schemathesis = ProcessInfo.processInfo.environment["PIER_SCHEMATHESIS"],
+            FileManager.default.isExecutableFile(atPath: schemathesis)
+        else {
+            return XCTFail("PIER_SCHEMATHESIS must name the schemathesis executable (scripts/test installs it)")
+        }
+        let pier = try startPierWithData()
+        let result = try Self.run(schemathesis, [
+            "run", Self.root.appendingPathComponent("openapi.yaml").path,
+            "--url", "http://127.0.0.1:\(pier.port)",
+            "--checks", "all",
+            "--header", "Authorization: Bearer s3cret-token", "--continue-on-failure",
+            "--max-examples", ProcessInfo.processInfo.environment["PIER_SCHEMATHESIS_EXAMPLES"] ?? "100",
+            "--seed", "1",
+            "--workers", "2",
+            "--request-timeout", "10",
+            "--no-color",
+        ], environment: ["SCHEMATHESIS_HOOKS": "", "NO_COLOR": "1"])
+        XCTAssertEqual(result.status, 0, "schemathesis found something:\n\(result.output)")
+        print(result.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
+        XCTAssertEqual(pier.stop(), 0)
+    }
+}
