@@ -77,12 +77,8 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// The timestamp spellings the contract uses.
 public enum Timestamp {
-    /// `2026-11-23T02:00:41.512Z`: ISO 8601, UTC, milliseconds.
-    public static func iso8601Milliseconds(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// `2026-11-23T02:00:41Z`: ISO 8601, UTC, whole seconds.
+    /// `2026-11-23T02:00:41Z`: ISO 8601, UTC, whole seconds (fractions cut). The only form Pier writes: the
+    /// shipped apps parse with `ISO8601DateFormatter` set to `.withInternetDateTime`, which rejects fractions.
     public static func iso8601(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())
     }

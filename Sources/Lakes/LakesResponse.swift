@@ -17,7 +17,7 @@ public struct LakesResponse: Codable, Sendable, Equatable {
 
     init(snapshot: LakeSnapshot, now: Date, timeZone: TimeZone, staleAfter: TimeInterval) {
         lakes = snapshot.readings
-        lastUpdated = Timestamp.iso8601Milliseconds(snapshot.scrapedAt)
+        lastUpdated = Timestamp.iso8601(snapshot.scrapedAt)
         debug = Debug(
             currentSwissTime: Timestamp.swissLocal(snapshot.scrapedAt, timeZone: timeZone),
             lakesCount: snapshot.readings.count, stale: now.timeIntervalSince(snapshot.scrapedAt) > staleAfter)

@@ -46,7 +46,7 @@ public struct ShipRoutes: Sendable {
         case let .success(summary):
             let body = RefreshResult(
                 daysProcessed: service.configuration.dayCount, routes: summary.itemCount,
-                lastUpdated: Timestamp.iso8601Milliseconds(summary.scrapedAt))
+                lastUpdated: Timestamp.iso8601(summary.scrapedAt))
             return .json((try? JSONBody.encode(body)) ?? [], headers: CORS.headers(("Cache-Control", "no-store")))
         case let .failure(error):
             if case .database = error {

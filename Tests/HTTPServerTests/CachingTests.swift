@@ -18,6 +18,11 @@ final class CachingTests: XCTestCase {
         XCTAssertTrue(EntityTag.matches(ifNoneMatch: "*", tag: tag))
         XCTAssertFalse(EntityTag.matches(ifNoneMatch: "\"x\"", tag: tag))
         XCTAssertFalse(EntityTag.matches(ifNoneMatch: "0123456789abcdef", tag: tag))
+        // As swift-openapi-generator's clients send it.
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "%220123456789abcdef%22", tag: tag))
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "W%2F%220123456789abcdef%22", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "%22x%22", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "%22%2", tag: tag), "a broken escape is no match, not a crash")
     }
 
     func testCachedResponseAnswers304WithoutBody() {

@@ -83,13 +83,26 @@ final class OpenAPITests: EndToEndTestCase {
             "--checks", "all",
             "--header", "Authorization: Bearer s3cret-token", "--continue-on-failure",
             "--max-examples", ProcessInfo.processInfo.environment["PIER_SCHEMATHESIS_EXAMPLES"] ?? "100",
-            "--seed", "1",
+            "--seed", ProcessInfo.processInfo.environment["PIER_SCHEMATHESIS_SEED"] ?? "1",
             "--workers", "2",
             "--request-timeout", "10",
             "--no-color",
         ], environment: ["SCHEMATHESIS_HOOKS": "", "NO_COLOR": "1"])
         XCTAssertEqual(result.status, 0, "schemathesis found something:\n\(result.output)")
         print(result.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    /// The Swift client generated from openapi.yaml (clients/swift, built by scripts/test) against the real binary.
+    func testTheGeneratedSwiftClientWorksAgainstPier() throws {
+        guard let check = ProcessInfo.processInfo.environment["PIER_CLIENT_CHECK"], FileManager.default.isExecutableFile(atPath: check) else {
+            return XCTFail("PIER_CLIENT_CHECK must name clients/swift's pier-client-check (scripts/test builds it)")
+        }
+        let pier = try startPierWithData()
+        let result = try Self.run(check, ["http://127.0.0.1:\(pier.port)", "s3cret-token"])
+        XCTAssertEqual(result.status, 0, result.output)
+        XCTAssertTrue(result.output.contains("all checks passed"), result.output)
+        XCTAssertEqual(result.output.components(separatedBy: "\nok   ").count + (result.output.hasPrefix("ok   ") ? 1 : 0), 8, result.output)
         XCTAssertEqual(pier.stop(), 0)
     }
 }

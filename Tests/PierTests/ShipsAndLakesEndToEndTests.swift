@@ -64,7 +64,10 @@ final class ShipsAndLakesEndToEndTests: EndToEndTestCase {
         for day in ships.dailyDeployments {
             XCTAssertEqual(day.routes, try expectedRoutes(for: try XCTUnwrap(CalendarDate(day.date))), day.date)
         }
-        XCTAssertNotNil(ships.lastUpdated.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression), ships.lastUpdated)
+        XCTAssertNotNil(ships.lastUpdated.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), ships.lastUpdated)
+        let appFormatter = ISO8601DateFormatter()
+        appFormatter.formatOptions = [.withInternetDateTime]
+        XCTAssertNotNil(appFormatter.date(from: ships.lastUpdated), "the shipped app's formatter parses it (whole seconds)")
 
         // How ZSG was asked: one request per date, by timestamp at 12:00 UTC, with the page script's headers.
         let requests = upstream.requests(.zsg)

@@ -1,0 +1,92 @@
+import Foundation
+import PierClient
+
+// Calls a running pier with the client generated from openapi.yaml, the way an app would, and checks what
+// comes back. Usage: pier-client-check BASE_URL REFRESH_TOKEN. Prints one line per check; exit status 1
+// when any failed. PierTests/GeneratedClientTests runs it against the real binary with data loaded.
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let baseURL = URL(string: arguments[1]) else {
+    print("usage: pier-client-check BASE_URL REFRESH_TOKEN")
+    exit(2)
+}
+let client = PierClient.make(baseURL: baseURL)
+let authorized = PierClient.make(baseURL: baseURL, refreshToken: arguments[2])
+let wrongToken = PierClient.make(baseURL: baseURL, refreshToken: "not-the-token")
+nonisolated(unsafe) var failures = 0
+
+func check(_ name: String, _ body: () async throws -> String?) async {
+    do {
+        if let problem = try await body() {
+            failures += 1
+            print("FAIL \(name): \(problem)")
+        } else {
+            print("ok   \(name)")
+        }
+    } catch {
+        failures += 1
+        print("FAIL \(name): \(error)")
+    }
+}
+
+await check("GET /api/ships decodes, and its ETag gives 304") {
+    let ships = try await client.getShips().ok
+    let body = try ships.body.json
+    guard body.debug.daysProcessed == body.dailyDeployments.count, !body.dailyDeployments.isEmpty else {
+        return "\(body.dailyDeployments.count) days, daysProcessed \(body.debug.daysProcessed)"
+    }
+    guard body.dailyDeployments.contains(where: { !$0.routes.isEmpty }) else { return "no routes at all" }
+    guard abs(body.lastUpdated.timeIntervalSinceNow) < 3600 else { return "lastUpdated \(body.lastUpdated)" }
+    let again = try await client.getShips(headers: .init(ifNoneMatch: ships.headers.eTag))
+    guard case .notModified = again else { return "expected 304, got \(again)" }
+    return nil
+}
+
+await check("GET /ships?date= gives that day only; a malformed date is 400") {
+    let week = try await client.getShipsAlias().ok.body.json
+    let first = week.dailyDeployments[0].date
+    let day = try await client.getShipsAlias(query: .init(date: first)).ok.body.json
+    guard day.dailyDeployments.map(\.date) == [first] else { return "\(day.dailyDeployments.map(\.date))" }
+    let bad = try await client.getShips(query: .init(date: "2026-02-30"))
+    guard case .badRequest(let response) = bad else { return "expected 400, got \(bad)" }
+    return try response.body.json.error.isEmpty ? "empty error message" : nil
+}
+
+await check("GET /api/water-temp decodes every lake") {
+    let lakes = try await client.getWaterTemperature().ok.body.json
+    guard lakes.lakes.count == lakes.debug.lakesCount, lakes.lakes.count >= 20 else { return "\(lakes.lakes.count) lakes" }
+    guard lakes.lakes.contains(where: { $0.name == "Zürichsee" && $0.temperature != nil }) else { return "no Zürichsee temperature" }
+    return nil
+}
+
+await check("GET /v1/weather decodes the screen; outside Finland is 422") {
+    let weather = try await client.getWeather(query: .init(lat: 60.17, lon: 24.94)).ok.body.json
+    guard !weather.station.name.isEmpty, !weather.dailyForecast.isEmpty else { return "empty screen" }
+    let outside = try await client.getWeather(query: .init(lat: 48.85, lon: 2.35))
+    guard case .unprocessableContent = outside else { return "expected 422, got \(outside)" }
+    return nil
+}
+
+await check("POST /api/ships/refresh: 401 without or with a wrong token, 200 with the token") {
+    guard case .unauthorized(let missing) = try await client.refreshShips() else { return "no token was not 401" }
+    guard missing.headers.wwwAuthenticate.hasPrefix("Bearer") else { return "WWW-Authenticate: \(missing.headers.wwwAuthenticate)" }
+    guard case .unauthorized = try await wrongToken.refreshShipsAlias() else { return "a wrong token was not 401" }
+    let refreshed = try await authorized.refreshShips().ok.body.json
+    return refreshed.daysProcessed == 7 && refreshed.routes > 0 ? nil : "\(refreshed)"
+}
+
+await check("GET /health reports the database and the sources") {
+    let health = try await client.getHealth().ok.body.json
+    guard health.status == .ok, health.database == .ok else { return "\(health.status) \(health.database)" }
+    let sources = health.sources.additionalProperties
+    guard Set(sources.keys).isSuperset(of: ["ships", "lakes", "weather"]) else { return "sources \(sources.keys.sorted())" }
+    return sources["weather"]?.forecastBudget == nil ? "no forecast_budget under weather" : nil
+}
+
+await check("GET /openapi.json is the document") {
+    let document = try await client.getOpenAPIDocument().ok.body.json
+    return document.openapi == "3.1.0" ? nil : "openapi \(document.openapi)"
+}
+
+print(failures == 0 ? "all checks passed" : "\(failures) check(s) failed")
+exit(failures == 0 ? 0 : 1)
