@@ -21,6 +21,8 @@ final class OpenAPITests: EndToEndTestCase {
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = handle
         process.standardError = handle
+        // In a scratch folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
+        process.currentDirectoryURL = FileManager.default.temporaryDirectory
         try process.run()
         process.waitUntilExit()
         try handle.close()
