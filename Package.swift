@@ -43,7 +43,7 @@ let package = Package(
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches; never linked into the executable.
-        .target(name: "UpstreamTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "UpstreamTesting", dependencies: ["HTTPServer", "Replay"], swiftSettings: strict),
         // Upstream HTTP client, fetch runs, schedules and the status board. No domain knowledge.
         .target(
             name: "Fetching",
@@ -53,11 +53,13 @@ let package = Package(
         .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Weather", dependencies: ["Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
+        // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
+        .target(name: "Replay", dependencies: ["Fetching", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(name: "Operations", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Ships", "Weather",
+                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

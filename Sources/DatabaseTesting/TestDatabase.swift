@@ -57,10 +57,13 @@ public struct TestDatabase: Sendable {
         return pool
     }
 
+    /// Drops the database, and its demo twin (`<name>_demo`, made by `pier serve --demo`) if there is one.
     public func drop() {
         guard let admin = try? PostgresConnection(url: url) else { return }
-        _ = try? admin.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [name])
-        _ = try? admin.execute("DROP DATABASE IF EXISTS \(name)")
+        for database in [name, name + "_demo"] {
+            _ = try? admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()", [database])
+            _ = try? admin.execute("DROP DATABASE IF EXISTS \(database)")
+        }
     }
 }

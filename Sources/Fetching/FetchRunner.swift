@@ -15,14 +15,35 @@ public final class FetchRunner: Sendable {
     private let logger: Logger
     private let inFlight = Mutex<[String: Task<Result, Never>]>([:])
     private let successHook = Mutex<(@Sendable (String) async -> Void)?>(nil)
+    private let capture: CapturePolicy
+    private let lastCaptures = Mutex<[String: String]>([:])
+
+    /// Which runs keep their upstream answers on disk (``UpstreamCapture``).
+    public enum CapturePolicy: Sendable {
+        case none
+        /// Every run, into this folder (`pier fetch … --save DIR`).
+        case everyRun(URL)
+        /// Failed and suspect runs, each into `<folder>/<source>-<UTC time>`, the newest `keep` kept
+        /// (`PIER_SAVE_SUSPECT_DIR`).
+        case failedRuns(URL, keep: Int)
+    }
+
+    /// The folder of `source`'s newest saved capture, if any (for `/health`).
+    public func lastCapture(for source: String) -> String? {
+        lastCaptures.withLock { $0[source] }
+    }
 
     /// Called with the source's name after every successful run (to tell other processes).
     public func onSuccess(_ hook: @escaping @Sendable (String) async -> Void) {
         successHook.withLock { $0 = hook }
     }
 
-    public init(log: FetchRunLog, board: SourceStatusBoard, metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.fetch")) {
+    public init(
+        log: FetchRunLog, board: SourceStatusBoard, metrics: MetricsRegistry? = nil, capture: CapturePolicy = .none,
+        logger: Logger = Logger(label: "pier.fetch")
+    ) {
         self.log = log
+        self.capture = capture
         self.board = board
         self.metrics = metrics
         self.logger = logger
@@ -57,7 +78,14 @@ public final class FetchRunner: Sendable {
             finish(job, id: nil, result: .failure(failure), started: started)
             return .failure(failure)
         }
-        let result = await Self.withTimeout(job.timeout) { try await job.work() }
+        let result: Result
+        if case .none = capture {
+            result = await Self.withTimeout(job.timeout) { try await job.work() }
+        } else {
+            let answers = UpstreamCapture(startedAt: started)
+            result = await UpstreamCapture.$current.withValue(answers) { await Self.withTimeout(job.timeout) { try await job.work() } }
+            keep(answers, of: job.source, result: result)
+        }
         do {
             if let id {
                 try await log.finish(
@@ -70,6 +98,43 @@ public final class FetchRunner: Sendable {
         finish(job, id: id, result: result, started: started)
         if case .success = result, let hook = successHook.withLock({ $0 }) { await hook(job.source) }
         return result
+    }
+
+    /// Writes a run's upstream answers where the policy says; a capture that cannot be written is logged,
+    /// never a reason to fail the run.
+    private func keep(_ answers: UpstreamCapture, of source: String, result: Result) {
+        let folder: URL
+        switch capture {
+        case .none:
+            return
+        case let .everyRun(directory):
+            folder = directory
+        case let .failedRuns(directory, keep):
+            guard case .failure = result else { return }
+            // UTC to the millisecond, without colons: unique per run, and sorts by time.
+            let stamp = answers.startedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+                .replacingOccurrences(of: ":", with: "")
+            folder = directory.appendingPathComponent("\(source)-\(stamp)")
+            Self.prune(directory, keep: max(0, keep - 1))
+        }
+        do {
+            try answers.write(to: folder, source: source, outcome: result.outcome.rawValue, error: result.failure.map { "\($0)" })
+            lastCaptures.withLock { $0[source] = folder.path }
+            logger.info("upstream answers saved", metadata: ["source": "\(source)", "folder": "\(folder.path)"])
+        } catch {
+            logger.warning("could not save the upstream answers", metadata: ["source": "\(source)", "error": "\(error)"])
+        }
+    }
+
+    /// Deletes all but the newest `keep` capture folders (their names sort by time within a source).
+    static func prune(_ directory: URL, keep: Int) {
+        let manager = FileManager.default
+        guard let names = try? manager.contentsOfDirectory(atPath: directory.path) else { return }
+        let folders = names.filter { manager.fileExists(atPath: directory.appendingPathComponent($0).appendingPathComponent("run.json").path) }
+        // `<source>-<time>`: the part after the first dash sorts by time across sources.
+        let stamp = { (name: String) in name.drop { $0 != "-" } }
+        let byAge = folders.sorted { (stamp($0), $0) < (stamp($1), $1) }
+        for name in byAge.dropLast(keep) { try? manager.removeItem(at: directory.appendingPathComponent(name)) }
     }
 
     private func finish(_ job: FetchJob, id: Int64?, result: Result, started: Date) {

@@ -59,7 +59,7 @@ public final class UpstreamClient: Sendable {
         let task = session.dataTask(with: request)
         let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfers.begin(task, url: url, accepting: accepting, continuation: continuation)
+                transfers.begin(task, url: url, accepting: accepting, capture: UpstreamCapture.current, continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -78,6 +78,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         var redirects = 0
         var failure: UpstreamError?
         var accepted: Set<Int> = []
+        var capture: UpstreamCapture?
     }
 
     private let configuration: UpstreamClient.Configuration
@@ -88,10 +89,12 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func begin(
-        _ task: URLSessionTask, url: String, accepting: Set<Int>,
+        _ task: URLSessionTask, url: String, accepting: Set<Int>, capture: UpstreamCapture?,
         continuation: CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
     ) {
-        transfers.withLock { $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation, accepted: accepting) }
+        transfers.withLock {
+            $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation, accepted: accepting, capture: capture)
+        }
     }
 
     func urlSession(
@@ -137,7 +140,16 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        transfer.continuation.resume(returning: Self.result(of: transfer, task: task, error: error))
+        let result = Self.result(of: transfer, task: task, error: error)
+        if let capture = transfer.capture {
+            // Whatever came, failures included: a broken answer is what a capture is for.
+            let response = task.response as? HTTPURLResponse
+            var headers: [String: String] = [:]
+            for (name, value) in response?.allHeaderFields ?? [:] { headers["\(name)"] = "\(value)" }
+            let failure: String? = if case let .failure(problem) = result { "\(problem)" } else { nil }
+            capture.record(url: transfer.url, status: response?.statusCode, headers: headers, body: transfer.body, error: failure)
+        }
+        transfer.continuation.resume(returning: result)
     }
 
     private func fail(_ task: URLSessionTask, with failure: @escaping (String) -> UpstreamError) {

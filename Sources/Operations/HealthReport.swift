@@ -12,10 +12,12 @@ public struct HealthReport: Sendable, Equatable {
     public var fetcher: String?
     /// More JSON members for a source's object, by source name (e.g. the weather forecast budget).
     public var details: [String: String]
+    /// `live`, or `demo` when serving the bundled recordings (`pier serve --demo`).
+    public var mode: String
 
     public init(
         version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil,
-        details: [String: String] = [:]
+        details: [String: String] = [:], mode: String = "live"
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -23,6 +25,7 @@ public struct HealthReport: Sendable, Equatable {
         self.sources = sources
         self.fetcher = fetcher
         self.details = details
+        self.mode = mode
     }
 
     /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
@@ -42,7 +45,7 @@ public struct HealthReport: Sendable, Equatable {
                 + (details[source.source].map { ",\($0)" } ?? "") + "}"
         }
         return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
-            + "\"database\":\"\(database.rawValue)\",\"sources\":{\(sources.joined(separator: ","))}"
+            + "\"database\":\"\(database.rawValue)\",\"mode\":\"\(mode)\",\"sources\":{\(sources.joined(separator: ","))}"
             + (fetcher.map { ",\"fetcher\":\(JSONString.quote($0))" } ?? "") + "}"
     }
 }

@@ -15,6 +15,7 @@ public final class HealthRoute: Sendable {
     private let sources: SourceStatusBoard?
     private let fetcher: (@Sendable () -> String)?
     private let details: [String: @Sendable () -> String]
+    private let mode: String
     private let startedAt: Int
     private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
 
@@ -25,8 +26,9 @@ public final class HealthRoute: Sendable {
     ///     once a second.
     public init(
         version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
-        details: [String: @Sendable () -> String] = [:]
+        details: [String: @Sendable () -> String] = [:], mode: String = "live"
     ) {
+        self.mode = mode
         self.version = version
         self.database = database
         self.sources = sources
@@ -42,7 +44,7 @@ public final class HealthRoute: Sendable {
     public func report() -> HealthReport {
         HealthReport(
             version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
-            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() })
+            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() }, mode: mode)
     }
 
     func response() -> HTTPResponse {

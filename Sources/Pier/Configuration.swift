@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import ArgumentParser
 import Logging
+import Replay
 
 /// All of Pier's settings, read once from the environment (and command-line overrides). Nothing else in
 /// the program reads environment variables. Every variable is documented in the README.
@@ -17,6 +18,8 @@ struct Configuration: Sendable {
     var healthPingInterval: Duration = .seconds(2)
     /// `PIER_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` names the client (per-client limits).
     var trustedProxies = ClientAddress.defaultTrustedProxies
+    /// `PIER_DEMO_DIR`: the bundled recordings `serve --demo` replays.
+    var demoDirectory = "Demo"
     var fetch = FetchSettings()
 
     /// Upstreams, schedules and limits of the background fetcher.
@@ -50,6 +53,10 @@ struct Configuration: Sendable {
         var forecastNeighbourKilometres = 10.0
         /// Bytes of forecasts and `/v1/weather` answers kept in memory.
         var weatherCacheBytes = 64 << 20
+        /// `PIER_SAVE_SUSPECT_DIR`: failed and suspect runs keep their upstream answers here (the newest
+        /// `saveSuspectKeep`).
+        var saveSuspectDirectory: String? = nil
+        var saveSuspectKeep = 20
         /// How often a standby replica tries to become the fetching leader (and the leader checks its lock).
         var leaderCheck: Duration = .seconds(2)
     }
@@ -101,6 +108,7 @@ struct Configuration: Sendable {
             }
             configuration.trustedProxies = ranges
         }
+        configuration.demoDirectory = environment["PIER_DEMO_DIR"] ?? configuration.demoDirectory
         configuration.fetch = try fetchSettings(reader)
         return configuration
     }
@@ -137,9 +145,18 @@ struct Configuration: Sendable {
         fetch.fmiBurst = try reader.int("PIER_FMI_BURST", default: fetch.fmiBurst, in: 1...100_000)
         fetch.fmiClientShare = try reader.number("PIER_FMI_CLIENT_SHARE", default: fetch.fmiClientShare, in: 0.001...1)
         fetch.forecastNeighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: fetch.forecastNeighbourKilometres, in: 0...500)
+        if let folder = environment["PIER_SAVE_SUSPECT_DIR"], !folder.isEmpty { fetch.saveSuspectDirectory = folder }
+        fetch.saveSuspectKeep = try reader.int("PIER_SAVE_SUSPECT_KEEP", default: fetch.saveSuspectKeep, in: 1...10_000)
         fetch.weatherCacheBytes = try reader.int("PIER_WEATHER_CACHE_MB", default: fetch.weatherCacheBytes >> 20, in: 1...1 << 20) << 20
         fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
         return fetch
+    }
+
+    /// Points the three upstreams at a replay of recorded answers (`--replay`, `--demo`).
+    mutating func useReplay(_ replay: ReplayUpstream) {
+        fetch.zsgURL = replay.url(for: fetch.zsgURL)
+        fetch.meteoNewsURL = replay.url(for: fetch.meteoNewsURL)
+        fetch.fmiURL = replay.url(for: fetch.fmiURL)
     }
 
     /// The process environment with command-line overrides applied; problems become usage errors.

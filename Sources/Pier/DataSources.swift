@@ -25,7 +25,9 @@ struct DataSources {
     private let trustedProxies: [AddressRange]
     private let metrics: MetricsRegistry?
 
-    init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?) {
+    /// - Parameter capture: which runs keep their upstream answers; by default failed and suspect ones when
+    ///   `PIER_SAVE_SUSPECT_DIR` is set.
+    init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?, capture: FetchRunner.CapturePolicy? = nil) {
         let settings = configuration.fetch
         self.settings = settings
         trustedProxies = configuration.trustedProxies
@@ -73,7 +75,10 @@ struct DataSources {
             ("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter), ("weather", weatherSchedule.staleAfter),
         ])
         log = FetchRunLog(pool: pool)
-        runner = FetchRunner(log: log, board: board, metrics: metrics)
+        let policy = capture ?? settings.saveSuspectDirectory.map {
+            FetchRunner.CapturePolicy.failedRuns(URL(fileURLWithPath: $0), keep: settings.saveSuspectKeep)
+        } ?? .none
+        runner = FetchRunner(log: log, board: board, metrics: metrics, capture: policy)
         self.ships = ships
         self.lakes = lakes
     }
@@ -114,10 +119,19 @@ struct DataSources {
         ).register(in: &router)
     }
 
-    /// More members for `/health`'s sources: the weather source's FMI budget and memory tier.
+    /// More members for `/health`'s sources: the folder of each one's last saved capture, and the weather
+    /// source's FMI budget and memory tier.
     var healthDetails: [String: @Sendable () -> String] {
-        let forecasts = forecasts
-        return ["weather": { forecasts.healthJSON() }]
+        let forecasts = forecasts, runner = runner
+        var details: [String: @Sendable () -> String] = [:]
+        for job in jobs {
+            let source = job.source
+            details[source] = {
+                let capture = "\"last_capture\":" + (runner.lastCapture(for: source).map(JSONString.quote) ?? "null")
+                return source == "weather" ? capture + "," + forecasts.healthJSON() : capture
+            }
+        }
+        return details
     }
 
     func scheduler(isLeader: @escaping @Sendable () -> Bool = { true }) -> FetchScheduler {

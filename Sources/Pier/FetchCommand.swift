@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fetching
+import Foundation
 import Logging
 
 /// `pier fetch ships|lakes --once`: one scrape, recorded in `fetch_runs` like a scheduled one.
@@ -19,13 +20,22 @@ struct FetchCommand: ParsableCommand {
     @Flag(help: "Run one fetch and exit (the only mode; the background schedule belongs to `pier serve`).")
     var once = false
 
+    @Option(help: "Write every upstream answer of the run (body as received, URL, status, headers, time) into this folder.")
+    var save: String?
+
+    @Option(help: "Use a capture folder as the upstreams, exactly as recorded (reproduces a failed run).")
+    var replay: String?
+
     func run() throws {
-        let configuration = try Configuration.load()
+        var configuration = try Configuration.load()
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
+        let upstream = try ServeCommand.replay(replay, moveToNow: false, into: &configuration, logger: logger)
+        defer { upstream?.stop() }
         let pool = try Database.migratedPool(configuration, logger: logger)
         defer { pool.close() }
-        let sources = DataSources(configuration: configuration, pool: pool, metrics: nil)
+        let sources = DataSources(
+            configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) })
         // Running `pier serve` processes reload what this run stores.
         let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
         sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
@@ -36,6 +46,7 @@ struct FetchCommand: ParsableCommand {
             print("\(source.rawValue): stored \(summary.itemCount) items")
         case let .failure(error):
             print("\(source.rawValue): \(error.outcome.rawValue): \(error)")
+            if let save { print("upstream answers saved in \(save)") }
             throw ExitCode.failure
         }
     }

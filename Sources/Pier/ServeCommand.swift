@@ -7,6 +7,8 @@ import Logging
 import Metrics
 import Operations
 import Postgres
+import Replay
+import Foundation
 
 /// `pier serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -27,6 +29,12 @@ struct ServeCommand: ParsableCommand {
     @Option(name: .customLong("log-level"), help: "debug, info, warning or error. Environment: LOG_LEVEL (default info).")
     var logLevel: String?
 
+    @Flag(help: "Serve the bundled recordings (PIER_DEMO_DIR, default Demo), dates moved to now, offline, in the database <name>_demo.")
+    var demo = false
+
+    @Option(help: "Use a capture folder (pier fetch --save, PIER_SAVE_SUSPECT_DIR) as the upstreams, exactly as recorded.")
+    var replay: String?
+
     func run() throws {
         var overrides: [String: String] = [:]
         if let host { overrides["HOST"] = host }
@@ -34,9 +42,16 @@ struct ServeCommand: ParsableCommand {
         if let eventLoops { overrides["PIER_EVENT_LOOPS"] = String(eventLoops) }
         if let maxConnections { overrides["PIER_MAX_CONNECTIONS"] = String(maxConnections) }
         if let logLevel { overrides["LOG_LEVEL"] = logLevel }
-        let configuration = try Configuration.load(overrides: overrides)
+        var configuration = try Configuration.load(overrides: overrides)
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
+        let upstream = try Self.replay(demo ? configuration.demoDirectory : replay, moveToNow: demo, into: &configuration, logger: logger)
+        defer { upstream?.stop() }
+        if demo {
+            configuration.databaseURL = try configuration.databaseURL.map(DemoDatabase.prepare)
+            configuration.server.extraHeaders.append((name: "X-Pier-Demo", value: "true"))
+            logger.info("demo mode: bundled recordings, database \(configuration.databaseURL.flatMap { URLComponents(string: $0)?.path } ?? "?")")
+        }
 
         let pool = try Database.migratedPool(configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
@@ -63,7 +78,8 @@ struct ServeCommand: ParsableCommand {
 
         let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
-            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails)
+            fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,
+            mode: demo ? "demo" : "live")
         let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
 
         let server = try HTTPServer(
@@ -85,6 +101,21 @@ struct ServeCommand: ParsableCommand {
         database.stop()
         pool.close()
         logger.info("exit")
+    }
+
+    /// Starts a replay of the recordings in `folder` (if any) and points the configuration's upstreams at it.
+    static func replay(_ folder: String?, moveToNow: Bool, into configuration: inout Configuration, logger: Logger) throws -> ReplayUpstream? {
+        guard let folder else { return nil }
+        let recorded: [UpstreamCapture.Recorded]
+        do {
+            recorded = try ReplayUpstream.read(URL(fileURLWithPath: folder))
+        } catch {
+            throw ValidationError("no recorded upstream answers in \(folder): \(error)")
+        }
+        let upstream = try ReplayUpstream(recorded: recorded, moveToNow: moveToNow)
+        configuration.useReplay(upstream)
+        logger.info("upstreams replayed from recordings", metadata: ["folder": "\(folder)", "answers": "\(recorded.count)"])
+        return upstream
     }
 
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).

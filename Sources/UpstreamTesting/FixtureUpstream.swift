@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import Replay
 import Synchronization
 
 /// A local stand-in for ZSG and MeteoNews: our own HTTP server serving the recorded fixture pages, with
@@ -163,23 +164,7 @@ public final class FixtureUpstream: Sendable {
     /// The fixture documents end (observations) or start (forecast) at 2026-11-23T06:00:00Z; every timestamp in
     /// them is moved by the same amount so that this happens at the start of the current hour.
     static func movedToNow(_ document: [UInt8], now: Date = Date()) -> [UInt8] {
-        let anchor = 1_795_413_600.0  // 2026-11-23T06:00:00Z
-        let shift = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600 - anchor
-        let formatter = ISO8601DateFormatter()
-        var output = document
-        var index = 0
-        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
-        while index + 20 <= output.count {
-            if output[index + 4] == UInt8(ascii: "-"), output[index + 10] == UInt8(ascii: "T"), output[index + 19] == UInt8(ascii: "Z"),
-                digits.contains(output[index]), let date = formatter.date(from: String(decoding: output[index..<index + 20], as: UTF8.self))
-            {
-                output.replaceSubrange(index..<index + 20, with: Array(formatter.string(from: date.addingTimeInterval(shift)).utf8))
-                index += 20
-            } else {
-                index += 1
-            }
-        }
-        return output
+        TimeShift.shift(document, by: TimeShift.hours(from: Date(timeIntervalSince1970: 1_795_413_600), to: now))  // 2026-11-23T06:00:00Z
     }
 
     private func html(_ text: String) -> HTTPResponse {

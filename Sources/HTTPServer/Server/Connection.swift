@@ -212,7 +212,7 @@ final class Connection {
         let keepAlive = context.keepAlive && !closeRequested && !loop.shuttingDown
         ResponseEncoder.encode(
             response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
-            omitBody: context.isHead)
+            omitBody: context.isHead, fixed: loop.shared.fixedHeaders)
         let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
         loop.record(route: context.route, status: response.status.code, seconds: elapsed)
         if loop.shared.logger.logLevel <= .debug {

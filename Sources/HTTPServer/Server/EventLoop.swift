@@ -188,12 +188,14 @@ final class EventLoop: @unchecked Sendable {
         acceptPausedUntil = now &+ 100_000_000
     }
 
-    private static let refusal: [UInt8] = {
+    /// Loop-confined, built on first use.
+    private lazy var refusal: [UInt8] = {
         var bytes: [UInt8] = []
         let response = HTTPResponse.error(.serviceUnavailable, "server is at its connection limit", headers: ["Retry-After": "1"])
         var date = HTTPDate()
         date.refresh()
-        ResponseEncoder.encode(response, into: &bytes, date: date.bytes, keepAlive: false, http10: false, omitBody: false)
+        ResponseEncoder.encode(
+            response, into: &bytes, date: date.bytes, keepAlive: false, http10: false, omitBody: false, fixed: shared.fixedHeaders)
         return bytes
     }()
 
@@ -202,7 +204,7 @@ final class EventLoop: @unchecked Sendable {
     private func refuse(_ fd: Int32) {
         shared.metrics.refusedConnections.increment()
         _ = Glibc.recv(fd, readBuffer.baseAddress, readBuffer.count, Int32(MSG_DONTWAIT))
-        Self.refusal.withUnsafeBytes { bytes in
+        refusal.withUnsafeBytes { bytes in
             _ = Glibc.send(fd, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL))
         }
         Glibc.shutdown(fd, Int32(SHUT_WR))

@@ -21,16 +21,17 @@ enum ResponseEncoder {
             || HTTPHeaders.equal(name, "server")
     }
 
+    /// - Parameter fixed: `Server` and any configured extra fields, already encoded.
     static func encode(
         _ response: HTTPResponse, into out: inout [UInt8], date: [UInt8], keepAlive: Bool,
-        http10: Bool, omitBody: Bool
+        http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader
     ) {
         if let line = statusLines[response.status.code] {
             out.append(contentsOf: line)
         } else {
             out.append(contentsOf: "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n".utf8)
         }
-        out.append(contentsOf: serverHeader)
+        out.append(contentsOf: fixed)
         out.append(contentsOf: "Date: ".utf8)
         out.append(contentsOf: date)
         out.append(0x0D)

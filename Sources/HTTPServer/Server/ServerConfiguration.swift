@@ -29,6 +29,8 @@ public struct ServerConfiguration: Sendable {
     /// Whether a loop calls `sched_yield` after each batch of events (see ``EventLoop``); off only pays on
     /// cores dedicated to the server.
     public var yieldAfterBatch: Bool
+    /// Header fields added to every response the server writes (e.g. `X-Pier-Demo: true`), after `Server`.
+    public var extraHeaders: [(name: String, value: String)] = []
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),

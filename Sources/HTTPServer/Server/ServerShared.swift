@@ -10,6 +10,8 @@ final class ServerShared: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let listenFD: Int32
+    /// `Server` and the configured extra headers, encoded once.
+    let fixedHeaders: [UInt8]
     /// Open connections across all loops; the connection cap is checked against it, `/metrics` reads it.
     let openConnections = ConnectionCount()
     /// Round-robin cursor for handing accepted connections to loops.
@@ -23,6 +25,7 @@ final class ServerShared: Sendable {
         self.router = router
         self.logger = logger
         self.listenFD = listenFD
+        fixedHeaders = ResponseEncoder.serverHeader + configuration.extraHeaders.flatMap { Array("\($0.name): \($0.value)\r\n".utf8) }
         let open = openConnections
         self.metrics = ServerMetrics(registry: registry) { open.current }
     }

@@ -1,0 +1,140 @@
+import DatabaseTesting
+import Foundation
+import HTTPTesting
+import Postgres
+import UpstreamTesting
+import XCTest
+
+/// `pier serve --demo` (the bundled recordings, offline), `--save` captures and `--replay`, through the binary.
+final class DemoAndCaptureTests: EndToEndTestCase {
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pier-capture-\(UUID().uuidString)")
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(at: scratch)
+        super.tearDown()
+    }
+
+    private var demoDirectory: String { OpenAPITests.root.appendingPathComponent("Demo").path }
+
+    /// `pier fetch SOURCE --once` with `arguments`; returns the exit status and what it printed.
+    private func fetch(_ source: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
+        var env = [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "LOG_LEVEL": "error",
+            "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_FMI_URL": upstream.fmiURL,
+            "PIER_ZSG_PAUSE_S": "0", "PIER_UPSTREAM_TIMEOUT_S": "2",
+        ]
+        env.merge(environment) { $1 }
+        return try OpenAPITests.run(PierProcess.binary.path, ["fetch", source, "--once"] + arguments, environment: env)
+    }
+
+    func testTheDemoServesEveryRouteOfflineAndNeverTouchesTheLiveDatabase() throws {
+        // The real upstream URLs (unreachable here): the demo must not need them.
+        let pier = try PierProcess(
+            arguments: ["serve", "--demo"], database: database,
+            environment: ["PIER_DEMO_DIR": demoDirectory, "LOG_LEVEL": "warning", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5"])
+        XCTAssertTrue(pier.waitUntilServing())
+        let deadline = Date().addingTimeInterval(30)
+        var answers: [String: RawResponse] = [:]
+        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/weather?lat=65.01&lon=25.47"] {
+            var response = try RawClient.request(port: pier.port, path)
+            while response.status != 200, Date() < deadline {
+                usleep(100_000)
+                response = try RawClient.request(port: pier.port, path)
+            }
+            XCTAssertEqual(response.status, 200, "\(path): \(response.bodyText)")
+            XCTAssertEqual(response.header("X-Pier-Demo"), "true", path)
+            answers[path] = response
+        }
+        let ships = try JSONDecoder().decode(ShipsAPIResponse.self, from: Data(try XCTUnwrap(answers["/api/ships"]).body))
+        XCTAssertEqual(ships.debug.daysProcessed, 7)
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Zurich")!, formatOptions: [.withFullDate])
+        XCTAssertEqual(ships.debug.firstDay, today, "the recorded week moved to this week")
+        XCTAssertTrue(ships.dailyDeployments.allSatisfy { !$0.routes.isEmpty })
+        let lakes = try JSONDecoder().decode(WaterTemperatureAPIResponse.self, from: Data(try XCTUnwrap(answers["/api/water-temp"]).body))
+        XCTAssertEqual(lakes.lakes.count, 32)
+        let weather = try JSONDecoder().decode(
+            WeatherEndToEndTests.WeatherAPIResponse.self, from: Data(try XCTUnwrap(answers["/v1/weather?lat=60.17&lon=24.94"]).body))
+        XCTAssertGreaterThanOrEqual(weather.daily_forecast.count, 9)
+        XCTAssertEqual(weather.daily_forecast.first?.date, ISO8601DateFormatter.string(
+            from: Date(), timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate]))
+        let observed = try XCTUnwrap(ISO8601DateFormatter().date(from: weather.current.observed_at))
+        XCTAssertLessThan(Date().timeIntervalSince(observed), 3 * 3600, "observations moved to the current hour")
+
+        let health = try RawClient.request(port: pier.port, "/health")
+        XCTAssertEqual(health.header("X-Pier-Demo"), "true")
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+        XCTAssertEqual(report["mode"] as? String, "demo")
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/nowhere").header("X-Pier-Demo"), "true", "errors too")
+        // A refresh runs against the recordings as well.
+        let refresh = try RawClient.request(
+            port: pier.port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer demo")])
+        XCTAssertEqual(refresh.status, 403, "no token configured: refresh is off, in the demo as elsewhere")
+        XCTAssertEqual(pier.stop(), 0)
+
+        // Everything went into <name>_demo; the live database was not even migrated.
+        let live = try database.connection()
+        XCTAssertEqual(try live.query("SELECT to_regclass('ship_days') IS NULL AS absent")[0].decode(Bool.self, "absent"), true)
+        let demo = try PostgresConnection(url: try TestDatabase.serverURL(), database: database.name + "_demo")
+        XCTAssertEqual(try demo.query("SELECT count(*) AS n FROM ship_days")[0].decode(Int.self, "n"), 7)
+        XCTAssertEqual(upstream.requests(.zsg).count + upstream.requests(.meteonews).count + upstream.requests(.fmi).count, 0)
+    }
+
+    func testASavedCaptureOfAFailedRunReplaysToTheSameOutcome() throws {
+        upstream.set(.zsg, .changed)
+        let failed = try fetch("ships", ["--save", scratch.path])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(failed.output.contains("suspect"), failed.output)
+        let run = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("run.json"))) as? [String: Any]
+        XCTAssertEqual(run?["outcome"] as? String, "suspect")
+        XCTAssertEqual(run?["exchanges"] as? Int, 7)
+        let first = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("001.json"))) as? [String: Any])
+        XCTAssertEqual(first["status"] as? Int, 200)
+        XCTAssertTrue((first["url"] as? String)?.hasPrefix(upstream.zsgURL + "?timestamp=") ?? false, "\(first)")
+        XCTAssertNotNil(first["receivedAt"] as? String)
+        let body = try String(contentsOf: scratch.appendingPathComponent("001.body"), encoding: .utf8)
+        XCTAssertTrue(body.contains("new-layout"), "the bytes the upstream sent")
+        XCTAssertEqual(upstream.requests(.zsg).count, 7)
+
+        // The upstream is gone; the capture stands in for it and the run fails the same way.
+        upstream.stop()
+        let replayed = try fetch("ships", ["--replay", scratch.path])
+        XCTAssertNotEqual(replayed.status, 0)
+        XCTAssertEqual(
+            replayed.output.split(separator: "\n").last { $0.hasPrefix("ships:") }, failed.output.split(separator: "\n").last { $0.hasPrefix("ships:") },
+            replayed.output)
+    }
+
+    func testAGoodCaptureReplaysAsAGoodRun() throws {
+        XCTAssertEqual(try fetch("lakes", ["--save", scratch.path]).status, 0)
+        upstream.stop()
+        let replayed = try fetch("lakes", ["--replay", scratch.path])
+        XCTAssertEqual(replayed.status, 0, replayed.output)
+        XCTAssertTrue(replayed.output.contains("lakes: stored 32 items"), replayed.output)
+    }
+
+    func testTheSchedulerKeepsTheAnswersOfFailedRunsBounded() throws {
+        upstream.set(.meteonews, .garbage)
+        let environment = ["PIER_SAVE_SUSPECT_DIR": scratch.path, "PIER_SAVE_SUSPECT_KEEP": "2"]
+        for _ in 0..<4 { XCTAssertNotEqual(try fetch("lakes", [], environment: environment).status, 0) }
+        let folders = try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { $0.hasPrefix("lakes-") }
+        XCTAssertEqual(folders.count, 2, "the newest two of four failed runs: \(folders)")
+
+        let pier = try startPier(environment.merging(["PIER_SAVE_SUSPECT_KEEP": "5"]) { $1 })
+        let deadline = Date().addingTimeInterval(20)
+        var capture: String?
+        while capture == nil, Date() < deadline {
+            let health = try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any]
+            capture = ((health?["sources"] as? [String: Any])?["lakes"] as? [String: Any])?["last_capture"] as? String
+            if capture == nil { usleep(100_000) }
+        }
+        let folder = try XCTUnwrap(capture, "/health names the last capture")
+        XCTAssertTrue(folder.hasPrefix(scratch.path + "/lakes-"), folder)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/001.body"))
+        XCTAssertEqual(pier.stop(), 0)
+    }
+}

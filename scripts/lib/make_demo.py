@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Writes Demo/ (the recordings `pier serve --demo` replays) from the fixtures in Tests/Fixtures, in the capture
+format of `pier fetch --save` (NNN.body + NNN.json, run.json). Run it again after changing a fixture.
+ZSG: seven day fragments for 2026-11-23 … 2026-11-29 (the four fixture pages in turn); MeteoNews: the lake
+table; FMI: the all-stations observations and a point forecast, both anchored at 2026-11-23T06:00:00Z (the
+replay moves them to the current hour)."""
+import calendar, datetime as dt, json, pathlib, shutil
+
+root = pathlib.Path(__file__).resolve().parents[2]
+fixtures = root / "Tests" / "Fixtures"
+demo = root / "Demo"
+
+
+def capture(folder, source, exchanges, started):
+    path = demo / folder
+    path.mkdir(parents=True)
+    for index, (url, content_type, body, received) in enumerate(exchanges, start=1):
+        name = f"{index:03d}"
+        (path / f"{name}.body").write_bytes(body)
+        meta = {"url": url, "status": 200, "headers": {"Content-Type": content_type}, "receivedAt": received, "body": f"{name}.body"}
+        (path / f"{name}.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n")
+    run = {"source": source, "outcome": "ok", "startedAt": started, "exchanges": len(exchanges)}
+    (path / "run.json").write_text(json.dumps(run, indent=2, sort_keys=True) + "\n")
+
+
+shutil.rmtree(demo, ignore_errors=True)
+pages = [fixtures / "zsg" / name for name in
+         ["schiffeinsatz-23.11.2026.html", "schiffeinsatz-24.11.2026.html", "schiffeinsatz-04.07.2026.html", "schiffeinsatz-05.07.2026.html"]]
+days = []
+for offset in range(7):
+    date = dt.date(2026, 11, 23) + dt.timedelta(days=offset)
+    milliseconds = calendar.timegm(dt.datetime(date.year, date.month, date.day, 12).timetuple()) * 1000
+    days.append((f"https://einsatzderschiffe.zsg.ch/schiffeinsatz?timestamp={milliseconds}", "text/html; charset=utf-8",
+                 pages[offset % len(pages)].read_bytes(), "2026-11-23T02:00:00Z"))
+capture("ships", "ships", days, "2026-11-23T02:00:00Z")
+capture("lakes", "lakes", [("https://meteonews.ch/de/Cms/D121/seen-in-der-schweiz", "text/html; charset=utf-8",
+                            (fixtures / "meteonews" / "seen-in-der-schweiz.2026-07-04.html").read_bytes(), "2026-11-23T03:00:00Z")],
+        "2026-11-23T03:00:00Z")
+wfs = "https://opendata.fmi.fi/wfs?service=WFS&version=2.0.0&request=getFeature&storedquery_id="
+capture("weather", "weather", [
+    (wfs + "fmi::observations::weather::timevaluepair&bbox=19.1,59.7,31.7,70.1&starttime=2026-11-23T05:00:00Z&endtime=2026-11-23T06:00:00Z"
+     "&timestep=10&parameters=t2m,ws_10min,wd_10min,rh,p_sea,wawa,n_man", "text/xml; charset=UTF-8",
+     (fixtures / "fmi" / "observations.xml").read_bytes(), "2026-11-23T06:00:00Z"),
+    (wfs + "fmi::forecast::edited::weather::scandinavia::point::timevaluepair&latlon=60.1700,24.9400&timestep=60"
+     "&parameters=Temperature,WindSpeedMS,WindDirection,Humidity,Pressure,Precipitation1h,WeatherSymbol3", "text/xml; charset=UTF-8",
+     (fixtures / "fmi" / "forecast-point.xml").read_bytes(), "2026-11-23T06:00:00Z"),
+], "2026-11-23T06:00:00Z")
