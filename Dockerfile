@@ -24,8 +24,10 @@ RUN apt-get update \
 WORKDIR /app
 COPY --from=build /out/pier /usr/local/bin/pier
 COPY Migrations ./Migrations
+# The recordings `pier serve --demo` replays (offline, into the database <name>_demo).
+COPY Demo ./Demo
 USER pier
-ENV HOST=0.0.0.0 PORT=8080 PIER_MIGRATIONS_DIR=/app/Migrations
+ENV HOST=0.0.0.0 PORT=8080 PIER_MIGRATIONS_DIR=/app/Migrations PIER_DEMO_DIR=/app/Demo
 EXPOSE 8080
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["pier", "health-check"]
