@@ -36,7 +36,10 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         // The real upstream URLs (unreachable here): the demo must not need them.
         let pier = try PierProcess(
             arguments: ["serve", "--demo"], database: database,
-            environment: ["PIER_DEMO_DIR": demoDirectory, "LOG_LEVEL": "warning", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5"])
+            environment: [
+                "PIER_DEMO_DIR": demoDirectory, "LOG_LEVEL": "warning", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5",
+                "PIER_REFRESH_TOKEN": "demo-token", "PIER_ZSG_PAUSE_S": "0",
+            ])
         XCTAssertTrue(pier.waitUntilServing())
         let deadline = Date().addingTimeInterval(30)
         var answers: [String: RawResponse] = [:]
@@ -72,8 +75,10 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertEqual(try RawClient.request(port: pier.port, "/nowhere").header("X-Pier-Demo"), "true", "errors too")
         // A refresh runs against the recordings as well.
         let refresh = try RawClient.request(
-            port: pier.port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer demo")])
-        XCTAssertEqual(refresh.status, 403, "no token configured: refresh is off, in the demo as elsewhere")
+            port: pier.port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer demo-token")])
+        XCTAssertEqual(refresh.status, 200, refresh.bodyText)
+        XCTAssertEqual(try JSONDecoder().decode(RefreshAPIResponse.self, from: Data(refresh.body)).daysProcessed, 7)
+        XCTAssertEqual(refresh.header("X-Pier-Demo"), "true")
         XCTAssertEqual(pier.stop(), 0)
 
         // Everything went into <name>_demo; the live database was not even migrated.
