@@ -79,3 +79,17 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"], swiftSettings: strict),
     ]
 )
+
+// libFuzzer targets (fuzz/targets/<name>/main.swift), only when PIER_FUZZ is set: scripts/fuzz builds them
+// with `--sanitize=fuzzer --sanitize=address` in .build-fuzz. Each defines LLVMFuzzerTestOneInput and no
+// top-level code, so libFuzzer's own main runs.
+if Context.environment["PIER_FUZZ"] != nil {
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("http", ["HTTPServer"]), ("query", ["HTTPServer"]), ("date", ["Fetching"]), ("zsg", ["Ships", "Markup"]),
+        ("meteonews", ["Lakes", "Markup"]), ("fmi", ["Weather"]), ("html", ["Markup"]), ("xml", ["Markup"]),
+    ]
+    for target in fuzzTargets {
+        package.targets.append(.executableTarget(
+            name: "fuzz-\(target.name)", dependencies: target.dependencies, path: "fuzz/targets/\(target.name)", swiftSettings: strict))
+    }
+}

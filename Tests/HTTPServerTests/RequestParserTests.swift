@@ -1,3 +1,4 @@
+import Foundation
 import HTTPServer
 import XCTest
 
@@ -272,6 +273,21 @@ final class RequestParserTests: XCTestCase {
     }
 
     // MARK: - Limits
+
+    /// Found by fuzz-http: a request line over the limit that ended in a bare LF was 400 when it arrived whole
+    /// but 414 when it arrived in pieces. The length is now decided first, so the answer does not depend on
+    /// how the bytes were split.
+    func testAnOverlongLineIs414HoweverItArrives() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Findings/http-split-414-vs-400.bin")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        let limits = ParserLimits(maxRequestLineBytes: 256, maxHeaderBytes: 1024, maxHeaderCount: 16, maxBodyBytes: 512)
+        for chunk in [Int.max, 1, 7, 64, 255] {
+            XCTAssertEqual(parse(bytes, chunk: chunk, limits: limits).error, .requestLineTooLong(limit: 256), "chunk \(chunk)")
+        }
+        let bareLF = "GET /" + String(repeating: "a", count: 300) + "\n\n"
+        XCTAssertEqual(parse(bareLF, limits: limits).error, .requestLineTooLong(limit: 256))
+        XCTAssertEqual(parse("GET / HTTP/1.1\nHost: a\n\n", limits: limits).error, .bareLineFeed, "a short line with a bare LF is still 400")
+    }
 
     func testRequestLineOverTheLimitIs414EvenBeforeItEnds() {
         let limits = ParserLimits(maxRequestLineBytes: 64)

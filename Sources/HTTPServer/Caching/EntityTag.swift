@@ -19,28 +19,12 @@ public enum EntityTag {
     /// `304`. A valid entity tag never contains `%22`, so no correct request is read differently.
     public static func matches(ifNoneMatch field: String, tag: String) -> Bool {
         let bare = opaque(Substring(tag))
-        let field = field.contains("%22") ? percentDecoded(field) : field
+        let field = field.contains("%22") ? PercentDecoding.decode(Substring(field), plusIsSpace: false) ?? field : field
         for candidate in field.split(separator: ",") {
             let trimmed = candidate.trimmingSpaces()
             if trimmed == "*" || opaque(trimmed) == bare { return true }
         }
         return false
-    }
-
-    private static func percentDecoded(_ text: String) -> String {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8)[...]
-        while let byte = iterator.popFirst() {
-            if byte == UInt8(ascii: "%"), iterator.count >= 2,
-                let value = UInt8(String(decoding: iterator.prefix(2), as: UTF8.self), radix: 16)
-            {
-                bytes.append(value)
-                iterator = iterator.dropFirst(2)
-            } else {
-                bytes.append(byte)
-            }
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func opaque(_ tag: Substring) -> Substring {

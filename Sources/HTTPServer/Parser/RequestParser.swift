@@ -104,6 +104,11 @@ public struct RequestParser: Sendable {
                     break
                 }
                 let lf = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                // Too long is decided first, by the same count as when the line arrives in pieces (below),
+                // so the answer never depends on how the bytes were split.
+                if requestLineEnd == nil && lf > limits.maxRequestLineBytes + 1 {
+                    return .requestLineTooLong(limit: limits.maxRequestLineBytes)
+                }
                 if lf == 0 || bytes[lf - 1] != 0x0D { return .bareLineFeed }
                 if requestLineEnd == nil {
                     if lf - 1 > limits.maxRequestLineBytes { return .requestLineTooLong(limit: limits.maxRequestLineBytes) }
