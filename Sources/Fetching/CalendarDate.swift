@@ -58,10 +58,33 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
         return Self.calendar(timeZone).date(from: components) ?? noonUTC
     }
 
+    /// The date `days` later (earlier when negative), by day-number arithmetic on the proleptic Gregorian
+    /// calendar with a year 0. (Foundation's calendar has eras: one day before 0001-01-01 was 0001-12-31 BC,
+    /// which printed as a later date — found by fuzz-date.)
     public func adding(days: Int) -> CalendarDate {
-        let utc = TimeZone(identifier: "UTC") ?? .current
-        let moved = Self.calendar(utc).date(byAdding: .day, value: days, to: noonUTC) ?? noonUTC
-        return CalendarDate(moved, in: utc)
+        CalendarDate(dayNumber: dayNumber + days)
+    }
+
+    /// Days since 1970-01-01 (H. Hinnant's `days_from_civil`).
+    public var dayNumber: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of a day number (`civil_from_days`).
+    init(dayNumber: Int) {
+        let z = dayNumber + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shifted = (5 * dayOfYear + 2) / 153
+        let month = shifted + (shifted < 10 ? 3 : -9)
+        self.init(year: yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month: month, day: dayOfYear - (153 * shifted + 2) / 5 + 1)
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {

@@ -30,6 +30,24 @@ final class CalendarDateTests: XCTestCase {
                        ISO8601DateFormatter().date(from: "2026-03-28T23:00:00Z"))
     }
 
+    /// Found by fuzz-date: the day before 0001-01-01 came out as 0001-12-31 (Foundation's BC era).
+    func testDayArithmeticIsProlepticAndAgreesWithFoundation() throws {
+        let first = try XCTUnwrap(CalendarDate("0001-01-01"))
+        XCTAssertEqual(first.adding(days: -1).description, "0000-12-31")
+        XCTAssertLessThan(first.adding(days: -1), first)
+        XCTAssertEqual(CalendarDate("0000-12-31")?.adding(days: 1), first)
+        XCTAssertEqual(CalendarDate("2024-02-28")?.adding(days: 1).description, "2024-02-29")
+        XCTAssertEqual(CalendarDate("2100-02-28")?.adding(days: 1).description, "2100-03-01")
+        XCTAssertEqual(CalendarDate("1970-01-01")?.dayNumber, 0)
+        let utc = TimeZone(identifier: "UTC")!
+        var date = CalendarDate(year: 1899, month: 12, day: 25)
+        for step in 0..<(200 * 365) where step % 7 == 0 || step < 400 {
+            let expected = CalendarDate(date.noonUTC.addingTimeInterval(Double(step) * 86_400), in: utc)
+            XCTAssertEqual(date.adding(days: step), expected, "\(date) + \(step)")
+            if step > 400 { date = date.adding(days: 1) }
+        }
+    }
+
     func testTimestampSpellings() {
         let instant = Date(timeIntervalSince1970: 1_795_399_241.512)
         XCTAssertEqual(Timestamp.iso8601(instant), "2026-11-23T02:00:41Z")

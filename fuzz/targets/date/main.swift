@@ -7,7 +7,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: UnsafeBufferPointer(start: data, count: size), as: UTF8.self)
     if let date = CalendarDate(text) {
         precondition(date.description == text, "\(text) printed as \(date)")
-        // Neighbours within the years that print in four digits.
+        // Neighbours within the years that print in four digits (0000–9999).
         guard (1...9998).contains(date.year) else { return 0 }
         for days in [-1, 1, 31] {
             let other = date.adding(days: days)

@@ -1,9 +1,12 @@
 import HTTPServer
 
 // The HTTP/1.1 request parser (head, fixed and chunked bodies, limits) fed the same bytes twice: whole, and
-// cut into pieces whose sizes come from the input itself. Properties: the two runs give the same events
-// (parsing never depends on how the bytes arrived), input is consumed monotonically and never beyond what was
-// given, and every accepted request respects the limits.
+// cut into pieces whose sizes come from the input itself. Properties: the two runs give the same requests and
+// the same error (parsing never depends on how the bytes arrived), input is consumed monotonically and never
+// beyond what was given, and every accepted request respects the limits. The one allowed difference is
+// `100 Continue`: it is asked for only while the body has not arrived yet (RFC 9110 §10.1.1 lets a server
+// omit it when the content is already there), so it may appear in the split run alone, never more often than
+// there are requests.
 
 private let limits = ParserLimits(maxRequestLineBytes: 256, maxHeaderBytes: 1024, maxHeaderCount: 16, maxBodyBytes: 512)
 
@@ -49,6 +52,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let pieces = (0..<64).map { Int((UInt32(seed) &* 2_654_435_761 &+ UInt32($0) &* 40_503) >> 27) + 1 }
     let whole = events(input, pieces: [])
     let split = events(input, pieces: pieces)
-    precondition(whole == split, "split-dependent parse:\n\(whole)\n\(split)")
+    let requests = { (events: [String]) in events.filter { $0 != "continue" } }
+    precondition(requests(whole) == requests(split), "split-dependent parse:\n\(whole)\n\(split)")
+    precondition(split.filter { $0 == "continue" }.count <= max(1, requests(split).count), "more 100 Continue than requests: \(split)")
     return 0
 }
