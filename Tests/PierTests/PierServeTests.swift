@@ -38,10 +38,17 @@ final class PierServeTests: XCTestCase {
         XCTAssertEqual(head.status, 200)
         XCTAssertEqual(head.header("Content-Length"), String(response.body.count))
 
-        try client.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
-        let metrics = try client.readResponse()
+        // The start-up poll's connection is closed by the client; the server may count it for a moment longer.
+        let deadline = Date().addingTimeInterval(5)
+        var metrics: RawResponse
+        repeat {
+            try client.send("GET /metrics HTTP/1.1\r\nHost: t\r\n\r\n")
+            metrics = try client.readResponse()
+            if metrics.bodyText.contains("http_open_connections 1\n") { break }
+            usleep(20_000)
+        } while Date() < deadline
         XCTAssertTrue(metrics.bodyText.contains("http_requests_total{route=\"/health\",status=\"200\"}"), metrics.bodyText)
-        XCTAssertTrue(metrics.bodyText.contains("http_open_connections 1"), metrics.bodyText)
+        XCTAssertTrue(metrics.bodyText.contains("http_open_connections 1\n"), metrics.bodyText)
 
         XCTAssertEqual(pier.stop(signal: SIGTERM), 0)
         let lines = pier.standardOutput().split(separator: "\n")
