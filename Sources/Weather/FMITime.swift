@@ -1,3 +1,4 @@
+import Fetching
 import Foundation
 
 /// FMI's timestamps (`2026-11-23T05:10:00Z`), read without a formatter: a document holds thousands of them.
@@ -21,17 +22,7 @@ enum FMITime {
             let minute = number(14..<16), let second = number(17..<19), (1...12).contains(month), (1...31).contains(day),
             hour < 24, minute < 60, second < 61
         else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CalendarDate(year: year, month: month, day: day).dayNumber
         return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + hour * 3600 + minute * 60 + second))
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }
