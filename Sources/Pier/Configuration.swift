@@ -2,7 +2,6 @@ import Foundation
 import HTTPServer
 import ArgumentParser
 import Logging
-import Replay
 
 /// All of Pier's settings, read once from the environment (and command-line overrides). Nothing else in
 /// the program reads environment variables. Every variable is documented in the README.
@@ -150,13 +149,6 @@ struct Configuration: Sendable {
         fetch.weatherCacheBytes = try reader.int("PIER_WEATHER_CACHE_MB", default: fetch.weatherCacheBytes >> 20, in: 1...1 << 20) << 20
         fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
         return fetch
-    }
-
-    /// Points the three upstreams at a replay of recorded answers (`--replay`, `--demo`).
-    mutating func useReplay(_ replay: ReplayUpstream) {
-        fetch.zsgURL = replay.url(for: fetch.zsgURL)
-        fetch.meteoNewsURL = replay.url(for: fetch.meteoNewsURL)
-        fetch.fmiURL = replay.url(for: fetch.fmiURL)
     }
 
     /// The process environment with command-line overrides applied; problems become usage errors.

@@ -30,7 +30,7 @@ struct FetchCommand: ParsableCommand {
         var configuration = try Configuration.load()
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
-        let upstream = try ServeCommand.replay(replay, moveToNow: false, into: &configuration, logger: logger)
+        let upstream = try UpstreamReplay.start(replay, moveToNow: false, into: &configuration, logger: logger)
         defer { upstream?.stop() }
         let pool = try Database.migratedPool(configuration, logger: logger)
         defer { pool.close() }

@@ -45,7 +45,7 @@ struct ServeCommand: ParsableCommand {
         var configuration = try Configuration.load(overrides: overrides)
         Configuration.bootstrapLogging(configuration)
         let logger = Logger(label: "pier")
-        let upstream = try Self.replay(demo ? configuration.demoDirectory : replay, moveToNow: demo, into: &configuration, logger: logger)
+        let upstream = try UpstreamReplay.start(demo ? configuration.demoDirectory : replay, moveToNow: demo, into: &configuration, logger: logger)
         defer { upstream?.stop() }
         if demo {
             configuration.databaseURL = try configuration.databaseURL.map(DemoDatabase.prepare)
@@ -101,21 +101,6 @@ struct ServeCommand: ParsableCommand {
         database.stop()
         pool.close()
         logger.info("exit")
-    }
-
-    /// Starts a replay of the recordings in `folder` (if any) and points the configuration's upstreams at it.
-    static func replay(_ folder: String?, moveToNow: Bool, into configuration: inout Configuration, logger: Logger) throws -> ReplayUpstream? {
-        guard let folder else { return nil }
-        let recorded: [UpstreamCapture.Recorded]
-        do {
-            recorded = try ReplayUpstream.read(URL(fileURLWithPath: folder))
-        } catch {
-            throw ValidationError("no recorded upstream answers in \(folder): \(error)")
-        }
-        let upstream = try ReplayUpstream(recorded: recorded, moveToNow: moveToNow)
-        configuration.useReplay(upstream)
-        logger.info("upstreams replayed from recordings", metadata: ["folder": "\(folder)", "answers": "\(recorded.count)"])
-        return upstream
     }
 
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
