@@ -13,7 +13,7 @@ public final class FetchRunner: Sendable {
     public let board: SourceStatusBoard
     private let metrics: MetricsRegistry?
     private let logger: Logger
-    private let inFlight = Mutex<[String: Task<Result, Never>]>([:])
+    private let inFlight = SingleFlight<String, Result>()
     private let successHook = Mutex<(@Sendable (String) async -> Void)?>(nil)
     private let capture: CapturePolicy
     private let lastCaptures = Mutex<[String: String]>([:])
@@ -57,17 +57,10 @@ public final class FetchRunner: Sendable {
 
     /// Runs `job` now, or joins the run of the same source already in flight.
     public func run(_ job: FetchJob) async -> Result {
-        let task = inFlight.withLock { running -> Task<Result, Never> in
-            if let existing = running[job.source] { return existing }
-            let task = Task { await self.execute(job) }
-            running[job.source] = task
-            return task
-        }
-        return await task.value
+        await inFlight.value(for: job.source) { await self.execute(job) }
     }
 
     private func execute(_ job: FetchJob) async -> Result {
-        defer { _ = inFlight.withLock { $0.removeValue(forKey: job.source) } }
         let started = Date()
         let id: Int64?
         do {

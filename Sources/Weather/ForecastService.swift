@@ -3,7 +3,6 @@ import Foundation
 import HTTPServer
 import Logging
 import Metrics
-import Synchronization
 
 /// Point forecasts by grid cell, kind to FMI: this process's memory, then PostgreSQL (fresh for `ttl`), then
 /// FMI — but only with a token from the request budget, and one call per cell at a time.
@@ -67,8 +66,10 @@ public final class ForecastService: Sendable {
     public let budget: RequestBudget<IPAddress>
     private let client: FMIClient
     private let store: WeatherStore
-    private let fetching = Mutex<[GridCell: Task<Forecast, any Error>]>([:])
-    private let loading = Mutex<[GridCell: Task<Forecast?, Never>]>([:])
+    /// One FMI call per cell at a time, started only with a token.
+    private let fetching = SingleFlight<GridCell, Result<Forecast, any Error>>()
+    /// One stored-forecast read per cell at a time.
+    private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
     private let refusals: [RequestBudget<IPAddress>.Refusal: Counter]
     private let logger: Logger
@@ -160,38 +161,30 @@ public final class ForecastService: Sendable {
         case missing(Unavailable)
     }
 
-    private enum Start {
-        case fetch(Task<Forecast, any Error>)
-        case refused(RequestBudget<IPAddress>.Refusal, retryAfter: Double)
-    }
-
     private func ownForecast(_ cell: GridCell, client: IPAddress?, now: Date) async -> Own {
         let stored = await storedForecast(cell)
         if let stored, isFresh(stored, now: now) { return .fresh(stored) }
         // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
-        let start = fetching.withLock { running -> Start in
-            if let task = running[cell] { return .fetch(task) }
-            switch budget.acquire(for: client) {
-            case .granted:
-                let task = Task { try await self.fetch(cell) }
-                running[cell] = task
-                return .fetch(task)
-            case .refused(let reason, let retryAfter):
-                return .refused(reason, retryAfter: retryAfter)
-            }
+        var refusal: (reason: RequestBudget<IPAddress>.Refusal, retryAfter: Double)?
+        let call = fetching.task(for: cell, startingIf: {
+            guard case .refused(let reason, let retryAfter) = budget.acquire(for: client) else { return true }
+            refusal = (reason, retryAfter)
+            return false
+        }) {
+            do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }
         }
-        switch start {
-        case .fetch(let task):
-            do {
-                return .fresh(try await task.value)
-            } catch {
-                if let stored {
-                    logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
-                    return .stale(stored)
-                }
-                return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
+        switch await call?.value {
+        case .success(let forecast)?:
+            return .fresh(forecast)
+        case .failure(let error)?:
+            if let stored {
+                logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                return .stale(stored)
             }
-        case .refused(let reason, let retryAfter):
+            return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
+        case nil:
+            // Not started: the budget said no (`refusal` is set whenever `call` is nil).
+            let reason = refusal?.reason ?? .budget, retryAfter = refusal?.retryAfter ?? 1
             refusals[reason]?.increment()
             if let stored { return .stale(stored) }
             let seconds = retryAfter.isFinite ? min(Self.retryAfterLimit, max(1, Int(retryAfter.rounded(.up)))) : Self.retryAfterLimit
@@ -204,23 +197,16 @@ public final class ForecastService: Sendable {
     /// cell share one query; a PostgreSQL error counts as nothing stored.
     private func storedForecast(_ cell: GridCell) async -> Forecast? {
         let held = memory.forecast(cell)
-        let task = loading.withLock { running -> Task<Forecast?, Never> in
-            if let task = running[cell] { return task }
-            let task = Task { () -> Forecast? in
-                defer { _ = self.loading.withLock { $0.removeValue(forKey: cell) } }
-                do {
-                    guard let stored = try await self.store.forecast(for: cell), !stored.series.isEmpty else { return nil }
-                    self.memory.remember(stored)
-                    return stored
-                } catch {
-                    self.logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
-                    return nil
-                }
+        let stored = await loading.value(for: cell) { () -> Forecast? in
+            do {
+                guard let stored = try await self.store.forecast(for: cell), !stored.series.isEmpty else { return nil }
+                self.memory.remember(stored)
+                return stored
+            } catch {
+                self.logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                return nil
             }
-            running[cell] = task
-            return task
         }
-        let stored = await task.value
         guard let held else { return stored }
         guard let stored else { return held }
         return stored.fetchedAt > held.fetchedAt ? stored : held
@@ -228,7 +214,6 @@ public final class ForecastService: Sendable {
 
     /// One FMI call for the cell (the caller holds a token): parse, store, remember.
     private func fetch(_ cell: GridCell) async throws -> Forecast {
-        defer { _ = fetching.withLock { $0.removeValue(forKey: cell) } }
         upstreamCalls?.increment()
         let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
         guard !forecast.series.isEmpty else { throw FetchError.suspect("FMI has no forecast values for cell \(cell)") }

@@ -1,0 +1,34 @@
+import Synchronization
+
+/// At most one piece of work per key at a time: a caller for a key whose work is running waits for that
+/// work's value instead of starting it again (a scrape per source, a query or an FMI call per grid cell).
+public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let running = Mutex<[Key: Task<Value, Never>]>([:])
+
+    public init() {}
+
+    /// The value of the work running for `key`, or of `work` started now.
+    public func value(for key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {
+        let task = running.withLock { running in running[key] ?? start(key, work, in: &running) }
+        return await task.value
+    }
+
+    /// The task running for `key`; else, when `admit` (asked under the lock, so a decision and the start are
+    /// one step) says so, `work` started now; else `nil`.
+    public func task(for key: Key, startingIf admit: () -> Bool, _ work: @escaping @Sendable () async -> Value) -> Task<Value, Never>? {
+        running.withLock { running in
+            if let task = running[key] { return task }
+            return admit() ? start(key, work, in: &running) : nil
+        }
+    }
+
+    /// Called with the lock held: the task is in the table before it can finish and remove itself.
+    private func start(_ key: Key, _ work: @escaping @Sendable () async -> Value, in running: inout [Key: Task<Value, Never>]) -> Task<Value, Never> {
+        let task = Task {
+            defer { _ = self.running.withLock { $0.removeValue(forKey: key) } }
+            return await work()
+        }
+        running[key] = task
+        return task
+    }
+}
