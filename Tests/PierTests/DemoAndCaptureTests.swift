@@ -19,7 +19,7 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         super.tearDown()
     }
 
-    private var demoDirectory: String { OpenAPITests.root.appendingPathComponent("Demo").path }
+    private var demoDirectory: String { ChildProcess.repositoryRoot.appendingPathComponent("Demo").path }
 
     /// `pier fetch SOURCE --once` with `arguments`; returns the exit status and what it printed.
     private func fetch(_ source: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
@@ -29,7 +29,7 @@ final class DemoAndCaptureTests: EndToEndTestCase {
             "PIER_ZSG_PAUSE_S": "0", "PIER_UPSTREAM_TIMEOUT_S": "2",
         ]
         env.merge(environment) { $1 }
-        return try OpenAPITests.run(PierProcess.binary.path, ["fetch", source, "--once"] + arguments, environment: env)
+        return try ChildProcess.run(PierProcess.binary.path, ["fetch", source, "--once"] + arguments, environment: env)
     }
 
     func testTheDemoServesEveryRouteOfflineAndNeverTouchesTheLiveDatabase() throws {

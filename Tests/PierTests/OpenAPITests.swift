@@ -6,29 +6,6 @@ import XCTest
 /// `openapi.yaml` against the real binary: the served document, its routes against the router's, and
 /// schemathesis (installed by scripts/test) exploring every operation with real data loaded.
 final class OpenAPITests: EndToEndTestCase {
-    /// The repository root (this file is Tests/PierTests/OpenAPITests.swift).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// Runs a program to completion; its output goes to a file (a pipe could fill and stall it).
-    static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-        let log = FileManager.default.temporaryDirectory.appendingPathComponent("pier-\(UUID().uuidString).log")
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        defer { try? FileManager.default.removeItem(at: log) }
-        let handle = try FileHandle(forWritingTo: log)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        process.standardOutput = handle
-        process.standardError = handle
-        // In a scratch folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
-        process.currentDirectoryURL = FileManager.default.temporaryDirectory
-        try process.run()
-        process.waitUntilExit()
-        try handle.close()
-        return (process.terminationStatus, (try? String(contentsOf: log, encoding: .utf8)) ?? "")
-    }
-
     /// Starts pier on the fixture upstreams and waits until ships, lakes and weather all answer 200.
     func startPierWithData(_ extra: [String: String] = [:]) throws -> PierProcess {
         // A generous FMI budget: schemathesis asks for many cold cells, and a 503 would be a finding.
@@ -63,7 +40,7 @@ final class OpenAPITests: EndToEndTestCase {
         let methods = Set(["get", "put", "post", "delete", "options", "head", "patch", "trace"])
         let paths = try XCTUnwrap(document["paths"] as? [String: [String: Any]])
         let documented = paths.flatMap { path, item in item.keys.filter(methods.contains).map { "\($0.uppercased()) \(path)" } }.sorted()
-        let listed = try Self.run(PierProcess.binary.path, ["routes"], environment: ["PIER_BENCH_ROUTES": "off"])
+        let listed = try ChildProcess.run(PierProcess.binary.path, ["routes"], environment: ["PIER_BENCH_ROUTES": "off"])
         XCTAssertEqual(listed.status, 0, listed.output)
         let registered = listed.output.split(separator: "\n").map(String.init).sorted()
         XCTAssertFalse(registered.isEmpty)
@@ -79,8 +56,8 @@ final class OpenAPITests: EndToEndTestCase {
             return XCTFail("PIER_SCHEMATHESIS must name the schemathesis executable (scripts/test installs it)")
         }
         let pier = try startPierWithData()
-        let result = try Self.run(schemathesis, [
-            "run", Self.root.appendingPathComponent("openapi.yaml").path,
+        let result = try ChildProcess.run(schemathesis, [
+            "run", ChildProcess.repositoryRoot.appendingPathComponent("openapi.yaml").path,
             "--url", "http://127.0.0.1:\(pier.port)",
             "--checks", "all",
             "--header", "Authorization: Bearer s3cret-token", "--continue-on-failure",
@@ -101,7 +78,7 @@ final class OpenAPITests: EndToEndTestCase {
             return XCTFail("PIER_CLIENT_CHECK must name clients/swift's pier-client-check (scripts/test builds it)")
         }
         let pier = try startPierWithData()
-        let result = try Self.run(check, ["http://127.0.0.1:\(pier.port)", "s3cret-token"])
+        let result = try ChildProcess.run(check, ["http://127.0.0.1:\(pier.port)", "s3cret-token"])
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("all checks passed"), result.output)
         XCTAssertEqual(result.output.components(separatedBy: "\nok   ").count + (result.output.hasPrefix("ok   ") ? 1 : 0), 8, result.output)

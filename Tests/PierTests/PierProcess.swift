@@ -63,8 +63,7 @@ final class PierProcess {
     }
 
     static var migrationsDirectory: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations").path
+        ChildProcess.repositoryRoot.appendingPathComponent("Migrations").path
     }
 
     static func freePort() throws -> Int {
