@@ -53,13 +53,16 @@ let package = Package(
         .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Weather", dependencies: ["Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(
+            name: "Stationboard", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["Fetching", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(name: "Operations", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Weather",
+                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -71,6 +74,7 @@ let package = Package(
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
@@ -90,6 +94,7 @@ if Context.environment["PIER_FUZZ"] != nil {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("http", ["HTTPServer"]), ("query", ["HTTPServer"]), ("date", ["Fetching"]), ("zsg", ["Ships", "Markup"]),
         ("meteonews", ["Lakes", "Markup"]), ("fmi", ["Weather"]), ("html", ["Markup"]), ("xml", ["Markup"]),
+        ("transport", ["Stationboard"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(

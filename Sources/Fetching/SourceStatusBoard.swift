@@ -46,11 +46,14 @@ public final class SourceStatusBoard: Sendable {
         }
     }
 
-    /// Replaces what the board knows with what `fetch_runs` holds.
+    /// Replaces what the board knows of each source in `histories` (what `fetch_runs` holds); sources without
+    /// fetch runs (the on-demand stationboard) keep what this process recorded.
     public func load(_ histories: [String: SourceHistory]) {
         state.withLock { state in
-            guard state.histories != histories else { return }
-            state.histories = histories
+            var merged = state.histories
+            merged.merge(histories) { $1 }
+            guard state.histories != merged else { return }
+            state.histories = merged
             state.version += 1
         }
     }

@@ -176,9 +176,11 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         guard (200..<300).contains(response.statusCode) || transfer.accepted.contains(response.statusCode) else {
             return .failure(.status(response.statusCode, url: transfer.url))
         }
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields { headers["\(name)".lowercased()] = "\(value)" }
         return .success(
             UpstreamResponse(
                 status: response.statusCode, body: transfer.body,
-                contentType: response.value(forHTTPHeaderField: "Content-Type")))
+                contentType: response.value(forHTTPHeaderField: "Content-Type"), headers: headers))
     }
 }

@@ -56,6 +56,17 @@ struct Configuration: Sendable {
         /// `saveSuspectKeep`).
         var saveSuspectDirectory: String? = nil
         var saveSuspectKeep = 20
+        /// `PIER_TRANSPORT_URL`: transport.opendata.ch's API base (`/stationboard` is appended).
+        var transportURL = "https://transport.opendata.ch/v1"
+        /// Stationboards: fresh for this long when they are today's, and for other dates.
+        var stationboardTTLToday: Duration = .seconds(60)
+        var stationboardTTL: Duration = .seconds(1800)
+        /// Requests to transport.opendata.ch: sustained rate, burst and one client's share (token buckets).
+        var transportRequestsPerMinute = 30.0
+        var transportBurst = 10
+        var transportClientShare = 0.25
+        /// Bytes of stationboard answers kept in memory.
+        var stationboardCacheBytes = 16 << 20
         /// How often a standby replica tries to become the fetching leader (and the leader checks its lock).
         var leaderCheck: Duration = .seconds(2)
     }
@@ -148,6 +159,13 @@ struct Configuration: Sendable {
         fetch.saveSuspectKeep = try reader.int("PIER_SAVE_SUSPECT_KEEP", default: fetch.saveSuspectKeep, in: 1...10_000)
         fetch.weatherCacheBytes = try reader.int("PIER_WEATHER_CACHE_MB", default: fetch.weatherCacheBytes >> 20, in: 1...1 << 20) << 20
         fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
+        fetch.transportURL = try reader.url("PIER_TRANSPORT_URL", default: fetch.transportURL)
+        fetch.stationboardTTLToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: fetch.stationboardTTLToday)
+        fetch.stationboardTTL = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: fetch.stationboardTTL)
+        fetch.transportRequestsPerMinute = try reader.number("PIER_TRANSPORT_REQUESTS_PER_MINUTE", default: fetch.transportRequestsPerMinute, in: 0...1_000_000)
+        fetch.transportBurst = try reader.int("PIER_TRANSPORT_BURST", default: fetch.transportBurst, in: 1...100_000)
+        fetch.transportClientShare = try reader.number("PIER_TRANSPORT_CLIENT_SHARE", default: fetch.transportClientShare, in: 0.001...1)
+        fetch.stationboardCacheBytes = try reader.int("PIER_STATIONBOARD_CACHE_MB", default: fetch.stationboardCacheBytes >> 20, in: 1...1 << 20) << 20
         return fetch
     }
 

@@ -6,6 +6,7 @@ import Logging
 import Metrics
 import Postgres
 import Ships
+import Stationboard
 import Weather
 
 /// The fetched data sources wired together: services, their jobs, the runner and the status board.
@@ -18,6 +19,7 @@ struct DataSources {
     let observations: ObservationService
     let forecasts: ForecastService
     let weatherJob: FetchJob
+    let stationboard: StationboardService
     let board: SourceStatusBoard
     let runner: FetchRunner
     let log: FetchRunLog
@@ -73,7 +75,18 @@ struct DataSources {
         self.observations = observations
         board = SourceStatusBoard(sources: [
             ("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter), ("weather", weatherSchedule.staleAfter),
+            // Asked on demand, not on a schedule: stale when no answer came for a day.
+            ("stationboard", 86_400),
         ])
+        var boardSettings = StationboardService.Settings()
+        boardSettings.ttlToday = settings.stationboardTTLToday.seconds
+        boardSettings.ttl = settings.stationboardTTL.seconds
+        boardSettings.budget = .init(
+            ratePerMinute: settings.transportRequestsPerMinute, burst: settings.transportBurst, clientShare: settings.transportClientShare)
+        boardSettings.cacheBytes = settings.stationboardCacheBytes
+        stationboard = StationboardService(
+            client: TransportClient(baseURL: settings.transportURL, client: upstream), store: StationboardStore(pool: pool),
+            courses: { ships.courses }, settings: boardSettings, board: board, metrics: metrics)
         log = FetchRunLog(pool: pool)
         let policy = capture ?? settings.saveSuspectDirectory.map {
             FetchRunner.CapturePolicy.failedRuns(URL(fileURLWithPath: $0), keep: settings.saveSuspectKeep)
@@ -95,6 +108,7 @@ struct DataSources {
         try await ships.load()
         try await lakes.load()
         try await observations.load()
+        try await stationboard.load()
     }
 
     /// Reloads one source's data from PostgreSQL (another process stored new data), or all when `nil`.
@@ -117,13 +131,14 @@ struct DataSources {
             observations: observations, forecasts: forecasts, maxAge: settings.cacheMaxAge,
             clients: ClientAddress(trustedProxies: trustedProxies), metrics: metrics
         ).register(in: &router)
+        StationboardRoutes(service: stationboard, clients: ClientAddress(trustedProxies: trustedProxies)).register(in: &router)
     }
 
     /// More members for `/health`'s sources: the folder of each one's last saved capture, and the weather
     /// source's FMI budget and memory tier.
     var healthDetails: [String: @Sendable () -> String] {
-        let forecasts = forecasts, runner = runner
-        var details: [String: @Sendable () -> String] = [:]
+        let forecasts = forecasts, runner = runner, stationboard = stationboard
+        var details: [String: @Sendable () -> String] = ["stationboard": { stationboard.healthJSON() }]
         for job in jobs {
             let source = job.source
             details[source] = {

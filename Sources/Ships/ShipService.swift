@@ -23,6 +23,7 @@ public final class ShipService: Sendable {
     private let client: ZSGClient
     private let store: ShipStore
     private let days = SharedValue<[ShipDay]>([])
+    private let index = SharedValue(CourseIndex())
     public let cache: ResponseCache
     private let logger: Logger
 
@@ -47,6 +48,15 @@ public final class ShipService: Sendable {
         let stored = try await store.days(from: today().adding(days: -1))
         days.update { $0 = stored }
         cache.invalidate()
+        reindex()
+    }
+
+    /// Which ship sails which course on each day held (for joins; rebuilt whenever the data changes).
+    public var courses: CourseIndex { index.value }
+
+    private func reindex() {
+        let held = days.value
+        index.update { $0 = CourseIndex(days: held, generation: $0.generation + 1) }
     }
 
     /// Scrapes the week, checks it, stores it atomically and serves it. Nothing is replaced when any day
@@ -75,6 +85,7 @@ public final class ShipService: Sendable {
                 .sorted { $0.date < $1.date }
         }
         cache.invalidate()
+        reindex()
         return FetchSummary(itemCount: scraped.reduce(0) { $0 + $1.routes.count }, scrapedAt: now)
     }
 

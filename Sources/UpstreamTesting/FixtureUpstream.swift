@@ -4,9 +4,10 @@ import Logging
 import Replay
 import Synchronization
 
-/// A local stand-in for ZSG and MeteoNews: our own HTTP server serving the recorded fixture pages, with
-/// switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL` and
-/// `PIER_METEONEWS_URL` at ``zsgURL`` and ``meteoNewsURL``.
+/// A local stand-in for ZSG, MeteoNews, FMI and transport.opendata.ch: our own HTTP server serving the recorded
+/// fixture pages, with switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL`,
+/// `PIER_METEONEWS_URL`, `PIER_FMI_URL` and `PIER_TRANSPORT_URL` at ``zsgURL``, ``meteoNewsURL``, ``fmiURL``
+/// and ``transportURL``.
 public final class FixtureUpstream: Sendable {
     /// How an upstream answers.
     public enum Mode: Sendable, Equatable {
@@ -28,10 +29,14 @@ public final class FixtureUpstream: Sendable {
         case exception
         /// ZSG only: next week's schedule — each date gets the fixture page of the following date (new data).
         case shifted
+        /// `429 Too Many Requests` with `Retry-After` (transport.opendata.ch's rate limit).
+        case rateLimited(retryAfter: Int)
+        /// `200` with exactly these bytes as JSON (variants of an answer).
+        case json([UInt8])
     }
 
     public enum Upstream: String, Sendable {
-        case zsg, meteonews, fmi
+        case zsg, meteonews, fmi, transport
     }
 
     /// One request as the upstream saw it.
@@ -49,6 +54,10 @@ public final class FixtureUpstream: Sendable {
     private let fmiObservations: [UInt8]
     private let fmiForecast: [UInt8]
     private let fmiException: [UInt8]
+    /// transport.opendata.ch stationboards of station ``transportStation``, in the order of the ZSG pages.
+    private let boards: [(date: String, body: [UInt8])]
+    /// The station the transport fixtures are for (Zürich Bürkliplatz (See)); any other id is unknown (`404`).
+    public static let transportStation = "8503651"
 
     public init() throws {
         zsgPages = try Fixtures.pages("zsg").map(\.body)
@@ -57,6 +66,7 @@ public final class FixtureUpstream: Sendable {
         fmiObservations = try Fixtures.bytes("fmi", "observations.xml")
         fmiForecast = try Fixtures.bytes("fmi", "forecast-point.xml")
         fmiException = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
+        boards = try Fixtures.stationboards()
         var router = Router()
         let holder = Holder()
         router.on(.get, "/schiffeinsatz") { request async in
@@ -67,6 +77,9 @@ public final class FixtureUpstream: Sendable {
         }
         router.on(.get, "/wfs") { request async in
             await holder.upstream?.answer(.fmi, request) ?? .text("", status: .serviceUnavailable)
+        }
+        router.on(.get, "/v1/stationboard") { request async in
+            await holder.upstream?.answer(.transport, request) ?? .text("", status: .serviceUnavailable)
         }
         router.on(.get, "/redirect") { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -104,12 +117,14 @@ public final class FixtureUpstream: Sendable {
 
     /// Requests received so far for `upstream`.
     public var fmiURL: String { baseURL + "/wfs" }
+    public var transportURL: String { baseURL + "/v1" }
 
     public func requests(_ upstream: Upstream) -> [Request] {
         let path = switch upstream {
         case .zsg: "/schiffeinsatz"
         case .meteonews: "/seen-in-der-schweiz"
         case .fmi: "/wfs"
+        case .transport: "/v1/stationboard"
         }
         return log.withLock { $0.filter { $0.path == path } }
     }
@@ -142,7 +157,15 @@ public final class FixtureUpstream: Sendable {
             return html(Self.truncated(meteoNewsPage, rows: rows))
         case .exception:
             return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: fmiException)
+        case let .rateLimited(seconds):
+            return HTTPResponse(
+                status: HTTPStatus(code: 429, reason: "Too Many Requests"),
+                headers: ["Content-Type": "application/json", "Retry-After": String(seconds)],
+                body: Array(#"{"errors":[{"message":"Too Many Requests"}]}"#.utf8))
+        case let .json(body):
+            return HTTPResponse(headers: ["Content-Type": "application/json"], body: body)
         case .normal:
+            if upstream == .transport { return stationboard(query) }
             if upstream == .fmi {
                 let document = (query["storedquery_id"] ?? "").contains("observations") ? fmiObservations : fmiForecast
                 return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: Self.movedToNow(document))
@@ -152,6 +175,76 @@ public final class FixtureUpstream: Sendable {
         case .shifted:
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"], offset: 1))
         }
+    }
+
+    /// The stationboard for `id` and the requested date (`datetime`'s, `date`, else today in Zurich).
+    private func stationboard(_ query: [String: String]) -> HTTPResponse {
+        let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
+        let requested = (query["datetime"].map { String($0.prefix(10)) } ?? query["date"]) ?? Self.day(Date(), in: zurich)
+        guard query["id"] == Self.transportStation, let body = stationboardBody(for: requested) else {
+            return HTTPResponse(
+                status: .notFound, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"errors":[{"message":"Station not found"}]}"#.utf8))
+        }
+        return HTTPResponse(headers: ["Content-Type": "application/json"], body: body)
+    }
+
+    /// The fixture date whose board is served for `date` (`YYYY-MM-DD`): the one whose ZSG page is served for
+    /// that date, so that every ZSG course of the date departs on the board.
+    public func stationboardFixtureDate(for date: String) -> String? {
+        guard let requested = Self.date(date), !boards.isEmpty else { return nil }
+        let day = Int((requested.timeIntervalSince1970 / 86_400).rounded(.down))
+        return boards[(day % boards.count + boards.count) % boards.count].date
+    }
+
+    /// The board served for `date`: the fixture of ``stationboardFixtureDate(for:)`` moved to `date`.
+    public func stationboardBody(for date: String) -> [UInt8]? {
+        guard let requested = Self.date(date), let fixture = stationboardFixtureDate(for: date), let original = Self.date(fixture),
+            let board = boards.first(where: { $0.date == fixture })
+        else { return nil }
+        let days = Int((requested.timeIntervalSince1970 - original.timeIntervalSince1970) / 86_400)
+        return Self.moved(board.body, from: fixture, days: days)
+    }
+
+    /// Noon UTC of a `YYYY-MM-DD` date.
+    static func date(_ text: String) -> Date? {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.date(from: text + " 12:00")
+    }
+
+    /// `YYYY-MM-DD` of `instant` in `zone`.
+    static func day(_ instant: Date, in zone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
+        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+    }
+
+    /// A board moved by whole days: every date in its times (a late departure is on the next day), and every
+    /// epoch timestamp.
+    static func moved(_ body: [UInt8], from date: String, days: Int) -> [UInt8] {
+        guard days != 0 else { return body }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd"
+        var text = String(decoding: body, as: UTF8.self)
+        let patterns = [(#""([0-9]{4}-[0-9]{2}-[0-9]{2})T"#, true), (#""(?:departure|arrival)Timestamp": ?([0-9]+)"#, false)]
+        for (pattern, isDate) in patterns {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                if isDate, let day = Self.date(String(text[range])) {
+                    text.replaceSubrange(range, with: formatter.string(from: day.addingTimeInterval(TimeInterval(days * 86_400))))
+                } else if !isDate, let seconds = Int(text[range]) {
+                    text.replaceSubrange(range, with: String(seconds + days * 86_400))
+                }
+            }
+        }
+        return Array(text.utf8)
     }
 
     /// A different fixture page per requested date, so a correct week is never byte-identical.

@@ -35,6 +35,15 @@ public enum Fixtures {
         return Array(try Data(contentsOf: FileManager.default.fileExists(atPath: shared.path) ? shared : own))
     }
 
+    /// Every transport.opendata.ch stationboard in `transport/` (`stationboard-<id>-<date>.json`), sorted by name.
+    public static func stationboards() throws -> [(date: String, body: [UInt8])] {
+        let directory = root.appendingPathComponent("transport")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return try names.filter { $0.hasPrefix("stationboard-") && $0.hasSuffix(".json") }.sorted().map { name in
+            (String(name.dropLast(".json".count).suffix(10)), Array(try Data(contentsOf: directory.appendingPathComponent(name))))
+        }
+    }
+
     /// Every `NAME.html` in `folder` that has a `NAME.expected.json`, sorted by name.
     public static func pages(_ folder: String) throws -> [Page] {
         let directory = root.appendingPathComponent(folder)

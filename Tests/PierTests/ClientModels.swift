@@ -47,3 +47,55 @@ struct WaterTemperatureAPIResponse: Codable {
 struct ErrorAPIResponse: Codable {
     let error: String
 }
+
+/// `GET /v1/stationboard` as the Next Wave app decodes transport.opendata.ch's answer (`TransportAPI.swift`,
+/// `Journey.swift`), plus the `shipName` Pier adds so that the app can drop its second request.
+struct StationboardAPIResponse: Decodable {
+    struct Coordinate: Decodable {
+        let type: String?
+        let x: Double?
+        let y: Double?
+    }
+
+    struct Station: Decodable {
+        let id: String?
+        let name: String?
+        let coordinate: Coordinate?
+    }
+
+    struct Prognosis: Decodable {
+        let platform: String?
+        let arrival: String?
+        let departure: String?
+        let capacity1st: Int?
+        let capacity2nd: Int?
+    }
+
+    struct Stop: Decodable {
+        let station: Station
+        let arrival: String?
+        let departure: String?
+        let departureTimestamp: Int?
+        let delay: Int?
+        let platform: String?
+        let prognosis: Prognosis?
+    }
+
+    struct Journey: Decodable {
+        let stop: Stop
+        let name: String
+        let category: String
+        let subcategory: String?
+        let categoryCode: Int?
+        let number: String?
+        let `operator`: String?
+        let to: String
+        let passList: [Stop]
+        let capacity1st: Int?
+        let capacity2nd: Int?
+        let shipName: String?
+    }
+
+    let station: Station?
+    let stationboard: [Journey]
+}

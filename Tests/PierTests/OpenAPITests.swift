@@ -9,7 +9,8 @@ final class OpenAPITests: EndToEndTestCase {
     /// Starts pier on the fixture upstreams and waits until ships, lakes and weather all answer 200.
     func startPierWithData(_ extra: [String: String] = [:]) throws -> PierProcess {
         // A generous FMI budget: schemathesis asks for many cold cells, and a 503 would be a finding.
-        var environment = ["PIER_FMI_REQUESTS_PER_MINUTE": "100000", "PIER_FMI_BURST": "100000", "PIER_FORECAST_NEIGHBOUR_KM": "0"]
+        var environment = ["PIER_FMI_REQUESTS_PER_MINUTE": "100000", "PIER_FMI_BURST": "100000", "PIER_FORECAST_NEIGHBOUR_KM": "0",
+                           "PIER_TRANSPORT_REQUESTS_PER_MINUTE": "100000", "PIER_TRANSPORT_BURST": "100000", "PIER_TRANSPORT_CLIENT_SHARE": "1"]
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)
         let deadline = Date().addingTimeInterval(30)

@@ -1,0 +1,120 @@
+import Foundation
+import Fetching
+import HTTPServer
+
+/// The parameters of a `/v1/stationboard` request, checked and in one canonical form: the cache key and the
+/// upstream's query string are built from it, so equal requests share one answer.
+public struct StationboardQuery: Sendable, Hashable {
+    /// The station's id (digits, e.g. `8503651`).
+    public var station: String
+    public var date: CalendarDate?
+    /// `nil`: the upstream's default.
+    public var limit: Int?
+    /// `YYYY-MM-DD hh:mm`, as the upstream expects it.
+    public var dateTime: String?
+    /// `transportations[]` values, in the order given.
+    public var transportations: [String]
+    /// `departure` (the upstream's default when `nil`) or `arrival`.
+    public var type: String?
+
+    public static let limitRange = 1...300
+    /// What transport.opendata.ch accepts in `transportations[]` (current and older names).
+    public static let transportationNames: Set<String> = [
+        "train", "tram", "ship", "bus", "cableway", "ice_tgv_rj", "ec_ic", "ir", "re_d", "s_sn_r", "arz_ext",
+        "tramway_underground",
+    ]
+
+    public init(station: String, date: CalendarDate? = nil, limit: Int? = nil, dateTime: String? = nil, transportations: [String] = [], type: String? = nil) {
+        self.station = station
+        self.date = date
+        self.limit = limit
+        self.dateTime = dateTime
+        self.transportations = transportations
+        self.type = type
+    }
+
+    /// Reads and checks the request's query; a bad parameter is a `400` that names it.
+    public init(_ request: HTTPRequest) throws(HTTPError) {
+        let query = request.query
+        guard let id = query["id"], !id.isEmpty else {
+            throw Self.bad("id is required: the station's id, e.g. id=8503651 (Zürich Bürkliplatz (See))")
+        }
+        guard id.utf8.count <= 20, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+            throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(id.prefix(40))'")
+        }
+        station = id
+        date = nil
+        if let text = query["date"] {
+            guard let parsed = CalendarDate(text) else { throw Self.bad("date must be a calendar date written YYYY-MM-DD") }
+            date = parsed
+        }
+        limit = nil
+        if let text = query["limit"] {
+            guard let parsed = Int(text), Self.limitRange.contains(parsed) else {
+                throw Self.bad("limit must be a whole number from \(Self.limitRange.lowerBound) to \(Self.limitRange.upperBound)")
+            }
+            limit = parsed
+        }
+        dateTime = nil
+        if let text = query["datetime"] {
+            guard let parsed = Self.dateTime(text) else {
+                throw Self.bad("datetime must be a date and time written YYYY-MM-DD hh:mm (e.g. 2026-07-04 10:30)")
+            }
+            dateTime = parsed
+        }
+        transportations = query.values("transportations[]") + query.values("transportations")
+        for name in transportations where !Self.transportationNames.contains(name) {
+            throw Self.bad("transportations[] must be one of \(Self.transportationNames.sorted().joined(separator: ", ")), not '\(name.prefix(40))'")
+        }
+        type = nil
+        if let text = query["type"] {
+            guard text == "departure" || text == "arrival" else { throw Self.bad("type must be departure or arrival") }
+            type = text
+        }
+    }
+
+    private static func bad(_ message: String) -> HTTPError {
+        HTTPError(.badRequest, message, headers: CORS.headers())
+    }
+
+    /// `YYYY-MM-DD hh:mm` (a `T` instead of the space and trailing `:ss` accepted) in the upstream's form.
+    static func dateTime(_ text: String) -> String? {
+        let utf8 = Array(text.utf8)
+        guard utf8.count == 16 || utf8.count == 19, utf8[10] == UInt8(ascii: " ") || utf8[10] == UInt8(ascii: "T"),
+            let date = CalendarDate(String(decoding: utf8[0..<10], as: UTF8.self))
+        else { return nil }
+        let clock = utf8[11...]
+        func number(_ range: Range<Int>, below limit: Int) -> Bool {
+            guard range.allSatisfy({ utf8[$0] >= 0x30 && utf8[$0] <= 0x39 }), let value = Int(String(decoding: utf8[range], as: UTF8.self)) else {
+                return false
+            }
+            return value < limit
+        }
+        guard clock.count == 5 || clock.count == 8, utf8[13] == UInt8(ascii: ":"), number(11..<13, below: 24), number(14..<16, below: 60) else {
+            return nil
+        }
+        if utf8.count == 19 { guard utf8[16] == UInt8(ascii: ":"), number(17..<19, below: 60) else { return nil } }
+        return "\(date) " + String(decoding: utf8[11..<16], as: UTF8.self)
+    }
+
+    /// The date the board is for: that of `datetime`, else `date`, else `today`.
+    public func serviceDate(today: CalendarDate) -> CalendarDate {
+        dateTime.flatMap { CalendarDate(String($0.prefix(10))) } ?? date ?? today
+    }
+
+    /// One string per distinct request.
+    public var key: String {
+        "\(station)|\(date?.description ?? "")|\(limit.map(String.init) ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
+    }
+
+    /// The upstream's query string (without `?`), percent-encoded.
+    public var upstreamQuery: String {
+        var parts = ["id=\(station)"]
+        if let limit { parts.append("limit=\(limit)") }
+        if let date { parts.append("date=\(date)") }
+        if let dateTime { parts.append("datetime=" + dateTime.replacingOccurrences(of: " ", with: "%20")) }
+        for name in transportations { parts.append("transportations%5B%5D=\(name)") }
+        if let type { parts.append("type=\(type)") }
+        return parts.joined(separator: "&")
+    }
+}

@@ -1,0 +1,30 @@
+import HTTPServer
+
+/// `GET /v1/stationboard?id=…&date=…&limit=…` (also `datetime=`, `transportations[]=`, `type=`):
+/// transport.opendata.ch's stationboard with `shipName` on every journey.
+public struct StationboardRoutes: Sendable {
+    public static let path = "/v1/stationboard"
+
+    private let service: StationboardService
+    private let clients: ClientAddress
+
+    /// - Parameter clients: how the client's address is found (trusted proxies), for its share of the budget.
+    public init(service: StationboardService, clients: ClientAddress = ClientAddress()) {
+        self.service = service
+        self.clients = clients
+    }
+
+    public func register(in router: inout Router) {
+        router.on(
+            .get, Self.path,
+            fast: { [service] request in
+                let query = try StationboardQuery(request)
+                return service.cachedResponse(for: query)?.response(for: request)
+            },
+            slow: { [service, clients] request in
+                let query = try StationboardQuery(request)
+                return await service.response(for: query, client: clients.client(of: request)).response(for: request)
+            })
+        CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])
+    }
+}

@@ -1,0 +1,307 @@
+import Fetching
+import Foundation
+import HTTPServer
+import Logging
+import Metrics
+import Ships
+
+/// Stationboards from transport.opendata.ch, shared by every user: memory, then PostgreSQL (another replica
+/// may have asked), then the upstream — through an ``UpstreamGate`` (a request budget, one call per request
+/// key, a pause when the upstream answers `429`).
+///
+/// An answer is fresh for ``Settings/ttlToday`` when it is today's board (delays change) and ``Settings/ttl``
+/// otherwise. When the upstream cannot be asked or fails, the last good answer is served marked stale
+/// (`X-Pier-Stale: stationboard`) for ``Settings/provisionalSeconds`` before the upstream is tried again;
+/// with nothing stored, `503` + `Retry-After`. Ship names are added when an answer is rendered, from the
+/// ships' ``CourseIndex``, so new ship data shows in the next answer without an upstream call.
+public final class StationboardService: Sendable {
+    public struct Settings: Sendable {
+        /// How long today's board is fresh (real-time delays).
+        public var ttlToday: TimeInterval = 60
+        /// How long another date's board is fresh.
+        public var ttl: TimeInterval = 1800
+        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25)
+        /// Bytes of answers kept in memory.
+        public var cacheBytes = 16 << 20
+        /// How long a stale answer is reused before the upstream is asked again.
+        public var provisionalSeconds: TimeInterval = 30
+        /// A pause when the upstream says `429` without `Retry-After`, and the `Retry-After` after a failure.
+        public var retryAfterFailure = 60
+
+        public init() {}
+    }
+
+    /// One request's answer held in memory.
+    struct Held: Sendable {
+        /// `nil`: the upstream knows no such station.
+        var document: StationboardDocument?
+        var fetchedAt: Date
+        /// Served from memory until then; afterwards PostgreSQL and the upstream are asked.
+        var until: Date
+        var stale: Bool
+        var generation: Int
+        var response: CachedResponse
+    }
+
+    /// What the upstream call for a request key came to (shared by everyone who joined it).
+    private enum Fetched: Sendable {
+        case board(StationboardDocument, fetchedAt: Date)
+        case unknownStation
+        case failed(String, retryAfter: Int)
+    }
+
+    /// The upstream's state for `/health`.
+    private struct UpstreamState: Sendable {
+        var reachable: Bool?
+        var lastError: String?
+    }
+
+    static let source = "stationboard"
+    static let retryAfterLimit = 3600
+
+    public let settings: Settings
+    private let gate: UpstreamGate<String, IPAddress, Fetched>
+    private let client: TransportClient
+    private let store: StationboardStore
+    private let courses: @Sendable () -> CourseIndex
+    private let memory: LRUCache<String, Held>
+    private let loading = SingleFlight<String, StationboardStore.Stored?>()
+    private let board: SourceStatusBoard?
+    private let upstreamState = SharedValue(UpstreamState())
+    private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
+    private let counters: [String: Counter]
+    private let refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter]
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - courses: the ships' current course index (``ShipService/courses``).
+    ///   - board: where upstream successes and failures are recorded for `/health`.
+    public init(
+        client: TransportClient, store: StationboardStore, courses: @escaping @Sendable () -> CourseIndex, settings: Settings = Settings(),
+        board: SourceStatusBoard? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
+        metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.stationboard")
+    ) {
+        self.client = client
+        self.store = store
+        self.courses = courses
+        self.settings = settings
+        self.board = board
+        self.logger = logger
+        gate = UpstreamGate(budget: settings.budget, clock: clock)
+        memory = LRUCache(budgetBytes: settings.cacheBytes)
+        var counters: [String: Counter] = [:]
+        for (name, metric, help) in [
+            ("hit", "pier_stationboard_cache_hits_total", "Stationboard answers served from memory."),
+            ("miss", "pier_stationboard_cache_misses_total", "Stationboard requests memory could not answer (PostgreSQL or the upstream asked)."),
+            ("upstream", "pier_transport_requests_total", "Requests made to transport.opendata.ch."),
+            ("stale", "pier_stationboard_stale_total", "Stationboard answers served stale (the upstream failed or could not be asked)."),
+            ("unavailable", "pier_stationboard_unavailable_total", "Stationboard requests answered 503 (nothing stored, the upstream not available)."),
+        ] {
+            counters[name] = metrics?.counter(metric, help: help)
+        }
+        self.counters = counters
+        var refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter] = [:]
+        for reason in UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases {
+            refusals[reason] = metrics?.counter(
+                "pier_transport_refusals_total", help: "Stationboard requests not sent upstream: budget, client share or the upstream's pause.",
+                labels: [("reason", reason.rawValue)])
+        }
+        self.refusals = refusals
+        if let metrics {
+            let memory = memory, budget = gate.budget
+            metrics.gauge("pier_stationboard_cache_bytes", help: "Bytes of stationboard answers held in memory.") { Double(memory.bytes) }
+            metrics.gauge("pier_stationboard_cache_entries", help: "Stationboard answers held in memory.") { Double(memory.count) }
+            metrics.gauge("pier_transport_budget_tokens", help: "Requests to transport.opendata.ch that could be made at once now.") {
+                budget.snapshot().tokens
+            }
+        }
+    }
+
+    /// After a restart, `/health` shows when the newest stored answer was fetched.
+    public func load() async throws {
+        if let last = try await store.lastFetch() {
+            board?.load([Self.source: SourceHistory(lastSuccess: last, lastOutcome: .ok)])
+        }
+    }
+
+    /// The answer held in memory when it still holds (the route's fast path), re-rendered when the ship data
+    /// changed since; `nil` when PostgreSQL or the upstream must be asked.
+    public func cachedResponse(for query: StationboardQuery, now: Date = Date()) -> CachedResponse? {
+        guard let held = memory[query.key], now < held.until else { return nil }
+        counters["hit"]?.increment()
+        return current(held, query: query).response
+    }
+
+    /// The answer for `query`: fresh, stale, `404` (unknown station) or `503` + `Retry-After`.
+    public func response(for query: StationboardQuery, client: IPAddress?, now: Date = Date()) async -> CachedResponse {
+        if let cached = cachedResponse(for: query, now: now) { return cached }
+        counters["miss"]?.increment()
+        let key = query.key
+        let ttl = ttl(for: query, now: now)
+        let held = memory.peek(key)
+        let stored = await loading.value(for: key) { [store, logger] in
+            do { return try await store.answer(for: query) } catch {
+                logger.warning("could not read a stored stationboard", metadata: ["key": "\(key)", "error": "\(error)"])
+                return nil
+            }
+        }
+        // The newest good answer known, from memory or PostgreSQL.
+        var last: (document: StationboardDocument, fetchedAt: Date)? = held.flatMap { held in held.document.map { ($0, held.fetchedAt) } }
+        if let stored, stored.fetchedAt > last?.fetchedAt ?? .distantPast, let document = try? StationboardDocument(parsing: stored.body) {
+            last = (document, stored.fetchedAt)
+        }
+        if let last, now.timeIntervalSince(last.fetchedAt) < ttl {
+            return remember(last.document, fetchedAt: last.fetchedAt, stale: false, query: query, now: now).response
+        }
+        let outcome = await gate.call(key, client: client) { [self] in await fetch(query, now: now) }
+        let reason: String
+        let retryAfter: Int
+        switch outcome {
+        case .answered(.board(let document, let fetchedAt)):
+            return remember(document, fetchedAt: fetchedAt, stale: false, query: query, now: now).response
+        case .answered(.unknownStation):
+            return rememberUnknown(query, now: now).response
+        case .answered(.failed(let why, let seconds)):
+            (reason, retryAfter) = (why, seconds)
+        case .refused(let refusal, let seconds):
+            refusals[refusal]?.increment()
+            reason = switch refusal {
+            case .budget: "the request budget for transport.opendata.ch is spent"
+            case .clientShare: "this client has used its share of the request budget for transport.opendata.ch"
+            case .paused: "transport.opendata.ch asked for a pause (429)"
+            }
+            retryAfter = seconds.isFinite ? min(Self.retryAfterLimit, max(1, Int(seconds.rounded(.up)))) : Self.retryAfterLimit
+        }
+        if let last {
+            counters["stale"]?.increment()
+            return remember(last.document, fetchedAt: last.fetchedAt, stale: true, query: query, now: now).response
+        }
+        counters["unavailable"]?.increment()
+        return CachedResponse(
+            .error(.serviceUnavailable, "no stationboard available for this request: \(reason)",
+                headers: CORS.headers(("Retry-After", String(retryAfter)), ("Cache-Control", "no-store"))))
+    }
+
+    /// One upstream call (the caller holds a token): check, store, remember.
+    private func fetch(_ query: StationboardQuery, now: Date) async -> Fetched {
+        counters["upstream"]?.increment()
+        let answer: TransportClient.Answer
+        do {
+            answer = try await client.stationboard(query)
+        } catch {
+            logger.warning("transport.opendata.ch failed", metadata: ["url": "\(client.url(for: query))", "error": "\(error)"])
+            // Reachable when it answered at all (an error status, an answer that is not a stationboard).
+            var reachable = error is StationboardDocument.Problem
+            if case .status? = error as? UpstreamError { reachable = true }
+            recordUpstream(reachable: reachable, error: "\(error)")
+            return .failed("transport.opendata.ch failed: \(error)", retryAfter: settings.retryAfterFailure)
+        }
+        switch answer {
+        case .board(let document):
+            recordUpstream(reachable: true, error: nil)
+            let fetchedAt = Date()
+            do {
+                try await store.store(document.body, for: query, serviceDate: query.serviceDate(today: today(now)), fetchedAt: fetchedAt)
+            } catch {
+                logger.warning("could not store a stationboard; serving it anyway", metadata: ["error": "\(error)"])
+            }
+            return .board(document, fetchedAt: fetchedAt)
+        case .unknownStation:
+            recordUpstream(reachable: true, error: nil)
+            return .unknownStation
+        case .rateLimited(let seconds):
+            let pause = min(Self.retryAfterLimit, seconds ?? settings.retryAfterFailure)
+            gate.pause(seconds: Double(pause))
+            logger.warning("transport.opendata.ch answered 429", metadata: ["retry_after": "\(pause)"])
+            recordUpstream(reachable: true, error: "429 Too Many Requests (pausing \(pause) s)")
+            return .failed("transport.opendata.ch is rate-limiting (429)", retryAfter: max(1, pause))
+        }
+    }
+
+    private func recordUpstream(reachable: Bool, error: String?) {
+        upstreamState.update { $0 = UpstreamState(reachable: reachable, lastError: error ?? $0.lastError) }
+        board?.record(Self.source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
+    }
+
+    public func today(_ now: Date = Date()) -> CalendarDate {
+        CalendarDate(now, in: timeZone)
+    }
+
+    /// How long an answer for `query` is fresh: short for today's board, longer for other dates.
+    public func ttl(for query: StationboardQuery, now: Date) -> TimeInterval {
+        query.serviceDate(today: today(now)) == today(now) ? settings.ttlToday : settings.ttl
+    }
+
+    // MARK: Rendering
+
+    /// `held`, re-rendered (and kept) when the ship data changed since it was rendered.
+    private func current(_ held: Held, query: StationboardQuery) -> Held {
+        let index = courses()
+        guard let document = held.document, held.generation != index.generation else { return held }
+        var renewed = held
+        renewed.generation = index.generation
+        renewed.response = render(document, stale: held.stale, maxAge: max(0, Int(held.until.timeIntervalSinceNow.rounded(.up))), index: index)
+        memory.set(renewed, for: query.key, cost: Self.cost(renewed))
+        return renewed
+    }
+
+    private func remember(_ document: StationboardDocument, fetchedAt: Date, stale: Bool, query: StationboardQuery, now: Date) -> Held {
+        let index = courses()
+        let until = stale ? now.addingTimeInterval(settings.provisionalSeconds) : fetchedAt.addingTimeInterval(ttl(for: query, now: now))
+        let maxAge = max(0, Int(until.timeIntervalSince(now).rounded()))
+        let held = Held(
+            document: document, fetchedAt: fetchedAt, until: until, stale: stale, generation: index.generation,
+            response: render(document, stale: stale, maxAge: maxAge, index: index))
+        memory.set(held, for: query.key, cost: Self.cost(held))
+        return held
+    }
+
+    /// An unknown station is remembered like another date's board, so asking again costs no upstream call.
+    private func rememberUnknown(_ query: StationboardQuery, now: Date) -> Held {
+        let response = CachedResponse(
+            .error(.notFound, "transport.opendata.ch knows no station with id \(query.station)",
+                headers: CORS.headers(("Cache-Control", "public, max-age=\(Int(settings.ttl))"))))
+        let held = Held(document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl), stale: false, generation: 0, response: response)
+        memory.set(held, for: query.key, cost: Self.cost(held))
+        return held
+    }
+
+    private func render(_ document: StationboardDocument, stale: Bool, maxAge: Int, index: CourseIndex) -> CachedResponse {
+        let body = document.rendered { journey in
+            guard let course = journey.course, let date = journey.date,
+                journey.operatorName.map({ $0.caseInsensitiveCompare("ZSG") == .orderedSame }) ?? true
+            else { return nil }
+            return index.ship(course: course, on: date)
+        }
+        var headers = CORS.headers(("Cache-Control", "public, max-age=\(maxAge)"))
+        if stale {
+            headers.add("X-Pier-Stale", "stationboard")
+            headers.add("Warning", "110 - \"Response is Stale\"")
+        }
+        return CachedResponse(json: body, headers: headers)
+    }
+
+    /// Memory charged for an entry: the upstream's bytes, the rendered body and a little per journey.
+    private static func cost(_ held: Held) -> Int {
+        (held.document?.body.count ?? 0) + held.response.response.body.count + (held.document?.journeys.count ?? 0) * 64 + 256
+    }
+
+    // MARK: Health
+
+    /// Members of the `stationboard` source's `/health` object: the upstream, the budget and memory.
+    public func healthJSON() -> String {
+        let upstream = upstreamState.value
+        let budget = gate.budget.snapshot()
+        let reachable = upstream.reachable.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
+        let paused = Int(gate.pausedFor.rounded(.up))
+        return "\"upstream\":\(reachable),\"paused_s\":\(paused),"
+            + "\"budget\":{\"requests_per_minute\":\(Self.number(budget.settings.ratePerMinute)),\"burst\":\(budget.settings.burst),"
+            + "\"tokens\":\(Self.number((budget.tokens * 10).rounded(.down) / 10)),\"granted\":\(budget.granted),"
+            + "\"refused\":\(budget.refused[.budget] ?? 0),\"refused_client_share\":\(budget.refused[.clientShare] ?? 0)},"
+            + "\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

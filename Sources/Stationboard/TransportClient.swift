@@ -1,0 +1,47 @@
+import Fetching
+import Foundation
+
+/// transport.opendata.ch's `/v1/stationboard`: `GET {base}/stationboard?id=…&limit=…&date=…`.
+public struct TransportClient: Sendable {
+    public static let defaultURL = "https://transport.opendata.ch/v1"
+
+    /// What the upstream said.
+    public enum Answer: Sendable {
+        /// A checked board.
+        case board(StationboardDocument)
+        /// It knows no such station (`404`, or an answer whose `station` is null).
+        case unknownStation
+        /// `429`: asking again before `retryAfter` seconds (when it said) is unwelcome.
+        case rateLimited(retryAfter: Int?)
+    }
+
+    private let baseURL: String
+    private let client: UpstreamClient
+
+    public init(baseURL: String = Self.defaultURL, client: UpstreamClient) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.client = client
+    }
+
+    public func url(for query: StationboardQuery) -> String {
+        "\(baseURL)/stationboard?\(query.upstreamQuery)"
+    }
+
+    /// The board for `query`; a failed transfer or another status is ``UpstreamError``, an answer that is not
+    /// a stationboard is ``StationboardDocument/Problem``.
+    public func stationboard(_ query: StationboardQuery) async throws -> Answer {
+        let response = try await client.get(url(for: query), headers: Self.headers, accepting: [404, 429])
+        switch response.status {
+        case 404: return .unknownStation
+        case 429: return .rateLimited(retryAfter: response.retryAfter())
+        default:
+            let document = try StationboardDocument(parsing: response.body)
+            return document.stationID == nil ? .unknownStation : .board(document)
+        }
+    }
+
+    static let headers = [
+        "Accept": "application/json",
+        "User-Agent": "Pier/0.1 (ferry data for mobile apps; answers cached and shared)",
+    ]
+}

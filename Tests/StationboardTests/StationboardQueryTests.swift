@@ -1,0 +1,62 @@
+import Fetching
+import HTTPServer
+@testable import Stationboard
+import XCTest
+
+final class StationboardQueryTests: XCTestCase {
+    func query(_ text: String) throws -> StationboardQuery {
+        let request = HTTPRequest(
+            method: .get, target: "/v1/stationboard?\(text)", path: "/v1/stationboard", query: try XCTUnwrap(QueryParameters(raw: Substring(text))))
+        return try StationboardQuery(request)
+    }
+
+    func assertBadRequest(_ text: String, naming parameter: String, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertThrowsError(try query(text), text, file: file, line: line) { error in
+            guard let error = error as? HTTPError else { return XCTFail("\(error)", file: file, line: line) }
+            XCTAssertEqual(error.status, .badRequest, file: file, line: line)
+            XCTAssertTrue(error.message.hasPrefix(parameter), "\(text): \(error.message)", file: file, line: line)
+        }
+    }
+
+    func testTheAppsQueryIsReadAndPassedOn() throws {
+        let parsed = try query("id=8503651&limit=30&date=2026-07-04&datetime=2026-07-04%2010:30")
+        XCTAssertEqual(parsed.station, "8503651")
+        XCTAssertEqual(parsed.limit, 30)
+        XCTAssertEqual(parsed.date, CalendarDate("2026-07-04"))
+        XCTAssertEqual(parsed.dateTime, "2026-07-04 10:30")
+        XCTAssertEqual(parsed.upstreamQuery, "id=8503651&limit=30&date=2026-07-04&datetime=2026-07-04%2010:30")
+        XCTAssertEqual(parsed.serviceDate(today: CalendarDate(year: 2026, month: 1, day: 1)), CalendarDate("2026-07-04"))
+        XCTAssertEqual(try query("id=1").upstreamQuery, "id=1")
+        XCTAssertEqual(try query("id=1&transportations[]=ship&type=arrival").upstreamQuery, "id=1&transportations%5B%5D=ship&type=arrival")
+    }
+
+    func testEqualRequestsShareOneKey() throws {
+        XCTAssertEqual(try query("id=1&datetime=2026-07-04T10:30").key, try query("datetime=2026-07-04+10:30:59&id=1").key)
+        XCTAssertNotEqual(try query("id=1&limit=5").key, try query("id=1&limit=6").key)
+        XCTAssertNotEqual(try query("id=1&date=2026-07-04").key, try query("id=1").key)
+    }
+
+    func testBadParametersAreA400NamingThem() {
+        assertBadRequest("", naming: "id")
+        assertBadRequest("id=", naming: "id")
+        assertBadRequest("id=Z%C3%BCrich", naming: "id")
+        assertBadRequest("id=85036a1", naming: "id")
+        assertBadRequest("id=-8503651", naming: "id")
+        assertBadRequest("id=123456789012345678901", naming: "id")
+        assertBadRequest("id=1&date=2026-02-30", naming: "date")
+        assertBadRequest("id=1&date=04.07.2026", naming: "date")
+        assertBadRequest("id=1&limit=0", naming: "limit")
+        assertBadRequest("id=1&limit=301", naming: "limit")
+        assertBadRequest("id=1&limit=ten", naming: "limit")
+        assertBadRequest("id=1&datetime=2026-07-04", naming: "datetime")
+        assertBadRequest("id=1&datetime=2026-07-04%2024:00", naming: "datetime")
+        assertBadRequest("id=1&datetime=2026-07-04%2010:60", naming: "datetime")
+        assertBadRequest("id=1&transportations[]=rocket", naming: "transportations")
+        assertBadRequest("id=1&type=both", naming: "type")
+    }
+
+    func testTheLimitsEndsAreAccepted() throws {
+        XCTAssertEqual(try query("id=1&limit=1").limit, 1)
+        XCTAssertEqual(try query("id=1&limit=300").limit, 300)
+    }
+}
