@@ -289,6 +289,25 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parse("GET / HTTP/1.1\nHost: a\n\n", limits: limits).error, .bareLineFeed, "a short line with a bare LF is still 400")
     }
 
+    /// Found by fuzzing (`fuzz-http`, 2026-11-23): a head over the header limit whose first bad line (a bare LF)
+    /// lay beyond the limit was 400 when it arrived whole but 431 in pieces. Where a line ends past the limit
+    /// is now 431 before the line is judged.
+    func testAHeadOverItsLimitIs431HoweverItArrives() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Findings/http-split-431-vs-400.bin")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        let limits = ParserLimits(maxRequestLineBytes: 256, maxHeaderBytes: 1024, maxHeaderCount: 16, maxBodyBytes: 512)
+        var errors: Set<Int> = []
+        for chunk in [Int.max, 1, 7, 64, 255, 1000] {
+            errors.insert(Int(parse(bytes, chunk: chunk, limits: limits).error?.status.code ?? 0))
+        }
+        XCTAssertEqual(errors, [431])
+        let small = ParserLimits(maxHeaderBytes: 100)
+        let lateBareLF = "GET / HTTP/1.1\r\nX: " + String(repeating: "v", count: 200) + "\nHost: a\r\n\r\n"
+        XCTAssertEqual(parse(lateBareLF, limits: small).error, .headerBlockTooLarge(limit: 100))
+        XCTAssertEqual(parse(lateBareLF, chunk: 50, limits: small).error, .headerBlockTooLarge(limit: 100))
+        XCTAssertEqual(parse("GET / HTTP/1.1\r\nX: v\nHost: a\r\n\r\n", limits: small).error, .bareLineFeed, "within the limit a bare LF is still 400")
+    }
+
     func testRequestLineOverTheLimitIs414EvenBeforeItEnds() {
         let limits = ParserLimits(maxRequestLineBytes: 64)
         let long = "GET /" + String(repeating: "a", count: 100)

@@ -109,6 +109,11 @@ public struct RequestParser: Sendable {
                 if requestLineEnd == nil && lf > limits.maxRequestLineBytes + 1 {
                     return .requestLineTooLong(limit: limits.maxRequestLineBytes)
                 }
+                // Likewise a header block already over its limit where this line ends is 431 before the line
+                // is judged: arriving in pieces, the same bytes are refused as soon as the limit is passed.
+                if let end = requestLineEnd, lf - end > limits.maxHeaderBytes + 4 {
+                    return .headerBlockTooLarge(limit: limits.maxHeaderBytes)
+                }
                 if lf == 0 || bytes[lf - 1] != 0x0D { return .bareLineFeed }
                 if requestLineEnd == nil {
                     if lf - 1 > limits.maxRequestLineBytes { return .requestLineTooLong(limit: limits.maxRequestLineBytes) }
