@@ -45,6 +45,22 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
         /// Clients with a partly spent share.
         public var clients: Int
         public var secondsUntilToken: Double
+
+        /// The snapshot as a JSON object for `/health`: `requests_per_minute`, `burst`, `client_share`, `tokens`
+        /// (one decimal), `retry_after_s` (null when never), `granted`, `refused`, `refused_client_share`,
+        /// `clients_limited`.
+        public var json: String {
+            let wait = secondsUntilToken.isFinite ? String(Int(secondsUntilToken.rounded(.up))) : "null"
+            return "{\"requests_per_minute\":\(Self.number(settings.ratePerMinute)),\"burst\":\(settings.burst),"
+                + "\"client_share\":\(Self.number(settings.clientShare)),\"tokens\":\(Self.number((tokens * 10).rounded(.down) / 10)),"
+                + "\"retry_after_s\":\(wait),\"granted\":\(granted),\"refused\":\(refused[.budget] ?? 0),"
+                + "\"refused_client_share\":\(refused[.clientShare] ?? 0),\"clients_limited\":\(clients)}"
+        }
+
+        /// Whole numbers without a fraction, others as Swift writes them (valid JSON for finite values).
+        static func number(_ value: Double) -> String {
+            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        }
     }
 
     private struct State {

@@ -50,12 +50,6 @@ public final class StationboardService: Sendable {
         case failed(String, retryAfter: Int)
     }
 
-    /// The upstream's state for `/health`.
-    private struct UpstreamState: Sendable {
-        var reachable: Bool?
-        var lastError: String?
-    }
-
     static let source = "stationboard"
     static let retryAfterLimit = 3600
 
@@ -67,7 +61,8 @@ public final class StationboardService: Sendable {
     private let memory: LRUCache<String, Held>
     private let loading = SingleFlight<String, StationboardStore.Stored?>()
     private let board: SourceStatusBoard?
-    private let upstreamState = SharedValue(UpstreamState())
+    /// Whether the upstream answered this process's last request at all (`nil`: not asked yet), for `/health`.
+    private let reachable = SharedValue<Bool?>(nil)
     private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
     private let counters: [String: Counter]
     private let refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter]
@@ -219,7 +214,7 @@ public final class StationboardService: Sendable {
     }
 
     private func recordUpstream(reachable: Bool, error: String?) {
-        upstreamState.update { $0 = UpstreamState(reachable: reachable, lastError: error ?? $0.lastError) }
+        self.reachable.update { $0 = reachable }
         board?.record(Self.source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
     }
 
@@ -290,18 +285,8 @@ public final class StationboardService: Sendable {
 
     /// Members of the `stationboard` source's `/health` object: the upstream, the budget and memory.
     public func healthJSON() -> String {
-        let upstream = upstreamState.value
-        let budget = gate.budget.snapshot()
-        let reachable = upstream.reachable.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        let paused = Int(gate.pausedFor.rounded(.up))
-        return "\"upstream\":\(reachable),\"paused_s\":\(paused),"
-            + "\"budget\":{\"requests_per_minute\":\(Self.number(budget.settings.ratePerMinute)),\"burst\":\(budget.settings.burst),"
-            + "\"tokens\":\(Self.number((budget.tokens * 10).rounded(.down) / 10)),\"granted\":\(budget.granted),"
-            + "\"refused\":\(budget.refused[.budget] ?? 0),\"refused_client_share\":\(budget.refused[.clientShare] ?? 0)},"
+        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
+        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json),"
             + "\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

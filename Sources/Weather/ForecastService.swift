@@ -104,18 +104,9 @@ public final class ForecastService: Sendable {
 
     /// The budget and the memory tier for `/health` (JSON members of the `weather` source).
     public func healthJSON() -> String {
-        let state = budget.snapshot()
-        let wait = state.secondsUntilToken.isFinite ? String(Int(state.secondsUntilToken.rounded(.up))) : "null"
-        return "\"forecast_budget\":{\"requests_per_minute\":\(Self.number(state.settings.ratePerMinute)),\"burst\":\(state.settings.burst),"
-            + "\"client_share\":\(Self.number(state.settings.clientShare)),\"tokens\":\(Self.number((state.tokens * 10).rounded(.down) / 10)),"
-            + "\"retry_after_s\":\(wait),\"granted\":\(state.granted),\"refused\":\(state.refused[.budget] ?? 0),"
-            + "\"refused_client_share\":\(state.refused[.clientShare] ?? 0),\"clients_limited\":\(state.clients)},"
+        "\"forecast_budget\":\(budget.snapshot().json),"
             + "\"forecast_cache\":{\"bytes\":\(memory.bytes),\"budget_bytes\":\(memory.budgetBytes),\"entries\":\(memory.count),"
             + "\"forecasts\":\(memory.forecastCount),\"evictions\":\(memory.evictions)}"
-    }
-
-    private static func number(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.

@@ -31,4 +31,17 @@ class EndToEndTestCase: XCTestCase {
         XCTAssertTrue(pier.waitUntilServing(), "pier started")
         return pier
     }
+
+    /// Polls `path` until it answers 200 (the first scrape or fetch has landed).
+    func waitForData(_ pier: PierProcess, _ path: String, within seconds: Double = 20) throws -> RawResponse {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last: RawResponse?
+        while Date() < deadline {
+            last = try RawClient.request(port: pier.port, path)
+            if last?.status == 200, let last { return last }
+            usleep(50_000)
+        }
+        XCTFail("\(path) never answered 200; last: \(last?.status ?? 0) \(last?.bodyText ?? "")")
+        throw RawClient.Failure.timedOut
+    }
 }

@@ -10,19 +10,6 @@ import XCTest
 /// The real `pier` binary, a real PostgreSQL and a local upstream serving the fixture pages: scrapes run
 /// through the real HTTP client, parser, drift checks, store and cache, and come out of the real routes.
 final class ShipsAndLakesEndToEndTests: EndToEndTestCase {
-    /// Polls `path` until it answers 200.
-    private func waitForData(_ pier: PierProcess, _ path: String, within seconds: Double = 20) throws -> RawResponse {
-        let deadline = Date().addingTimeInterval(seconds)
-        var last: RawResponse?
-        while Date() < deadline {
-            last = try RawClient.request(port: pier.port, path)
-            if last?.status == 200, let last { return last }
-            usleep(50_000)
-        }
-        XCTFail("\(path) never answered 200; last: \(last?.status ?? 0) \(last?.bodyText ?? "")")
-        throw RawClient.Failure.timedOut
-    }
-
     private func health(_ pier: PierProcess) throws -> [String: Any] {
         let response = try RawClient.request(port: pier.port, "/health")
         return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])

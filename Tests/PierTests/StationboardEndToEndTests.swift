@@ -11,14 +11,7 @@ final class StationboardEndToEndTests: EndToEndTestCase {
 
     /// Waits for the first ships scrape and returns `/api/ships`.
     private func ships(_ pier: PierProcess) throws -> ShipsAPIResponse {
-        var response = try get(pier, "/api/ships")
-        let deadline = Date().addingTimeInterval(20)
-        while response.status != 200 && Date() < deadline {
-            usleep(100_000)
-            response = try get(pier, "/api/ships")
-        }
-        XCTAssertEqual(response.status, 200, response.bodyText)
-        return try JSONDecoder().decode(ShipsAPIResponse.self, from: Data(response.body))
+        try JSONDecoder().decode(ShipsAPIResponse.self, from: Data(try waitForData(pier, "/api/ships").body))
     }
 
     /// The Next Wave app's own join: strip the zeros of `name`, look the course up for the date in `/api/ships`.
