@@ -308,6 +308,27 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parse("GET / HTTP/1.1\r\nX: v\nHost: a\r\n\r\n", limits: small).error, .bareLineFeed, "within the limit a bare LF is still 400")
     }
 
+    /// Found by fuzzing (`fuzz-http`, 2026-11-23, twice): the same for a chunked body's trailer section — a
+    /// malformed trailer line ending past the limit was 400 whole and 431 in pieces.
+    func testATrailerSectionOverItsLimitIs431HoweverItArrives() throws {
+        let finding = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Findings/http-trailer-431-vs-400.bin")
+        let bytes = [UInt8](try Data(contentsOf: finding))
+        let limits = ParserLimits(maxRequestLineBytes: 256, maxHeaderBytes: 1024, maxHeaderCount: 16, maxBodyBytes: 512)
+        var errors: Set<Int> = []
+        for chunk in [Int.max, 1, 7, 64, 255, 1000] {
+            errors.insert(Int(parse(bytes, chunk: chunk, limits: limits).error?.status.code ?? 0))
+        }
+        XCTAssertEqual(errors, [431])
+        let small = ParserLimits(maxHeaderBytes: 100)
+        let head = "POST / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n"
+        // A first trailer line takes 65 of the 100 bytes; the second, malformed, ends past the limit.
+        let late = head + "A: " + String(repeating: "v", count: 60) + "\r\nX: " + String(repeating: "v", count: 40) + "\u{1}\r\n\r\n"
+        XCTAssertEqual(parse(late, limits: small).error, .headerBlockTooLarge(limit: 100))
+        XCTAssertEqual(parse(late, chunk: 30, limits: small).error, .headerBlockTooLarge(limit: 100))
+        XCTAssertEqual(parse(head + "X: v\u{1}\r\n\r\n", limits: small).error?.status, .badRequest, "within the limit a bad trailer is still 400")
+        XCTAssertEqual(parse(head + "X: v\r\n\r\n", limits: small).requests.count, 1)
+    }
+
     func testRequestLineOverTheLimitIs414EvenBeforeItEnds() {
         let limits = ParserLimits(maxRequestLineBytes: 64)
         let long = "GET /" + String(repeating: "a", count: 100)

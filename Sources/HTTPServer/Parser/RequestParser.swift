@@ -224,31 +224,40 @@ public struct RequestParser: Sendable {
                 buffer.consume(2)
                 phase = .size
             case .trailer(let bytes):
-                guard let line = Self.line(in: buffer, limit: limits.maxHeaderBytes) else {
+                // The section's limit is decided by where a line's LF falls, before the line is judged, so that
+                // the answer is the same however the bytes arrive: in pieces, any prefix past the limit without
+                // its LF is already refused.
+                let room = max(0, limits.maxHeaderBytes - bytes)
+                guard let lf = Self.lineFeed(in: buffer, within: room + 1) else {
                     state = .chunkedBody(head, phase)
                     return bytes + buffer.count > limits.maxHeaderBytes
                         ? .error(.headerBlockTooLarge(limit: limits.maxHeaderBytes)) : .needMore
                 }
-                switch line {
-                case .failure(let error):
-                    return .error(error)
-                case .success(let lineEnd):
-                    if lineEnd == 0 {
-                        buffer.consume(2)
-                        return finish(head)
-                    }
-                    // Trailer fields are read for framing and discarded: no handler relies on them.
-                    let valid = buffer.withUnsafeBytes { bytes in
-                        HeadParser.isValidFieldLine(UnsafeBufferPointer(rebasing: bytes[0..<lineEnd]))
-                    }
-                    guard valid else { return .error(.invalidChunk("malformed trailer field")) }
-                    buffer.consume(lineEnd + 2)
-                    if bytes + lineEnd + 2 > limits.maxHeaderBytes {
-                        return .error(.headerBlockTooLarge(limit: limits.maxHeaderBytes))
-                    }
-                    phase = .trailer(bytes: bytes + lineEnd + 2)
+                guard lf > 0 && buffer[lf - 1] == 0x0D else { return .error(.bareLineFeed) }
+                let lineEnd = lf - 1
+                if lineEnd == 0 {
+                    buffer.consume(2)
+                    return finish(head)
                 }
+                // Trailer fields are read for framing and discarded: no handler relies on them.
+                let valid = buffer.withUnsafeBytes { bytes in
+                    HeadParser.isValidFieldLine(UnsafeBufferPointer(rebasing: bytes[0..<lineEnd]))
+                }
+                guard valid else { return .error(.invalidChunk("malformed trailer field")) }
+                buffer.consume(lineEnd + 2)
+                if bytes + lineEnd + 2 > limits.maxHeaderBytes {
+                    return .error(.headerBlockTooLarge(limit: limits.maxHeaderBytes))
+                }
+                phase = .trailer(bytes: bytes + lineEnd + 2)
             }
+        }
+    }
+
+    /// The index of the first LF among the buffer's first `window` bytes.
+    private static func lineFeed(in buffer: InputBuffer, within window: Int) -> Int? {
+        buffer.withUnsafeBytes { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base, 0x0A, min(bytes.count, window)) else { return nil }
+            return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
         }
     }
 
