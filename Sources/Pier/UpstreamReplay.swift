@@ -4,7 +4,7 @@ import Foundation
 import Logging
 import Replay
 
-/// Recorded upstream answers standing in for ZSG, MeteoNews and FMI (`serve --demo`, `serve|fetch --replay`).
+/// Recorded upstream answers standing in for ZSG, MeteoNews, FMI and transport.opendata.ch (`serve --demo`, `serve|fetch --replay`).
 enum UpstreamReplay {
     /// Starts a replay of the recordings in `folder` (if any) and points the configuration's upstreams at it.
     static func start(_ folder: String?, moveToNow: Bool, into configuration: inout Configuration, logger: Logger) throws -> ReplayUpstream? {
@@ -19,6 +19,15 @@ enum UpstreamReplay {
         configuration.fetch.zsgURL = upstream.url(for: configuration.fetch.zsgURL)
         configuration.fetch.meteoNewsURL = upstream.url(for: configuration.fetch.meteoNewsURL)
         configuration.fetch.fmiURL = upstream.url(for: configuration.fetch.fmiURL)
+        configuration.fetch.transportURL = upstream.url(for: configuration.fetch.transportURL)
+        // The upstreams are recordings on loopback: nobody to be polite to, and a demo explores many points and
+        // boards from one client. The budgets stay in force for the live upstreams only.
+        configuration.fetch.fmiRequestsPerMinute = 1_000_000
+        configuration.fetch.fmiBurst = 100_000
+        configuration.fetch.fmiClientShare = 1
+        configuration.fetch.transportRequestsPerMinute = 1_000_000
+        configuration.fetch.transportBurst = 100_000
+        configuration.fetch.transportClientShare = 1
         logger.info("upstreams replayed from recordings", metadata: ["folder": "\(folder)", "answers": "\(recorded.count)"])
         return upstream
     }

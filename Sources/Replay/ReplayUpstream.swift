@@ -11,7 +11,8 @@ import Logging
 /// Each upstream's URL becomes `http://127.0.0.1:<port>/<original host>/<original path>` (``url(for:)``). A
 /// request is matched among the exchanges recorded for its host and path: the same query exactly; else, for
 /// ZSG's `timestamp` (a date, in epoch milliseconds), the day at the same distance from today as the recorded
-/// day was from the recording's first day (a recording made last week serves this week); else the same FMI
+/// day was from the recording's first day (a recording made last week serves this week); for a stationboard's
+/// `date` (or `datetime`), likewise, with the answer's dates moved to the one asked for; else the same FMI
 /// `storedquery_id` (a point forecast serves any point); else the first. An exchange that recorded no answer
 /// (a timeout, a refused connection) is answered `502` with the recorded error.
 public final class ReplayUpstream: Sendable {
@@ -95,7 +96,19 @@ public final class ReplayUpstream: Sendable {
         if moveToNow, contentType?.lowercased().contains("xml") == true {
             body = TimeShift.shift(body, by: TimeShift.hours(from: entry.receivedAt, to: now))
         }
+        if let wanted = requestedDate(query, now: now), let recorded = entry.query["date"].flatMap(CalendarDate.init) {
+            body = TimeShift.shift(days: wanted.dayNumber - recorded.dayNumber, inJSON: body)
+        }
         return HTTPResponse(status: HTTPStatus(code: status, reason: "Replayed"), headers: headers, body: body)
+    }
+
+    private static let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
+
+    /// A stationboard request's date: `datetime`'s, else `date`, else today in Zurich; `nil` for other requests.
+    private static func requestedDate(_ query: [String: String], now: Date) -> CalendarDate? {
+        guard query["id"] != nil else { return nil }
+        if let text = query["datetime"] ?? query["date"] { return CalendarDate(String(text.prefix(10))) }
+        return CalendarDate(now, in: zurich)
     }
 
     private static func match(_ query: [String: String], in entries: [Entry], now: Date) -> Entry? {
@@ -105,6 +118,13 @@ public final class ReplayUpstream: Sendable {
             let dated = entries.compactMap { entry in entry.query["timestamp"].flatMap(Double.init).map { (entry, day($0)) } }
             if let first = dated.map(\.1).min() {
                 let offset = day(wanted) - (now.timeIntervalSince1970 / 86_400).rounded(.down)
+                return dated.min { abs($0.1 - first - offset) < abs($1.1 - first - offset) }?.0
+            }
+        }
+        if query["id"] != nil, let wanted = requestedDate(query, now: now) {
+            let dated = entries.compactMap { entry in entry.query["date"].flatMap(CalendarDate.init).map { (entry, $0.dayNumber) } }
+            if let first = dated.map(\.1).min() {
+                let offset = wanted.dayNumber - CalendarDate(now, in: zurich).dayNumber
                 return dated.min { abs($0.1 - first - offset) < abs($1.1 - first - offset) }?.0
             }
         }

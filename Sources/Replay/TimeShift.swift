@@ -1,3 +1,4 @@
+import Fetching
 import Foundation
 
 /// Moves every ISO 8601 UTC timestamp (`2026-11-23T06:00:00Z`) in a document by a number of seconds, so a
@@ -20,6 +21,26 @@ public enum TimeShift {
             }
         }
         return output
+    }
+
+    /// Moves a transport.opendata.ch-style JSON answer by whole days: every local date-time (`"2026-07-04T10:30…`)
+    /// and every epoch `…Timestamp": <seconds>` member, so a recorded stationboard serves another date.
+    public static func shift(days: Int, inJSON document: [UInt8]) -> [UInt8] {
+        guard days != 0 else { return document }
+        var text = String(decoding: document, as: UTF8.self)
+        let patterns = [(#""([0-9]{4}-[0-9]{2}-[0-9]{2})T"#, true), (#"Timestamp": ?([0-9]+)"#, false)]
+        for (pattern, isDate) in patterns {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                if isDate, let date = CalendarDate(String(text[range])) {
+                    text.replaceSubrange(range, with: date.adding(days: days).description)
+                } else if !isDate, let seconds = Int(text[range]) {
+                    text.replaceSubrange(range, with: String(seconds + days * 86_400))
+                }
+            }
+        }
+        return Array(text.utf8)
     }
 
     /// The whole hours from `then` to `now` (whole hours keep FMI's 10-minute and hourly grids aligned).

@@ -203,7 +203,7 @@ public final class FixtureUpstream: Sendable {
             let board = boards.first(where: { $0.date == fixture })
         else { return nil }
         let days = Int((requested.timeIntervalSince1970 - original.timeIntervalSince1970) / 86_400)
-        return Self.moved(board.body, from: fixture, days: days)
+        return TimeShift.shift(days: days, inJSON: board.body)
     }
 
     /// Noon UTC of a `YYYY-MM-DD` date.
@@ -221,30 +221,6 @@ public final class FixtureUpstream: Sendable {
         calendar.timeZone = zone
         let parts = calendar.dateComponents([.year, .month, .day], from: instant)
         return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
-    }
-
-    /// A board moved by whole days: every date in its times (a late departure is on the next day), and every
-    /// epoch timestamp.
-    static func moved(_ body: [UInt8], from date: String, days: Int) -> [UInt8] {
-        guard days != 0 else { return body }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd"
-        var text = String(decoding: body, as: UTF8.self)
-        let patterns = [(#""([0-9]{4}-[0-9]{2}-[0-9]{2})T"#, true), (#""(?:departure|arrival)Timestamp": ?([0-9]+)"#, false)]
-        for (pattern, isDate) in patterns {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
-            for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
-                guard let range = Range(match.range(at: 1), in: text) else { continue }
-                if isDate, let day = Self.date(String(text[range])) {
-                    text.replaceSubrange(range, with: formatter.string(from: day.addingTimeInterval(TimeInterval(days * 86_400))))
-                } else if !isDate, let seconds = Int(text[range]) {
-                    text.replaceSubrange(range, with: String(seconds + days * 86_400))
-                }
-            }
-        }
-        return Array(text.utf8)
     }
 
     /// A different fixture page per requested date, so a correct week is never byte-identical.

@@ -58,6 +58,17 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Zurich")!, formatOptions: [.withFullDate])
         XCTAssertEqual(ships.debug.firstDay, today, "the recorded week moved to this week")
         XCTAssertTrue(ships.dailyDeployments.allSatisfy { !$0.routes.isEmpty })
+        // The departures of every demo day carry the ships of that day (the recorded boards match the pages).
+        for day in ships.dailyDeployments {
+            let response = try RawClient.request(port: pier.port, "/v1/stationboard?id=8503651&date=\(day.date)&limit=30")
+            XCTAssertEqual(response.status, 200, "\(day.date): \(response.bodyText)")
+            XCTAssertEqual(response.header("X-Pier-Demo"), "true")
+            let board = try JSONDecoder().decode(StationboardAPIResponse.self, from: Data(response.body))
+            XCTAssertTrue(board.stationboard.allSatisfy { $0.stop.departure?.hasPrefix(day.date) == true || $0.name.hasPrefix("0090") }, day.date)
+            let named = board.stationboard.compactMap(\.shipName)
+            XCTAssertGreaterThanOrEqual(named.count, day.routes.count - 5, day.date)
+            XCTAssertTrue(Set(named).isSubset(of: Set(day.routes.map(\.shipName))), day.date)
+        }
         let lakes = try JSONDecoder().decode(WaterTemperatureAPIResponse.self, from: Data(try XCTUnwrap(answers["/api/water-temp"]).body))
         XCTAssertEqual(lakes.lakes.count, 32)
         let weather = try JSONDecoder().decode(

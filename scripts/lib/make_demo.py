@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
 """Writes Demo/ (the recordings `pier serve --demo` replays) from the fixtures in Tests/Fixtures, in the capture
 format of `pier fetch --save` (NNN.body + NNN.json, run.json). Run it again after changing a fixture.
-ZSG: seven day fragments for 2026-11-23 … 2026-11-29 (the four fixture pages in turn); MeteoNews: the lake
-table; FMI: the all-stations observations and a point forecast, both anchored at 2026-11-23T06:00:00Z (the
+ZSG: seven day fragments for 2026-11-23 … 2026-11-29 (the four fixture pages in turn); transport.opendata.ch:
+the stationboard of Zürich Bürkliplatz (See) for the same seven days (the fixture board of the same page, moved to
+the date, so every course of the day departs); MeteoNews: the lake table; FMI: the all-stations observations and a point forecast, both anchored at 2026-11-23T06:00:00Z (the
 replay moves them to the current hour)."""
-import calendar, datetime as dt, json, pathlib, shutil
+import calendar, datetime as dt, json, pathlib, shutil, sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+from transport_fixture_server import moved  # noqa: E402
 
 root = pathlib.Path(__file__).resolve().parents[2]
 fixtures = root / "Tests" / "Fixtures"
@@ -33,6 +37,15 @@ for offset in range(7):
     days.append((f"https://einsatzderschiffe.zsg.ch/schiffeinsatz?timestamp={milliseconds}", "text/html; charset=utf-8",
                  pages[offset % len(pages)].read_bytes(), "2026-11-23T02:00:00Z"))
 capture("ships", "ships", days, "2026-11-23T02:00:00Z")
+boards = []
+for offset in range(7):
+    date = dt.date(2026, 11, 23) + dt.timedelta(days=offset)
+    page = pages[offset % len(pages)].name  # schiffeinsatz-DD.MM.YYYY.html
+    fixture = dt.datetime.strptime(page[len("schiffeinsatz-"):-len(".html")], "%d.%m.%Y").date()
+    text = (fixtures / "transport" / f"stationboard-8503651-{fixture}.json").read_text(encoding="utf-8")
+    boards.append((f"https://transport.opendata.ch/v1/stationboard?id=8503651&limit=30&date={date}", "application/json",
+                   moved(text, (date - fixture).days).encode(), "2026-11-23T06:00:00Z"))
+capture("stationboard", "stationboard", boards, "2026-11-23T06:00:00Z")
 capture("lakes", "lakes", [("https://meteonews.ch/de/Cms/D121/seen-in-der-schweiz", "text/html; charset=utf-8",
                             (fixtures / "meteonews" / "seen-in-der-schweiz.2026-07-04.html").read_bytes(), "2026-11-23T03:00:00Z")],
         "2026-11-23T03:00:00Z")

@@ -8,12 +8,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 BOARDS = []
-for path in sorted(glob.glob(os.path.join(sys.argv[1], "stationboard-8503651-*.json"))):
-    BOARDS.append((dt.date.fromisoformat(path[-15:-5]), open(path, encoding="utf-8").read()))
-PORT = int(sys.argv[2])
 
 
 def moved(text, days):
+    """The board with every local date-time and epoch timestamp moved by whole days (also used by make_demo.py)."""
     text = re.sub(r'"(\d{4}-\d{2}-\d{2})T', lambda m: '"%sT' % (dt.date.fromisoformat(m.group(1)) + dt.timedelta(days=days)), text)
     return re.sub(r'("(?:departure|arrival)Timestamp": ?)(\d+)', lambda m: m.group(1) + str(int(m.group(2)) + days * 86400), text)
 
@@ -41,4 +39,7 @@ class Handler(BaseHTTPRequestHandler):
         pass
 
 
-ThreadingHTTPServer(("127.0.0.1", PORT), Handler).serve_forever()
+if __name__ == "__main__":
+    for path in sorted(glob.glob(os.path.join(sys.argv[1], "stationboard-8503651-*.json"))):
+        BOARDS.append((dt.date.fromisoformat(path[-15:-5]), open(path, encoding="utf-8").read()))
+    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[2])), Handler).serve_forever()
