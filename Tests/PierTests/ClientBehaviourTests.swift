@@ -112,6 +112,29 @@ final class ClientBehaviourTests: EndToEndTestCase {
                        NextWave.lastUpdated(water.lastUpdated).map { Int($0.timeIntervalSince1970) })
     }
 
+    /// The departures screen: what the app showed with two requests (transport.opendata.ch, then `/api/ships`
+    /// joined on the phone) it now gets in one, and every departure time reads with the app's formatter.
+    func testNextWaveDeparturesNeedOneRequestAndShowWhatTwoShowedBefore() throws {
+        let pier = try startPier()
+        let ships = try JSONDecoder().decode(ShipsAPIResponse.self, from: Data(try waitForData(pier, "/api/ships").body))
+        let today = NextWave.dateKey()
+        let response = try RawClient.request(port: pier.port, "/v1/stationboard?id=8503651&date=\(today)&limit=30")
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        let board = try JSONDecoder().decode(StationboardAPIResponse.self, from: Data(response.body))
+        XCTAssertFalse(board.stationboard.isEmpty, "the app would show no departures")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssZ"
+        for journey in board.stationboard {
+            XCTAssertEqual(journey.shipName, journey.operator == "ZSG" ? NextWave.ship(course: journey.name, on: today, in: ships) : nil, journey.name)
+            let departure = try XCTUnwrap(journey.stop.departure.flatMap(formatter.date(from:)), "\(journey.stop.departure ?? "nil") does not parse")
+            XCTAssertEqual(journey.stop.departureTimestamp, Int(departure.timeIntervalSince1970))
+        }
+        XCTAssertGreaterThan(board.stationboard.compactMap(\.shipName).count, board.stationboard.count / 2, "most departures show their ship")
+        XCTAssertNotNil(response.header("etag"))
+        XCTAssertEqual(response.header("cache-control")?.hasPrefix("public, max-age="), true)
+    }
+
     func testTheFinnishWeatherAppParsesObservationTimes() throws {
         let pier = try startPier()
         struct Weather: Decodable {
