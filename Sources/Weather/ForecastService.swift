@@ -63,15 +63,15 @@ public final class ForecastService: Sendable {
 
     public let settings: Settings
     public let memory: WeatherMemory
-    public let budget: RequestBudget<IPAddress>
+    /// One FMI call per cell at a time, started only with a token from the budget.
+    private let fetching: UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>
+    public var budget: RequestBudget<IPAddress> { fetching.budget }
     private let client: FMIClient
     private let store: WeatherStore
-    /// One FMI call per cell at a time, started only with a token.
-    private let fetching = SingleFlight<GridCell, Result<Forecast, any Error>>()
     /// One stored-forecast read per cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
-    private let refusals: [RequestBudget<IPAddress>.Refusal: Counter]
+    private let refusals: [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal: Counter]
     private let logger: Logger
 
     public init(
@@ -84,17 +84,19 @@ public final class ForecastService: Sendable {
         self.settings = settings
         self.memory = memory
         self.logger = logger
-        budget = RequestBudget(settings.budget, clock: clock)
+        let fetching = UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>(budget: settings.budget, clock: clock)
+        self.fetching = fetching
         upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
-        var refusals: [RequestBudget<IPAddress>.Refusal: Counter] = [:]
-        for reason in RequestBudget<IPAddress>.Refusal.allCases {
+        var refusals: [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal: Counter] = [:]
+        // FMI never asks for a pause; only the budget refuses.
+        for reason in [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
             refusals[reason] = metrics?.counter(
                 "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
                 labels: [("reason", reason.rawValue)])
         }
         self.refusals = refusals
         if let metrics {
-            let budget = budget
+            let budget = fetching.budget
             metrics.gauge("pier_fmi_budget_tokens", help: "FMI forecast requests that could be made at once now.") { budget.snapshot().tokens }
             metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts and weather answers held in memory.") { Double(memory.bytes) }
             metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(memory.budgetBytes) }
@@ -156,30 +158,23 @@ public final class ForecastService: Sendable {
         let stored = await storedForecast(cell)
         if let stored, isFresh(stored, now: now) { return .fresh(stored) }
         // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
-        var refusal: (reason: RequestBudget<IPAddress>.Refusal, retryAfter: Double)?
-        let call = fetching.task(for: cell, startingIf: {
-            guard case .refused(let reason, let retryAfter) = budget.acquire(for: client) else { return true }
-            refusal = (reason, retryAfter)
-            return false
-        }) {
+        let outcome = await fetching.call(cell, client: client) {
             do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }
         }
-        switch await call?.value {
-        case .success(let forecast)?:
+        switch outcome {
+        case .answered(.success(let forecast)):
             return .fresh(forecast)
-        case .failure(let error)?:
+        case .answered(.failure(let error)):
             if let stored {
                 logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
                 return .stale(stored)
             }
             return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
-        case nil:
-            // Not started: the budget said no (`refusal` is set whenever `call` is nil).
-            let reason = refusal?.reason ?? .budget, retryAfter = refusal?.retryAfter ?? 1
+        case .refused(let reason, let retryAfter):
             refusals[reason]?.increment()
             if let stored { return .stale(stored) }
             let seconds = retryAfter.isFinite ? min(Self.retryAfterLimit, max(1, Int(retryAfter.rounded(.up)))) : Self.retryAfterLimit
-            let why = reason == .budget ? "the FMI request budget is spent" : "this client has used its share of the FMI request budget"
+            let why = reason == .clientShare ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
             return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))"))
         }
     }
