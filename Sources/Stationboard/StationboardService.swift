@@ -148,11 +148,19 @@ public final class StationboardService: Sendable {
         if let last, now.timeIntervalSince(last.fetchedAt) < ttl {
             return remember(last.document, fetchedAt: last.fetchedAt, stale: false, query: query, now: now).response
         }
-        let outcome = await gate.call(key, client: client) { [self] in await fetch(query, now: now) }
+        let outcome = await gate.call(key, client: client) { [self] in
+            // A call for this key may have landed between our look at memory and this one starting.
+            if let held = memory.peek(key), let document = held.document, !held.stale, now < held.until {
+                return .board(document, fetchedAt: held.fetchedAt)
+            }
+            return await fetch(query, now: now)
+        }
         let reason: String
         let retryAfter: Int
         switch outcome {
         case .answered(.board(let document, let fetchedAt)):
+            // The call remembered it already; everyone who joined the call shares that rendering.
+            if let held = memory.peek(key), held.fetchedAt == fetchedAt, !held.stale { return current(held, query: query).response }
             return remember(document, fetchedAt: fetchedAt, stale: false, query: query, now: now).response
         case .answered(.unknownStation):
             return rememberUnknown(query, now: now).response
@@ -200,6 +208,7 @@ public final class StationboardService: Sendable {
             } catch {
                 logger.warning("could not store a stationboard; serving it anyway", metadata: ["error": "\(error)"])
             }
+            _ = remember(document, fetchedAt: fetchedAt, stale: false, query: query, now: now)
             return .board(document, fetchedAt: fetchedAt)
         case .unknownStation:
             recordUpstream(reachable: true, error: nil)
