@@ -47,11 +47,22 @@ public final class SourceStatusBoard: Sendable {
     }
 
     /// Replaces what the board knows of each source in `histories` (what `fetch_runs` holds); sources without
-    /// fetch runs (the on-demand stationboard) keep what this process recorded.
+    /// fetch runs (the on-demand stationboard) keep what this process recorded. A success this process recorded
+    /// after `histories` was read (the read raced the run's last write) is kept, not rolled back.
     public func load(_ histories: [String: SourceHistory]) {
         state.withLock { state in
             var merged = state.histories
-            merged.merge(histories) { $1 }
+            for (source, loaded) in histories {
+                var next = loaded
+                if let current = merged[source], let mine = current.lastSuccess,
+                    mine.timeIntervalSince(loaded.lastSuccess ?? .distantPast) > 1, current.lastOutcome == .ok
+                {
+                    next.lastSuccess = mine
+                    next.lastOutcome = .ok
+                    next.lastError = nil
+                }
+                merged[source] = next
+            }
             guard state.histories != merged else { return }
             state.histories = merged
             state.version += 1

@@ -52,6 +52,24 @@ final class FetchRunnerTests: XCTestCase {
         XCTAssertNotNil(other.statuses().first?.lastSuccess)
     }
 
+    /// The scheduler reloads the board from `fetch_runs` now and then; a read made just before a run's success
+    /// was written must not roll that success back (seen as a `stale` source right after fresh data was served).
+    func testAReloadReadBeforeASuccessDoesNotRollItBack() {
+        let board = SourceStatusBoard(sources: [("test", 3600), ("other", 3600)])
+        let earlier = Date(timeIntervalSince1970: 1_795_400_000)
+        board.record("test", outcome: .ok, error: nil, at: earlier.addingTimeInterval(600))
+        board.record("other", outcome: .ok, error: nil, at: earlier)
+        board.load([
+            "test": SourceHistory(lastSuccess: earlier, lastOutcome: .ok),
+            "other": SourceHistory(lastSuccess: earlier, lastOutcome: .failed, lastError: "another replica failed later"),
+        ])
+        XCTAssertEqual(board.history("test").lastSuccess, earlier.addingTimeInterval(600))
+        XCTAssertEqual(board.history("test").lastOutcome, .ok)
+        // Nothing newer recorded here: what the database says wins, a later failure elsewhere included.
+        XCTAssertEqual(board.history("other").lastOutcome, .failed)
+        XCTAssertEqual(board.history("other").lastError, "another replica failed later")
+    }
+
     func testConcurrentCallersShareOneRun() async throws {
         let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", 3600)]))
         let calls = Mutex(0)
