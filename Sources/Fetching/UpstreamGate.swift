@@ -64,9 +64,4 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     public var pausedFor: Double {
         max(0, pausedUntil.withLock { $0 } - clock())
     }
-
-    /// Seconds until `client` could be allowed a call: the pause and the budget both count.
-    public func retryAfter(for client: Client?) -> Double {
-        max(pausedFor, budget.retryAfter(for: client))
-    }
 }

@@ -29,11 +29,6 @@ public struct CourseIndex: Sendable {
         ships[date]?[Self.normalised(course)]
     }
 
-    /// Whether there is ship data for `date`.
-    public func covers(_ date: CalendarDate) -> Bool {
-        ships[date] != nil
-    }
-
     /// `000101` and `0101` → `101`; all zeros → `0`; surrounding spaces ignored.
     public static func normalised(_ course: String) -> String {
         let trimmed = course.trimmingCharacters(in: .whitespaces)
