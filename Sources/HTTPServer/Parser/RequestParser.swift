@@ -263,14 +263,9 @@ public struct RequestParser: Sendable {
 
     /// Finds the next CRLF-terminated line at the front; returns the index of its CR, nil when incomplete.
     private static func line(in buffer: InputBuffer, limit: Int) -> Result<Int, HTTPParseError>? {
-        buffer.withUnsafeBytes { bytes -> Result<Int, HTTPParseError>? in
-            guard let base = bytes.baseAddress else { return nil }
-            let window = min(bytes.count, limit + 2)
-            guard let found = memchr(base, 0x0A, window) else { return nil }
-            let lf = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-            guard lf > 0 && bytes[lf - 1] == 0x0D else { return .failure(.bareLineFeed) }
-            return .success(lf - 1)
-        }
+        guard let lf = lineFeed(in: buffer, within: limit + 2) else { return nil }
+        guard lf > 0 && buffer[lf - 1] == 0x0D else { return .failure(.bareLineFeed) }
+        return .success(lf - 1)
     }
 
     /// `chunk-size [ chunk-ext ]`: hex digits, then optionally `;name[=value]` parts (ignored).
