@@ -51,7 +51,6 @@ public final class StationboardService: Sendable {
     }
 
     static let source = "stationboard"
-    static let retryAfterLimit = 3600
 
     public let settings: Settings
     private let gate: UpstreamGate<String, IPAddress, Fetched>
@@ -173,7 +172,7 @@ public final class StationboardService: Sendable {
             case .clientShare: "this client has used its share of the request budget for transport.opendata.ch"
             case .paused: "transport.opendata.ch asked for a pause (429)"
             }
-            retryAfter = seconds.isFinite ? min(Self.retryAfterLimit, max(1, Int(seconds.rounded(.up)))) : Self.retryAfterLimit
+            retryAfter = RetryAfter.seconds(seconds)
         }
         if let last {
             counters["stale"]?.increment()
@@ -214,7 +213,7 @@ public final class StationboardService: Sendable {
             recordUpstream(reachable: true, error: nil)
             return .unknownStation
         case .rateLimited(let seconds):
-            let pause = min(Self.retryAfterLimit, seconds ?? settings.retryAfterFailure)
+            let pause = min(RetryAfter.limit, seconds ?? settings.retryAfterFailure)
             gate.pause(seconds: Double(pause))
             logger.warning("transport.opendata.ch answered 429", metadata: ["retry_after": "\(pause)"])
             recordUpstream(reachable: true, error: "429 Too Many Requests (pausing \(pause) s)")

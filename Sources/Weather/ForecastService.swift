@@ -58,8 +58,6 @@ public final class ForecastService: Sendable {
 
     /// Retry-After when FMI itself failed (not the budget): its errors tend to last longer than a token.
     static let retryAfterFailure = 60
-    /// The longest Retry-After sent (a budget of zero never refills).
-    static let retryAfterLimit = 3600
 
     public let settings: Settings
     public let memory: WeatherMemory
@@ -173,7 +171,7 @@ public final class ForecastService: Sendable {
         case .refused(let reason, let retryAfter):
             refusals[reason]?.increment()
             if let stored { return .stale(stored) }
-            let seconds = retryAfter.isFinite ? min(Self.retryAfterLimit, max(1, Int(retryAfter.rounded(.up)))) : Self.retryAfterLimit
+            let seconds = RetryAfter.seconds(retryAfter)
             let why = reason == .clientShare ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
             return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))"))
         }

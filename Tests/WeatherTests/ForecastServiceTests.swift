@@ -213,7 +213,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
             _ = try await service.forecast(latitude: 60.17, longitude: 24.94)
             XCTFail("no forecast and no budget")
         } catch let unavailable as ForecastService.Unavailable {
-            XCTAssertEqual(unavailable.retryAfter, ForecastService.retryAfterLimit)
+            XCTAssertEqual(unavailable.retryAfter, RetryAfter.limit)
         }
         XCTAssertEqual(forecastRequests, 0)
     }
