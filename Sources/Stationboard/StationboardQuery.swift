@@ -6,16 +6,18 @@ import HTTPServer
 /// upstream's query string are built from it, so equal requests share one answer.
 public struct StationboardQuery: Sendable, Hashable {
     /// The station's id (digits, e.g. `8503651`).
-    public var station: String
-    public var date: CalendarDate?
+    public let station: String
+    public let date: CalendarDate?
     /// `nil`: the upstream's default.
-    public var limit: Int?
+    public let limit: Int?
     /// `YYYY-MM-DD hh:mm`, as the upstream expects it.
-    public var dateTime: String?
+    public let dateTime: String?
     /// `transportations[]` values, in the order given.
-    public var transportations: [String]
+    public let transportations: [String]
     /// `departure` (the upstream's default when `nil`) or `arrival`.
-    public var type: String?
+    public let type: String?
+    /// One string per distinct request (memory and PostgreSQL key), built once.
+    public let key: String
 
     public static let limitRange = 1...300
     /// What transport.opendata.ch accepts in `transportations[]` (current and older names).
@@ -31,6 +33,7 @@ public struct StationboardQuery: Sendable, Hashable {
         self.dateTime = dateTime
         self.transportations = transportations
         self.type = type
+        key = "\(station)|\(date?.description ?? "")|\(limit.map(String.init) ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
@@ -42,35 +45,35 @@ public struct StationboardQuery: Sendable, Hashable {
         guard id.utf8.count <= 20, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(id.prefix(40))'")
         }
-        station = id
-        date = nil
+        var date: CalendarDate?
         if let text = query["date"] {
             guard let parsed = CalendarDate(text) else { throw Self.bad("date must be a calendar date written YYYY-MM-DD") }
             date = parsed
         }
-        limit = nil
+        var limit: Int?
         if let text = query["limit"] {
             guard let parsed = Int(text), Self.limitRange.contains(parsed) else {
                 throw Self.bad("limit must be a whole number from \(Self.limitRange.lowerBound) to \(Self.limitRange.upperBound)")
             }
             limit = parsed
         }
-        dateTime = nil
+        var dateTime: String?
         if let text = query["datetime"] {
             guard let parsed = Self.dateTime(text) else {
                 throw Self.bad("datetime must be a date and time written YYYY-MM-DD hh:mm (e.g. 2026-07-04 10:30)")
             }
             dateTime = parsed
         }
-        transportations = query.values("transportations[]") + query.values("transportations")
+        let transportations = query.values("transportations[]") + query.values("transportations")
         for name in transportations where !Self.transportationNames.contains(name) {
             throw Self.bad("transportations[] must be one of \(Self.transportationNames.sorted().joined(separator: ", ")), not '\(name.prefix(40))'")
         }
-        type = nil
+        var type: String?
         if let text = query["type"] {
             guard text == "departure" || text == "arrival" else { throw Self.bad("type must be departure or arrival") }
             type = text
         }
+        self.init(station: id, date: date, limit: limit, dateTime: dateTime, transportations: transportations, type: type)
     }
 
     private static func bad(_ message: String) -> HTTPError {
@@ -100,11 +103,6 @@ public struct StationboardQuery: Sendable, Hashable {
     /// The date the board is for: that of `datetime`, else `date`, else `today`.
     public func serviceDate(today: CalendarDate) -> CalendarDate {
         dateTime.flatMap { CalendarDate(String($0.prefix(10))) } ?? date ?? today
-    }
-
-    /// One string per distinct request.
-    public var key: String {
-        "\(station)|\(date?.description ?? "")|\(limit.map(String.init) ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
     }
 
     /// The upstream's query string (without `?`), percent-encoded.

@@ -63,7 +63,7 @@ public final class StationboardService: Sendable {
     /// Whether the upstream answered this process's last request at all (`nil`: not asked yet), for `/health`.
     private let reachable = SharedValue<Bool?>(nil)
     private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
-    private let counters: [String: Counter]
+    private let hits: Counter?, misses: Counter?, upstreamCalls: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
     private let refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter]
     private let logger: Logger
 
@@ -83,17 +83,14 @@ public final class StationboardService: Sendable {
         self.logger = logger
         gate = UpstreamGate(budget: settings.budget, clock: clock)
         memory = LRUCache(budgetBytes: settings.cacheBytes)
-        var counters: [String: Counter] = [:]
-        for (name, metric, help) in [
-            ("hit", "pier_stationboard_cache_hits_total", "Stationboard answers served from memory."),
-            ("miss", "pier_stationboard_cache_misses_total", "Stationboard requests memory could not answer (PostgreSQL or the upstream asked)."),
-            ("upstream", "pier_transport_requests_total", "Requests made to transport.opendata.ch."),
-            ("stale", "pier_stationboard_stale_total", "Stationboard answers served stale (the upstream failed or could not be asked)."),
-            ("unavailable", "pier_stationboard_unavailable_total", "Stationboard requests answered 503 (nothing stored, the upstream not available)."),
-        ] {
-            counters[name] = metrics?.counter(metric, help: help)
-        }
-        self.counters = counters
+        hits = metrics?.counter("pier_stationboard_cache_hits_total", help: "Stationboard answers served from memory.")
+        misses = metrics?.counter(
+            "pier_stationboard_cache_misses_total", help: "Stationboard requests memory could not answer (PostgreSQL or the upstream asked).")
+        upstreamCalls = metrics?.counter("pier_transport_requests_total", help: "Requests made to transport.opendata.ch.")
+        staleAnswers = metrics?.counter(
+            "pier_stationboard_stale_total", help: "Stationboard answers served stale (the upstream failed or could not be asked).")
+        unavailableAnswers = metrics?.counter(
+            "pier_stationboard_unavailable_total", help: "Stationboard requests answered 503 (nothing stored, the upstream not available).")
         var refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter] = [:]
         for reason in UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases {
             refusals[reason] = metrics?.counter(
@@ -122,14 +119,14 @@ public final class StationboardService: Sendable {
     /// changed since; `nil` when PostgreSQL or the upstream must be asked.
     public func cachedResponse(for query: StationboardQuery, now: Date = Date()) -> CachedResponse? {
         guard let held = memory[query.key], now < held.until else { return nil }
-        counters["hit"]?.increment()
+        hits?.increment()
         return current(held, query: query).response
     }
 
     /// The answer for `query`: fresh, stale, `404` (unknown station) or `503` + `Retry-After`.
     public func response(for query: StationboardQuery, client: IPAddress?, now: Date = Date()) async -> CachedResponse {
         if let cached = cachedResponse(for: query, now: now) { return cached }
-        counters["miss"]?.increment()
+        misses?.increment()
         let key = query.key
         let ttl = ttl(for: query, now: now)
         let held = memory.peek(key)
@@ -175,10 +172,10 @@ public final class StationboardService: Sendable {
             retryAfter = RetryAfter.seconds(seconds)
         }
         if let last {
-            counters["stale"]?.increment()
+            staleAnswers?.increment()
             return remember(last.document, fetchedAt: last.fetchedAt, stale: true, query: query, now: now).response
         }
-        counters["unavailable"]?.increment()
+        unavailableAnswers?.increment()
         return CachedResponse(
             .error(.serviceUnavailable, "no stationboard available for this request: \(reason)",
                 headers: CORS.headers(("Retry-After", String(retryAfter)), ("Cache-Control", "no-store"))))
@@ -186,7 +183,7 @@ public final class StationboardService: Sendable {
 
     /// One upstream call (the caller holds a token): check, store, remember.
     private func fetch(_ query: StationboardQuery, now: Date) async -> Fetched {
-        counters["upstream"]?.increment()
+        upstreamCalls?.increment()
         let answer: TransportClient.Answer
         do {
             answer = try await client.stationboard(query)
@@ -232,7 +229,8 @@ public final class StationboardService: Sendable {
 
     /// How long an answer for `query` is fresh: short for today's board, longer for other dates.
     public func ttl(for query: StationboardQuery, now: Date) -> TimeInterval {
-        query.serviceDate(today: today(now)) == today(now) ? settings.ttlToday : settings.ttl
+        let today = today(now)
+        return query.serviceDate(today: today) == today ? settings.ttlToday : settings.ttl
     }
 
     // MARK: Rendering
