@@ -43,7 +43,7 @@ let package = Package(
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches; never linked into the executable.
-        .target(name: "UpstreamTesting", dependencies: ["HTTPServer", "Replay"], swiftSettings: strict),
+        .target(name: "UpstreamTesting", dependencies: ["Fetching", "HTTPServer", "Replay"], swiftSettings: strict),
         // Upstream HTTP client, fetch runs, schedules and the status board. No domain knowledge.
         .target(
             name: "Fetching",

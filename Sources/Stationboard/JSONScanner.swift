@@ -196,7 +196,7 @@ enum JSONScanner {
                     throw failure("a lone surrogate")
                 }
                 guard let unicode = Unicode.Scalar(scalar) else { throw failure("not a Unicode scalar") }
-                decoded.append(contentsOf: Array(String(Character(unicode)).utf8))
+                UTF8.encode(unicode) { decoded.append($0) }
             default:
                 throw failure("unknown escape")
             }

@@ -1,3 +1,4 @@
+import Fetching
 import Foundation
 import HTTPServer
 import Logging
@@ -179,8 +180,8 @@ public final class FixtureUpstream: Sendable {
 
     /// The stationboard for `id` and the requested date (`datetime`'s, `date`, else today in Zurich).
     private func stationboard(_ query: [String: String]) -> HTTPResponse {
-        let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
-        let requested = (query["datetime"].map { String($0.prefix(10)) } ?? query["date"]) ?? Self.day(Date(), in: zurich)
+        let today = CalendarDate(Date(), in: TimeZone(identifier: "Europe/Zurich") ?? .current).description
+        let requested = (query["datetime"].map { String($0.prefix(10)) } ?? query["date"]) ?? today
         guard query["id"] == Self.transportStation, let body = stationboardBody(for: requested) else {
             return HTTPResponse(
                 status: .notFound, headers: ["Content-Type": "application/json"],
@@ -190,37 +191,18 @@ public final class FixtureUpstream: Sendable {
     }
 
     /// The fixture date whose board is served for `date` (`YYYY-MM-DD`): the one whose ZSG page is served for
-    /// that date, so that every ZSG course of the date departs on the board.
+    /// that date (the same day number modulo the number of pages), so every ZSG course of the date departs on it.
     public func stationboardFixtureDate(for date: String) -> String? {
-        guard let requested = Self.date(date), !boards.isEmpty else { return nil }
-        let day = Int((requested.timeIntervalSince1970 / 86_400).rounded(.down))
-        return boards[(day % boards.count + boards.count) % boards.count].date
+        guard let requested = CalendarDate(date), !boards.isEmpty else { return nil }
+        return boards[(requested.dayNumber % boards.count + boards.count) % boards.count].date
     }
 
     /// The board served for `date`: the fixture of ``stationboardFixtureDate(for:)`` moved to `date`.
     public func stationboardBody(for date: String) -> [UInt8]? {
-        guard let requested = Self.date(date), let fixture = stationboardFixtureDate(for: date), let original = Self.date(fixture),
-            let board = boards.first(where: { $0.date == fixture })
+        guard let requested = CalendarDate(date), let fixture = stationboardFixtureDate(for: date).flatMap(CalendarDate.init),
+            let board = boards.first(where: { $0.date == fixture.description })
         else { return nil }
-        let days = Int((requested.timeIntervalSince1970 - original.timeIntervalSince1970) / 86_400)
-        return TimeShift.shift(days: days, inJSON: board.body)
-    }
-
-    /// Noon UTC of a `YYYY-MM-DD` date.
-    static func date(_ text: String) -> Date? {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm"
-        return formatter.date(from: text + " 12:00")
-    }
-
-    /// `YYYY-MM-DD` of `instant` in `zone`.
-    static func day(_ instant: Date, in zone: TimeZone) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let parts = calendar.dateComponents([.year, .month, .day], from: instant)
-        return String(format: "%04d-%02d-%02d", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1)
+        return TimeShift.shift(days: requested.dayNumber - fixture.dayNumber, inJSON: board.body)
     }
 
     /// A different fixture page per requested date, so a correct week is never byte-identical.
