@@ -66,7 +66,7 @@ struct Configuration: Sendable {
         var transportBurst = 10
         var transportClientShare = 0.25
         /// Bytes of stationboard answers kept in memory.
-        var stationboardCacheBytes = 16 << 20
+        var stationboardCacheBytes = 64 << 20
         /// How often a standby replica tries to become the fetching leader (and the leader checks its lock).
         var leaderCheck: Duration = .seconds(2)
     }

@@ -19,7 +19,11 @@ public struct StationboardQuery: Sendable, Hashable {
     /// One string per distinct request (memory and PostgreSQL key), built once.
     public let key: String
 
-    public static let limitRange = 1...300
+    /// The shipped Next Wave app asks for `limit=420` (a whole day of boats); up to 1000 are accepted.
+    public static let limitRange = 1...1000
+    /// How far from today (Zurich) a `date` or `datetime` may lie: beyond, no timetable can answer, so the
+    /// request is refused before it costs an upstream call.
+    public static let dayWindow = 366
     /// What transport.opendata.ch accepts in `transportations[]` (current and older names).
     public static let transportationNames: Set<String> = [
         "train", "tram", "ship", "bus", "cableway", "ice_tgv_rj", "ec_ic", "ir", "re_d", "s_sn_r", "arz_ext",
@@ -37,7 +41,8 @@ public struct StationboardQuery: Sendable, Hashable {
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
-    public init(_ request: HTTPRequest) throws(HTTPError) {
+    /// - Parameter today: today's date in Zurich, asked only when the request names a date.
+    public init(_ request: HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
         let query = request.query
         guard let id = query["id"], !id.isEmpty else {
             throw Self.bad("id is required: the station's id, e.g. id=8503651 (Zürich Bürkliplatz (See))")
@@ -45,9 +50,18 @@ public struct StationboardQuery: Sendable, Hashable {
         guard id.utf8.count <= 20, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
             throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(id.prefix(40))'")
         }
+        var knownToday: CalendarDate?
+        func currentDay() -> CalendarDate {
+            let day = knownToday ?? today()
+            knownToday = day
+            return day
+        }
         var date: CalendarDate?
         if let text = query["date"] {
             guard let parsed = CalendarDate(text) else { throw Self.bad("date must be a calendar date written YYYY-MM-DD") }
+            guard Self.isWithinWindow(parsed, today: currentDay()) else {
+                throw Self.bad("date must lie within \(Self.dayWindow) days of today (\(currentDay())), not \(parsed)")
+            }
             date = parsed
         }
         var limit: Int?
@@ -62,6 +76,13 @@ public struct StationboardQuery: Sendable, Hashable {
             guard let parsed = Self.dateTime(text) else {
                 throw Self.bad("datetime must be a date and time written YYYY-MM-DD hh:mm (e.g. 2026-07-04 10:30)")
             }
+            let day = CalendarDate(String(parsed.prefix(10)))
+            if let day, !Self.isWithinWindow(day, today: currentDay()) {
+                throw Self.bad("datetime must lie within \(Self.dayWindow) days of today (\(currentDay())), not \(day)")
+            }
+            if let date, let day, day != date {
+                throw Self.bad("datetime's day (\(day)) contradicts date (\(date)): give one of them, or the same day")
+            }
             dateTime = parsed
         }
         let transportations = query.values("transportations[]") + query.values("transportations")
@@ -74,6 +95,10 @@ public struct StationboardQuery: Sendable, Hashable {
             type = text
         }
         self.init(station: id, date: date, limit: limit, dateTime: dateTime, transportations: transportations, type: type)
+    }
+
+    private static func isWithinWindow(_ date: CalendarDate, today: CalendarDate) -> Bool {
+        abs(date.dayNumber - today.dayNumber) <= dayWindow
     }
 
     private static func bad(_ message: String) -> HTTPError {

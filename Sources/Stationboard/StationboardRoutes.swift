@@ -18,11 +18,11 @@ public struct StationboardRoutes: Sendable {
         router.on(
             .get, Self.path,
             fast: { [service] request in
-                let query = try StationboardQuery(request)
+                let query = try StationboardQuery(request, today: { service.today() })
                 return service.cachedResponse(for: query)?.response(for: request)
             },
             slow: { [service, clients] request in
-                let query = try StationboardQuery(request)
+                let query = try StationboardQuery(request, today: { service.today() })
                 return await service.response(for: query, client: clients.client(of: request)).response(for: request)
             })
         CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])

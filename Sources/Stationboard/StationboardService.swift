@@ -22,7 +22,7 @@ public final class StationboardService: Sendable {
         public var ttl: TimeInterval = 1800
         public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25)
         /// Bytes of answers kept in memory.
-        public var cacheBytes = 16 << 20
+        public var cacheBytes = 64 << 20
         /// How long a stale answer is reused before the upstream is asked again.
         public var provisionalSeconds: TimeInterval = 30
         /// A pause when the upstream says `429` without `Retry-After`, and the `Retry-After` after a failure.

@@ -67,7 +67,11 @@ final class OpenAPITests: EndToEndTestCase {
             "--workers", "2",
             "--request-timeout", "10",
             "--no-color",
-        ], environment: ["SCHEMATHESIS_HOOKS": "", "NO_COLOR": "1"])
+        ], environment: [
+            // Moves generated stationboard dates into the window a timetable answers (see the file).
+            "SCHEMATHESIS_HOOKS": ChildProcess.repositoryRoot.appendingPathComponent("scripts/lib/schemathesis_hooks.py").path,
+            "NO_COLOR": "1",
+        ])
         XCTAssertEqual(result.status, 0, "schemathesis found something:\n\(result.output)")
         print(result.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
         XCTAssertEqual(pier.stop(), 0)

@@ -1,3 +1,4 @@
+import Fetching
 import Foundation
 import HTTPTesting
 import UpstreamTesting
@@ -70,35 +71,63 @@ final class StationboardEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(metrics.contains("pier_stationboard_cache_misses_total 1"), metrics)
     }
 
+    /// A Zurich date `days` from today, `YYYY-MM-DD` (the fixture upstream serves a board for any date).
+    private func day(_ days: Int) -> String {
+        CalendarDate(Date(), in: TimeZone(identifier: "Europe/Zurich") ?? .current).adding(days: days).description
+    }
+
+    /// The shipped Next Wave app's request, byte for byte as it builds it (`TransportAPI.getStationboard` with
+    /// `limit: 420`, a whole day of boats), with only the base URL changed.
+    func testTheAppsWholeDayBoardRequestIsAnsweredAndPassedOn() throws {
+        let pier = try startPier(["PIER_FETCH": "off"])
+        let today = day(0)
+        let response = try get(pier, "/v1/stationboard?id=8503651&limit=420&date=\(today)")
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        let board = try JSONDecoder().decode(StationboardAPIResponse.self, from: Data(response.body))
+        XCTAssertFalse(board.stationboard.isEmpty)
+        XCTAssertEqual(upstream.requests(.transport).last?.query["limit"], "420")
+        XCTAssertEqual(upstream.requests(.transport).last?.query["date"], today)
+        // Cached per limit: the same request is memory's, a smaller limit is another answer.
+        XCTAssertEqual(try get(pier, "/v1/stationboard?id=8503651&limit=420&date=\(today)").body, response.body)
+        XCTAssertEqual(upstream.requests(.transport).count, 1)
+        XCTAssertEqual(try get(pier, "/v1/stationboard?id=8503651&limit=30&date=\(today)").status, 200)
+        XCTAssertEqual(upstream.requests(.transport).count, 2)
+        XCTAssertEqual(upstream.requests(.transport).last?.query["limit"], "30")
+    }
+
     func testBadParametersUnknownStationsAndAStaleAnswer() throws {
         let pier = try startPier(["PIER_STATIONBOARD_TTL_S": "0.5", "PIER_FETCH": "off", "PIER_TRANSPORT_CLIENT_SHARE": "1"])
+        let (date, nextDate) = (day(2), day(3))
         for (query, parameter) in [
             ("", "id"), ("id=abc", "id"), ("id=8503651&date=2026-13-01", "date"), ("id=8503651&limit=0", "limit"),
-            ("id=8503651&limit=301", "limit"), ("id=8503651&datetime=10:30", "datetime"),
+            ("id=8503651&limit=1001", "limit"), ("id=8503651&datetime=10:30", "datetime"),
+            // What schemathesis once sent: no timetable answers it, so no budget token is spent on it.
+            ("id=8503651&date=0163-02-13&datetime=3071-05-15%2000:49", "date"), ("id=8503651&date=\(day(400))", "date"),
+            ("id=8503651&date=\(date)&datetime=\(nextDate)%2010:30", "datetime"),
         ] {
             let response = try get(pier, "/v1/stationboard?\(query)")
             XCTAssertEqual(response.status, 400, query)
             XCTAssertTrue(response.bodyText.hasPrefix(#"{"error":"\#(parameter)"#), "\(query): \(response.bodyText)")
         }
         XCTAssertEqual(upstream.requests(.transport).count, 0)
-        let unknown = try get(pier, "/v1/stationboard?id=1234567&date=2026-07-04")
+        let unknown = try get(pier, "/v1/stationboard?id=1234567&date=\(date)")
         XCTAssertEqual(unknown.status, 404, unknown.bodyText)
 
         // Without ship data the board still comes, every shipName null.
-        let good = try get(pier, "/v1/stationboard?id=8503651&date=2026-07-04&datetime=2026-07-04%2010:30")
+        let good = try get(pier, "/v1/stationboard?id=8503651&date=\(date)&datetime=\(date)%2010:30")
         XCTAssertEqual(good.status, 200, good.bodyText)
-        XCTAssertEqual(upstream.requests(.transport).last?.query["datetime"], "2026-07-04 10:30")
+        XCTAssertEqual(upstream.requests(.transport).last?.query["datetime"], "\(date) 10:30")
         let board = try JSONDecoder().decode(StationboardAPIResponse.self, from: Data(good.body))
         XCTAssertTrue(board.stationboard.allSatisfy { $0.shipName == nil })
         // The upstream rate-limits once the answer has expired: the last good one, marked stale.
         upstream.set(.transport, .rateLimited(retryAfter: 300))
         usleep(600_000)
-        let stale = try get(pier, "/v1/stationboard?id=8503651&date=2026-07-04&datetime=2026-07-04%2010:30")
+        let stale = try get(pier, "/v1/stationboard?id=8503651&date=\(date)&datetime=\(date)%2010:30")
         XCTAssertEqual(stale.status, 200)
         XCTAssertEqual(stale.header("x-pier-stale"), "stationboard")
         XCTAssertEqual(stale.body, good.body)
         // Nothing stored for another date, and the upstream asked for a pause: 503 with its Retry-After.
-        let refused = try get(pier, "/v1/stationboard?id=8503651&date=2026-07-05")
+        let refused = try get(pier, "/v1/stationboard?id=8503651&date=\(nextDate)")
         XCTAssertEqual(refused.status, 503)
         XCTAssertEqual(Int(refused.header("retry-after") ?? "") ?? 0, 300, accuracy: 2)
         let health = try get(pier, "/health").bodyText

@@ -7,8 +7,11 @@ final class StationboardQueryTests: XCTestCase {
     func query(_ text: String) throws -> StationboardQuery {
         let request = HTTPRequest(
             method: .get, target: "/v1/stationboard?\(text)", path: "/v1/stationboard", query: try XCTUnwrap(QueryParameters(raw: Substring(text))))
-        return try StationboardQuery(request)
+        return try StationboardQuery(request, today: { Self.today })
     }
+
+    /// The tests' today: the fixtures' season.
+    static let today = CalendarDate(year: 2026, month: 7, day: 1)
 
     func assertBadRequest(_ text: String, naming parameter: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try query(text), text, file: file, line: line) { error in
@@ -46,7 +49,7 @@ final class StationboardQueryTests: XCTestCase {
         assertBadRequest("id=1&date=2026-02-30", naming: "date")
         assertBadRequest("id=1&date=04.07.2026", naming: "date")
         assertBadRequest("id=1&limit=0", naming: "limit")
-        assertBadRequest("id=1&limit=301", naming: "limit")
+        assertBadRequest("id=1&limit=1001", naming: "limit")
         assertBadRequest("id=1&limit=ten", naming: "limit")
         assertBadRequest("id=1&datetime=2026-07-04", naming: "datetime")
         assertBadRequest("id=1&datetime=2026-07-04%2024:00", naming: "datetime")
@@ -57,6 +60,27 @@ final class StationboardQueryTests: XCTestCase {
 
     func testTheLimitsEndsAreAccepted() throws {
         XCTAssertEqual(try query("id=1&limit=1").limit, 1)
-        XCTAssertEqual(try query("id=1&limit=300").limit, 300)
+        XCTAssertEqual(try query("id=1&limit=1000").limit, 1000)
+    }
+
+    /// The shipped Next Wave app's board request: a whole day of boats.
+    func testTheAppsWholeDayLimitIsAcceptedAndKeyedApart() throws {
+        let parsed = try query("id=8503651&limit=420&date=2026-07-04")
+        XCTAssertEqual(parsed.limit, 420)
+        XCTAssertEqual(parsed.upstreamQuery, "id=8503651&limit=420&date=2026-07-04")
+        XCTAssertNotEqual(parsed.key, try query("id=8503651&limit=30&date=2026-07-04").key)
+    }
+
+    /// Requests no timetable can answer are refused before they cost an upstream call.
+    func testDatesOutsideTheTimetableWindowOrContradictingEachOtherAreRefused() throws {
+        assertBadRequest("id=1&date=0163-02-13&datetime=3071-05-15%2000:49", naming: "date")
+        assertBadRequest("id=1&datetime=3071-05-15%2000:49", naming: "datetime")
+        assertBadRequest("id=1&date=2027-07-03", naming: "date")
+        assertBadRequest("id=1&date=2025-06-29", naming: "date")
+        assertBadRequest("id=1&date=2026-07-04&datetime=2026-07-05%2010:30", naming: "datetime")
+        // The window's ends are inside it.
+        XCTAssertEqual(try query("id=1&date=2027-07-02").date, CalendarDate("2027-07-02"))
+        XCTAssertEqual(try query("id=1&datetime=2025-06-30%2010:00").dateTime, "2025-06-30 10:00")
+        XCTAssertEqual(try query("id=1&date=2026-07-04&datetime=2026-07-04T10:30").dateTime, "2026-07-04 10:30")
     }
 }

@@ -1,0 +1,48 @@
+"""schemathesis hooks for Pier's OpenAPI test (SCHEMATHESIS_HOOKS=<this file>).
+
+`/v1/stationboard` refuses a `date` or `datetime` more than 366 days from today (Zurich) and a `datetime` whose
+day contradicts `date`: no timetable answers them, so they must not cost an upstream call. A window relative to
+today cannot be written in JSON Schema, so schema-valid dates are moved into it here (deterministically, from
+the generated value), and a generated `datetime` takes the generated `date`'s day. Invalid values are left as
+they are: the negative phase still checks that they are refused.
+"""
+import datetime
+import re
+import zoneinfo
+
+import schemathesis
+
+DATE = re.compile(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})$")
+DATETIME = re.compile(r"^([0-9]{4}-[0-9]{2}-[0-9]{2})([ T].*)$")
+WINDOW_DAYS = 366
+
+
+def _today():
+    return datetime.datetime.now(zoneinfo.ZoneInfo("Europe/Zurich")).date()
+
+
+def _into_window(text):
+    """A valid `YYYY-MM-DD` moved to a day within the window; anything else unchanged."""
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        return text
+    offset = day.toordinal() % (2 * WINDOW_DAYS - 1) - (WINDOW_DAYS - 1)
+    return (_today() + datetime.timedelta(days=offset)).isoformat()
+
+
+@schemathesis.hook
+def map_query(context, query):
+    operation = getattr(context, "operation", None)
+    if operation is None or getattr(operation, "path", None) != "/v1/stationboard" or not isinstance(query, dict):
+        return query
+    date = query.get("date")
+    if isinstance(date, str) and DATE.match(date):
+        query["date"] = date = _into_window(date)
+    stamp = query.get("datetime")
+    if isinstance(stamp, str):
+        match = DATETIME.match(stamp)
+        if match:
+            day = date if isinstance(date, str) and DATE.match(date) else _into_window(match.group(1))
+            query["datetime"] = day + match.group(2)
+    return query
