@@ -20,16 +20,21 @@ ARG RUNTIME_PACKAGES="libcurl4 libxml2 libpq5 ca-certificates tzdata"
 RUN apt-get update \
     && apt-get install -y --no-install-recommends ${RUNTIME_PACKAGES} \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin pier
+    && useradd --system --uid 10001 --home-dir /app --shell /usr/sbin/nologin pier \
+    && install -d -o pier -g pier /app/captures
 WORKDIR /app
 COPY --from=build /out/pier /usr/local/bin/pier
 COPY Migrations ./Migrations
 # The recordings `pier serve --demo` replays (offline, into the database <name>_demo).
 COPY Demo ./Demo
+# /app/captures: where compose's `captures` volume is mounted (PIER_SAVE_SUSPECT_DIR); owned by pier, so a new
+# named volume starts out writable by it.
 USER pier
 ENV HOST=0.0.0.0 PORT=8080 PIER_MIGRATIONS_DIR=/app/Migrations PIER_DEMO_DIR=/app/Demo
 EXPOSE 8080
 STOPSIGNAL SIGTERM
+# Liveness, not readiness: `pier health-check` asks /health/live, which answers while the process serves, so a
+# database outage never gets replicas that still serve cached data restarted.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=30s --retries=3 CMD ["pier", "health-check"]
 ENTRYPOINT ["pier"]
 CMD ["serve"]

@@ -1,4 +1,5 @@
 // swift-tools-version:6.0
+import Foundation
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -12,8 +13,10 @@ let package = Package(
         .executable(name: "pier", targets: ["Pier"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
-        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.5.0"),
+        // Exact versions: the image's build resolves the same code as development and CI (a Package.resolved
+        // written on the development machines does not carry the upstream commit ids, so none is committed).
+        .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
     ],
     targets: [
         // C shims for the Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
@@ -68,6 +71,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+    ]
+)
+
+// The test targets, declared only where Tests/ exists: the Docker build context leaves Tests/ out
+// (.dockerignore), and SwiftPM refuses a manifest whose targets have no sources.
+if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
+    package.targets += [
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
@@ -85,7 +95,7 @@ let package = Package(
             exclude: ["Findings"],  // inputs found by fuzzing, read by path in the tests
             swiftSettings: strict),
     ]
-)
+}
 
 // libFuzzer targets (fuzz/targets/<name>/main.swift), only when PIER_FUZZ is set: scripts/fuzz builds them
 // with `--sanitize=fuzzer --sanitize=address` in .build-fuzz. Each defines LLVMFuzzerTestOneInput and no

@@ -72,7 +72,9 @@ public final class FetchScheduler: Sendable {
         await reloadBoard()
     }
 
-    private func reloadBoard() async {
+    /// Reads what `fetch_runs` knows into the board now: after another replica announced new data, so that
+    /// `/health` here tells the state of the data this process serves (not only at the next tick).
+    public func reloadBoard() async {
         do {
             runner.board.load(try await log.histories())
         } catch {

@@ -9,6 +9,8 @@ public struct SourceStatus: Sendable, Equatable {
         case stale
         /// The last run failed or looked wrong; the previous data is still served.
         case failing
+        /// An on-demand source nobody has asked for yet: nothing is served, so nothing is stale.
+        case idle
     }
 
     public var source: String
@@ -41,10 +43,14 @@ public struct SourceHistory: Sendable, Equatable {
         self.lastError = lastError
     }
 
-    public func status(source: String, staleAfter: TimeInterval, now: Date) -> SourceStatus {
+    /// - Parameter onDemand: the source is asked when a request needs it (not on a schedule), so having no
+    ///   history at all means it was not needed yet (`idle`), not that it is overdue.
+    public func status(source: String, staleAfter: TimeInterval, onDemand: Bool = false, now: Date) -> SourceStatus {
         let age = lastSuccess.map { max(0, Int(now.timeIntervalSince($0))) }
         let state: SourceStatus.State
-        if let lastOutcome, lastOutcome != .ok {
+        if onDemand && lastOutcome == nil && lastSuccess == nil {
+            state = .idle
+        } else if let lastOutcome, lastOutcome != .ok {
             state = .failing
         } else if let age, Double(age) <= staleAfter {
             state = .ok

@@ -13,10 +13,13 @@ public final class SourceStatusBoard: Sendable {
 
     /// Sources in the order `/health` lists them, with how old their data may get.
     public let sources: [(name: String, staleAfter: TimeInterval)]
+    /// Sources asked when a request needs them rather than on a schedule (`idle` until first asked).
+    public let onDemand: Set<String>
     private let state = Mutex(State())
 
-    public init(sources: [(name: String, staleAfter: TimeInterval)]) {
+    public init(sources: [(name: String, staleAfter: TimeInterval)], onDemand: Set<String> = []) {
         self.sources = sources
+        self.onDemand = onDemand
     }
 
     /// Grows by one with every change, so readers can cache what they derived from the board.
@@ -30,7 +33,8 @@ public final class SourceStatusBoard: Sendable {
     public func statuses(now: Date = Date()) -> [SourceStatus] {
         let histories = state.withLock { $0.histories }
         return sources.map { source in
-            (histories[source.name] ?? SourceHistory()).status(source: source.name, staleAfter: source.staleAfter, now: now)
+            (histories[source.name] ?? SourceHistory()).status(
+                source: source.name, staleAfter: source.staleAfter, onDemand: onDemand.contains(source.name), now: now)
         }
     }
 

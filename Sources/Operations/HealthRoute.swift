@@ -9,6 +9,12 @@ import Synchronization
 /// encoded at most once a second or when that state changes.
 public final class HealthRoute: Sendable {
     public static let path = "/health"
+    /// Liveness: `200` while the process accepts and answers requests, whatever PostgreSQL or the upstreams do,
+    /// so that a database outage never gets replicas restarted (or dropped by the proxy) that still serve
+    /// cached data. Container health checks and the proxy ask this; `/health` is readiness.
+    public static let livePath = "/health/live"
+    private static let live = HTTPResponse.json(
+        Array(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
 
     private let version: String
     private let database: DatabaseMonitor
@@ -39,6 +45,7 @@ public final class HealthRoute: Sendable {
 
     public func register(in router: inout Router) {
         router.on(.get, Self.path) { [self] _ in response() }
+        router.on(.get, Self.livePath) { _ in Self.live }
     }
 
     public func report() -> HealthReport {

@@ -75,9 +75,9 @@ struct DataSources {
         self.observations = observations
         board = SourceStatusBoard(sources: [
             ("ships", shipSchedule.staleAfter), ("lakes", lakeSchedule.staleAfter), ("weather", weatherSchedule.staleAfter),
-            // Asked on demand, not on a schedule: stale when no answer came for a day.
+            // Asked on demand, not on a schedule: idle until first asked, stale when no answer came for a day.
             ("stationboard", 86_400),
-        ])
+        ], onDemand: ["stationboard"])
         var boardSettings = StationboardService.Settings()
         boardSettings.ttlToday = settings.stationboardTTLToday.seconds
         boardSettings.ttl = settings.stationboardTTL.seconds

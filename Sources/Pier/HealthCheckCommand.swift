@@ -1,15 +1,17 @@
 import ArgumentParser
 import Fetching
+import Operations
 
-/// `pier health-check`: exits 0 when the local server's `/health` answers 200 (the container's HEALTHCHECK,
-/// so the runtime image needs no curl).
+/// `pier health-check`: exits 0 when the local server's liveness route (`/health/live`) answers 200 — the
+/// container's HEALTHCHECK, so the runtime image needs no curl. Liveness, not readiness: a database outage
+/// must not get a replica that still serves cached data restarted.
 struct HealthCheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "health-check", abstract: "Exit 0 if http://127.0.0.1:$PORT/health answers 200 (for container health checks).")
+        commandName: "health-check", abstract: "Exit 0 if http://127.0.0.1:$PORT/health/live answers 200 (for container health checks).")
 
     func run() throws {
         let configuration = try Configuration.load()
-        let url = "http://127.0.0.1:\(configuration.server.port)/health"
+        let url = "http://127.0.0.1:\(configuration.server.port)\(HealthRoute.livePath)"
         let healthy = try runBlocking {
             let client = UpstreamClient(configuration: .init(timeout: .seconds(3), maximumBodyBytes: 1 << 16, maximumRedirects: 0))
             return (try? await client.get(url)) != nil

@@ -63,9 +63,16 @@ struct ServeCommand: ParsableCommand {
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""
         let election = configuration.fetch.enabled ? LeaderElection(url: databaseURL, interval: configuration.fetch.leaderCheck) : nil
-        let changes = ChangeFeed(url: databaseURL) { source in Task { await sources.reload(source) } }
-        sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
         let scheduler = sources.scheduler(isLeader: { election?.isLeader ?? false })
+        // New data from another process: reload it, then the run history that says how fresh it is, so that
+        // every replica's /health describes the data it serves at once.
+        let changes = ChangeFeed(url: databaseURL) { source in
+            Task {
+                await sources.reload(source)
+                await scheduler.reloadBoard()
+            }
+        }
+        sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
         do {
             try runBlocking {
                 try await sources.load()

@@ -68,4 +68,38 @@ final class ScaleOutTests: EndToEndTestCase {
         XCTAssertEqual(first.stop(), 0)
         XCTAssertEqual(second.stop(), 0)
     }
+
+    private func sourceStates(_ pier: PierProcess) -> [String: String] {
+        let sources = health(pier)["sources"] as? [String: [String: Any]] ?? [:]
+        return sources.compactMapValues { $0["status"] as? String }
+    }
+
+    /// Every replica's /health describes the data it serves: a standby that serves the leader's fresh data says
+    /// `ok` as soon as it has loaded it (not at its next periodic reload: the tick here is 10 minutes), and an
+    /// on-demand source nobody asked yet is `idle` on both, not `stale`.
+    func testEveryReplicaReportsTheStateOfTheDataItServes() throws {
+        let settings = ["PIER_LEADER_CHECK_S": "0.2", "PIER_FETCH_TICK_S": "600"]
+        let first = try startPier(settings)
+        let second = try startPier(settings)
+        XCTAssertTrue(eventually { Set([role(first), role(second)]) == Set(["leader", "standby"]) }, "one leader, one standby")
+        let (leader, standby) = role(first) == "leader" ? (first, second) : (second, first)
+        let fetched = ["ships", "lakes", "weather"]
+        XCTAssertTrue(eventually(within: 20) { fetched.allSatisfy { sourceStates(leader)[$0] == "ok" } }, "\(sourceStates(leader))")
+        XCTAssertTrue(eventually(within: 5) { fetched.allSatisfy { sourceStates(standby)[$0] == "ok" } },
+                      "the standby serves the same fresh data, so it says ok: \(sourceStates(standby))")
+        XCTAssertEqual(try RawClient.request(port: standby.port, "/api/ships").header("ETag"),
+                       try RawClient.request(port: leader.port, "/api/ships").header("ETag"))
+        XCTAssertEqual(sourceStates(leader)["stationboard"], "idle")
+        XCTAssertEqual(sourceStates(standby)["stationboard"], "idle")
+
+        // A third replica started now loads the fresh data at start, and says so at once.
+        let third = try startPier(settings)
+        XCTAssertEqual(role(third), "standby")
+        XCTAssertEqual(fetched.map { sourceStates(third)[$0] }, ["ok", "ok", "ok"], "\(sourceStates(third))")
+
+        // Asked once, the on-demand source is no longer idle on the replica that asked.
+        XCTAssertEqual(try RawClient.request(port: standby.port, "/v1/stationboard?id=8503651").status, 200)
+        XCTAssertEqual(sourceStates(standby)["stationboard"], "ok")
+        for pier in [first, second, third] { XCTAssertEqual(pier.stop(), 0) }
+    }
 }

@@ -9,18 +9,37 @@ pg_as_owner() {
     if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
 }
 
-# start_local_postgres DIR : initialises DIR if empty, starts the server, creates database `pier`,
-# and exports DATABASE_URL pointing at it.
+# start_local_postgres DIR [SOCKET_DIR] : initialises DIR if empty, starts the server (unless it runs already),
+# creates database `pier`, and exports DATABASE_URL pointing at it. PIER_PG_STARTED is 1 when this call
+# started the server (only then should the caller stop it). With SOCKET_DIR the server also listens on a
+# socket there, in a directory other users can reach (the data directory must stay private); exported as
+# PIER_PG_SOCKET_DIR.
 start_local_postgres() {
-    local dir=$1 bin
+    local dir=$1 socket_dir=${2:-} bin
     bin="$(pg_bindir)"
     mkdir -p "$dir"
     dir="$(cd "$dir" && pwd)"
+    PIER_PG_STARTED=0
     if [ "$(id -u)" -eq 0 ]; then
         chown postgres:postgres "$dir"
-        # The server user must be able to reach the directory through its parents.
-        local parent=$dir
-        while parent=$(dirname "$parent"); [ "$parent" != / ]; do chmod o+x "$parent" 2>/dev/null || true; done
+        # The server user must be able to reach the directory through its parents: say which ones change.
+        local parent=$dir closed=()
+        while parent=$(dirname "$parent"); [ "$parent" != / ]; do
+            [ "$(( 0$(stat -c %a "$parent") % 2 ))" -eq 1 ] || closed+=("$parent")
+        done
+        if [ ${#closed[@]} -gt 0 ]; then
+            log "letting the postgres user reach $dir: chmod o+x ${closed[*]}"
+            chmod o+x "${closed[@]}"
+        fi
+    fi
+    local sockets="'$dir'"
+    if [ -n "$socket_dir" ]; then
+        mkdir -p "$socket_dir"
+        socket_dir="$(cd "$socket_dir" && pwd)"
+        chmod 755 "$socket_dir"
+        [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$socket_dir"
+        sockets="'$dir', '$socket_dir'"
+        export PIER_PG_SOCKET_DIR="$socket_dir"
     fi
     if [ ! -f "$dir/PG_VERSION" ]; then
         log "initialising a local PostgreSQL cluster in $dir"
@@ -33,7 +52,7 @@ start_local_postgres() {
         # restart by a test) brings the server back exactly as it was.
         cat >"$dir/pier.conf" <<CONF
 listen_addresses = ''
-unix_socket_directories = '$dir'
+unix_socket_directories = $sockets
 port = $PG_PORT
 fsync = ${PIER_PG_FSYNC:-on}
 max_connections = 200
@@ -42,6 +61,9 @@ CONF
         [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$dir/pier.conf"
         pg_as_owner "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -w -t 60 start >/dev/null \
             || { tail -n 20 "$dir/server.log" >&2; die "PostgreSQL did not start"; }
+        PIER_PG_STARTED=1
+    else
+        log "PostgreSQL in $dir is running already (started elsewhere): using it, and leaving it running"
     fi
     pg_as_owner "$bin/psql" -h "$dir" -p "$PG_PORT" -U pier -d postgres -tAc "SELECT 1 FROM pg_database WHERE datname = 'pier'" | grep -q 1 \
         || pg_as_owner "$bin/createdb" -h "$dir" -p "$PG_PORT" -U pier pier

@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Replays the Dockerfile's build stage without a Docker engine, so CI fails when `docker build` would.
+
+Usage: docker_build_replay.py REPOSITORY WORKDIR            replays the build stage
+       docker_build_replay.py REPOSITORY WORKDIR ROOTFS     lays the runtime stage's files into ROOTFS
+
+
+1. The build context is the repository's files minus what `.dockerignore` leaves out (Docker's rules: patterns
+   relative to the root, `*`, `?`, `**`, `!` exceptions, the last match winning, a directory's exclusion
+   covering what is below it).
+2. The build stage (`FROM … AS build` up to the next `FROM`) is read: `WORKDIR`, `COPY` (from the context) and
+   `RUN`. Its `WORKDIR` becomes WORKDIR/root/<workdir>; `COPY` copies from the context only (a file Docker would
+   not send is not there); `RUN` commands run there with `sh -c`, except `apt-get` ones (scripts/test installs
+   the same Debian packages on this machine; their names are checked to be installed). Absolute paths under
+   `/out` are mapped to WORKDIR/root/out.
+Copies keep modification times, so a second replay on the same machine builds incrementally. Exits non-zero
+with the failing step when the stage does not build.
+
+With ROOTFS (a Debian root file system made from the runtime stage's packages, see runtime_stage_check.sh): the
+last stage's `COPY` lines are replayed into it (`--from=build` taking the replayed build's files), and its
+`ARG`, `RUN`, `ENV` and `USER` lines are printed for the caller (`ENV NAME=VALUE` one per line). ROOTFS `-`
+copies nothing and only prints.
+"""
+import fnmatch
+import os
+import pathlib
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+
+
+def dockerignore_patterns(root):
+    path = root / ".dockerignore"
+    patterns = []
+    if path.exists():
+        for line in path.read_text().splitlines():
+            line = line.strip()
+            if not line or line.startswith("#"):
+                continue
+            negated = line.startswith("!")
+            pattern = line[1:].strip() if negated else line
+            pattern = os.path.normpath(pattern).lstrip("/")
+            patterns.append((negated, pattern))
+    return patterns
+
+
+def matches(pattern, relative):
+    """Docker's matching: the pattern against the path or any of its parent directories."""
+    regex = re.escape(pattern).replace(r"\*\*/", "(?:.*/)?").replace(r"\*\*", ".*").replace(r"\*", "[^/]*").replace(r"\?", "[^/]")
+    parts = relative.split("/")
+    return any(re.fullmatch(regex, "/".join(parts[:i])) for i in range(1, len(parts) + 1))
+
+
+def in_context(relative, patterns):
+    excluded = False
+    for negated, pattern in patterns:
+        if matches(pattern, relative):
+            excluded = not negated
+    return not excluded
+
+
+def stage(dockerfile, name):
+    """The instructions of the stage named `name` (`None`: the last stage), continuation lines joined."""
+    lines, current = [], ""
+    for raw in dockerfile.read_text().splitlines():
+        stripped = raw.strip()
+        if not current and (not stripped or stripped.startswith("#")):
+            continue
+        if stripped.endswith("\\"):
+            current += stripped[:-1] + " "
+            continue
+        lines.append(current + stripped)
+        current = ""
+    found, inside = [], False
+    for line in lines:
+        keyword, _, rest = line.partition(" ")
+        if keyword.upper() == "FROM":
+            inside = name is None or bool(re.search(rf"\bAS\s+{name}\s*$", rest, re.IGNORECASE))
+            if name is None:
+                found = []
+            continue
+        if inside:
+            found.append((keyword.upper(), rest.strip()))
+    if not found:
+        sys.exit(f"docker build replay: no stage `FROM … AS {name}` in the Dockerfile")
+    return found
+
+
+def copy_into(context_root, patterns, source, destination):
+    """COPY SOURCE DESTINATION from the context (files Docker would not send are skipped)."""
+    origin = context_root / source
+    if not origin.exists():
+        sys.exit(f"docker build replay: COPY {source}: not in the repository")
+    if origin.is_file():
+        if not in_context(source.rstrip("/"), patterns):
+            sys.exit(f"docker build replay: COPY {source}: left out of the build context by .dockerignore")
+        target = destination / origin.name if destination.is_dir() else destination
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(origin, target)
+        return 1
+    if destination.exists():
+        shutil.rmtree(destination)
+    copied = 0
+    for path in sorted(origin.rglob("*")):
+        relative = path.relative_to(context_root).as_posix()
+        if path.is_file() and in_context(relative, patterns):
+            target = destination / path.relative_to(origin)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, target)
+            copied += 1
+    return copied
+
+
+def runtime(root, work, rootfs):
+    """Replays the last stage's COPY lines into `rootfs`; prints its ENV and USER."""
+    patterns = dockerignore_patterns(root)
+    workdir = rootfs
+    dry = str(rootfs) == "-"
+    for keyword, argument in stage(root / "Dockerfile", None):
+        if dry and keyword in ("WORKDIR", "COPY"):
+            continue
+        if keyword == "WORKDIR":
+            workdir = rootfs / argument.lstrip("/")
+            workdir.mkdir(parents=True, exist_ok=True)
+        elif keyword == "COPY":
+            words = shlex.split(argument)
+            origin_root = work / "root" if any(word == "--from=build" for word in words) else root
+            *sources, destination = [word for word in words if not word.startswith("--")]
+            target = workdir / destination if not destination.startswith("/") else rootfs / destination.lstrip("/")
+            for source in sources:
+                relative = source.lstrip("/")
+                if origin_root is root:
+                    copy_into(root, patterns, relative.rstrip("/"), target)
+                else:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    shutil.copy2(origin_root / relative, target)
+        elif keyword == "ENV":
+            for word in shlex.split(argument):
+                print(f"ENV {word}")
+        elif keyword == "USER":
+            print(f"USER {argument}")
+        elif keyword == "ARG":
+            for word in shlex.split(argument):
+                print(f"ARG {word}")
+        elif keyword == "RUN":
+            print(f"RUN {argument}")
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        sys.exit(__doc__)
+    root = pathlib.Path(sys.argv[1]).resolve()
+    work = pathlib.Path(sys.argv[2]).resolve()
+    if len(sys.argv) == 4:
+        return runtime(root, work, sys.argv[3] if sys.argv[3] == "-" else pathlib.Path(sys.argv[3]).resolve())
+    patterns = dockerignore_patterns(root)
+    image_root = work / "root"
+    workdir = image_root
+    for keyword, argument in stage(root / "Dockerfile", "build"):
+        if keyword == "WORKDIR":
+            workdir = image_root / argument.lstrip("/")
+            workdir.mkdir(parents=True, exist_ok=True)
+        elif keyword == "COPY":
+            words = shlex.split(argument)
+            if any(word.startswith("--from") for word in words):
+                continue
+            words = [word for word in words if not word.startswith("--")]
+            *sources, destination = words
+            target = workdir / destination if not destination.startswith("/") else image_root / destination.lstrip("/")
+            for source in sources:
+                count = copy_into(root, patterns, source.rstrip("/") if source != "./" else ".", target if len(sources) == 1 and not destination.endswith("/") else target / pathlib.Path(source).name)
+                print(f"COPY {source} {destination}: {count} file(s)", flush=True)
+        elif keyword == "RUN":
+            if argument.startswith("apt-get"):
+                packages = [word for word in re.findall(r"install\s+(?:-\S+\s+)*([^&]+)", argument)[0].split() if not word.startswith("-")]
+                missing = [name for name in packages if subprocess.run(
+                    ["dpkg-query", "-W", "-f=${Status}", name], capture_output=True, text=True).stdout.find("install ok installed") < 0]
+                if missing:
+                    sys.exit(f"docker build replay: the build stage installs {' '.join(missing)}, missing on this machine")
+                print(f"RUN apt-get …: {' '.join(packages)} installed here", flush=True)
+                continue
+            command = re.sub(r"(?<![\w/.])/out/", str(image_root / "out") + "/", argument)
+            print(f"RUN {argument}", flush=True)
+            result = subprocess.run(["sh", "-c", command], cwd=workdir)
+            if result.returncode != 0:
+                sys.exit(f"docker build replay: RUN {argument} failed (exit {result.returncode}): the image would not build")
+    print(f"the build stage builds from its own context ({workdir.relative_to(work)})", flush=True)
+
+
+main()
