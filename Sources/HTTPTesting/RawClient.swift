@@ -128,6 +128,16 @@ public final class RawClient {
         }
     }
 
+    /// True if the server closed the connection with a FIN (EOF) and nothing more to read; false if it reset
+    /// it (which can destroy answers the client had not read yet), left it open, or sent more.
+    public func isClosedCleanlyByServer() -> Bool {
+        do {
+            return try !receive() && buffer.isEmpty
+        } catch {
+            return false
+        }
+    }
+
     /// Half-closes the client's sending side (FIN), as some clients do after their last request.
     public func finishSending() {
         Glibc.shutdown(fd, Int32(SHUT_WR))

@@ -116,4 +116,59 @@ final class ServerResilienceTests: XCTestCase {
         XCTAssertTrue(stuck.isClosedByServer())
         server.gate.open()
     }
+
+    /// A rolling restart loses nothing: every request a client sent before shutdown — pipelined on many
+    /// keep-alive connections, answered on the loop or off it, or sent on a connection still in the accept
+    /// queue — gets a whole response (the last one answered after shutdown began says `Connection: close`; no
+    /// other does), and every connection, idle ones included, ends with a FIN, never a reset.
+    func testShutdownAnswersEveryRequestAlreadySentAndClosesWithoutReset() throws {
+        var closedByAnswer = 0
+        for round in 0..<4 {
+            // Idle connections linger (half-closed) until their client closes or this passes.
+            let server = try TestServer { $0.lingerTimeout = .milliseconds(300) }
+            let pipelined = 10
+            var busy: [RawClient] = []
+            for _ in 0..<24 { busy.append(try server.client()) }
+            let idle = try (0..<6).map { _ in try server.client() }
+            XCTAssertTrue(TestServer.eventually { server.server.openConnections == 30 }, "round \(round)")
+            for (number, client) in busy.enumerated() {
+                let requests = (0..<pipelined).map { index in
+                    let path = (number + index) % 3 == 0 ? "/async" : "/n"
+                    return "GET \(path)?i=\(number)-\(index) HTTP/1.1\r\nHost: t\r\n\r\n"
+                }
+                try client.send(requests.joined())
+            }
+            // Connected and asking, but (some of them) not accepted yet when shutdown begins.
+            var late: [RawClient] = []
+            for _ in 0..<32 {
+                let client = try server.client()
+                try client.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+                late.append(client)
+            }
+            server.server.shutdown()
+
+            for (number, client) in busy.enumerated() {
+                for index in 0..<pipelined {
+                    let response = try client.readResponse()
+                    XCTAssertEqual(response.status, 200, "round \(round), connection \(number), request \(index)")
+                    XCTAssertTrue(response.bodyText.hasSuffix("=\(number)-\(index)"), "answered in order: \(response.bodyText)")
+                    if response.header("Connection") == "close" {
+                        XCTAssertEqual(index, pipelined - 1, "only the last answer closes (round \(round), connection \(number))")
+                        closedByAnswer += 1
+                    }
+                }
+                XCTAssertTrue(client.isClosedCleanlyByServer(), "round \(round), connection \(number): FIN, no reset")
+            }
+            for client in late {
+                let response = try client.readResponse()
+                XCTAssertEqual(response.status, 200)
+                if response.header("Connection") == "close" { closedByAnswer += 1 }
+                XCTAssertTrue(client.isClosedCleanlyByServer(), "round \(round): a late connection ends with a FIN")
+            }
+            for client in idle { XCTAssertTrue(client.isClosedCleanlyByServer(), "round \(round): an idle connection ends with a FIN") }
+            withExtendedLifetime((busy, idle, late)) { server.server.wait() }
+            XCTAssertThrowsError(try server.client(), "the listener is closed after shutdown")
+        }
+        XCTAssertGreaterThan(closedByAnswer, 0, "some requests were still being answered when shutdown began")
+    }
 }

@@ -63,6 +63,34 @@ final class PierServeTests: XCTestCase {
         XCTAssertTrue(lines.contains { $0.contains("\"msg\":\"shutting down\"") })
     }
 
+    /// A rolling restart as an orchestrator does it: SIGTERM while clients pipeline on keep-alive connections.
+    /// Every request sent before the signal gets a whole response, and no connection is reset; `/health/live`
+    /// (the image's HEALTHCHECK) answers throughout.
+    func testSIGTERMUnderPipelinedKeepAliveLoadAnswersEveryRequestSentBeforeIt() throws {
+        let pier = try PierProcess(database: database, environment: ["PIER_FETCH": "off"])
+        XCTAssertTrue(pier.waitUntilServing())
+        let live = try RawClient.request(port: pier.port, "/health/live")
+        XCTAssertEqual(live.status, 200)
+        XCTAssertEqual(live.bodyText, #"{"status":"ok"}"#)
+        XCTAssertEqual(live.header("Cache-Control"), "no-store")
+
+        let perConnection = 200
+        let clients = try (0..<8).map { _ in try RawClient(port: pier.port) }
+        let batch = String(repeating: "GET /health/live HTTP/1.1\r\nHost: t\r\n\r\nGET /api/ships HTTP/1.1\r\nHost: t\r\n\r\n", count: perConnection / 2)
+        for client in clients { try client.send(batch) }
+        kill(pier.process.processIdentifier, SIGTERM)
+        for (number, client) in clients.enumerated() {
+            for index in 0..<perConnection {
+                let response = try client.readResponse()
+                // /api/ships has no data (fetching is off): 503 is its whole, correct answer.
+                XCTAssertEqual(response.status, index % 2 == 0 ? 200 : 503, "connection \(number), request \(index)")
+            }
+            XCTAssertTrue(client.isClosedCleanlyByServer(), "connection \(number) ends with a FIN, not a reset")
+        }
+        pier.process.waitUntilExit()
+        XCTAssertEqual(pier.process.terminationStatus, 0)
+    }
+
     func testSIGINTAlsoStopsGracefully() throws {
         let pier = try PierProcess(database: database)
         XCTAssertTrue(pier.waitUntilServing())

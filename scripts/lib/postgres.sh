@@ -32,13 +32,13 @@ start_local_postgres() {
             chmod o+x "${closed[@]}"
         fi
     fi
-    local sockets="'$dir'"
+    local sockets="$dir"
     if [ -n "$socket_dir" ]; then
         mkdir -p "$socket_dir"
         socket_dir="$(cd "$socket_dir" && pwd)"
         chmod 755 "$socket_dir"
         [ "$(id -u)" -eq 0 ] && chown postgres:postgres "$socket_dir"
-        sockets="'$dir', '$socket_dir'"
+        sockets="$dir,$socket_dir"
         export PIER_PG_SOCKET_DIR="$socket_dir"
     fi
     if [ ! -f "$dir/PG_VERSION" ]; then
@@ -52,7 +52,7 @@ start_local_postgres() {
         # restart by a test) brings the server back exactly as it was.
         cat >"$dir/pier.conf" <<CONF
 listen_addresses = ''
-unix_socket_directories = $sockets
+unix_socket_directories = '$sockets'
 port = $PG_PORT
 fsync = ${PIER_PG_FSYNC:-on}
 max_connections = 200

@@ -53,9 +53,13 @@ runtime_stage_check() {
     as_root mount --bind "$PIER_PG_SOCKET_DIR" "$rootfs$PIER_PG_SOCKET_DIR"
     port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
     local url="postgresql:///pier_runtime_check?host=$PIER_PG_SOCKET_DIR&port=$PIER_PG_PORT&user=pier"
-    pg_as_owner "$(pg_bindir)/psql" -h "$PIER_PG_SOCKET_DIR" -p "$PIER_PG_PORT" -U pier -d postgres -qc 'DROP DATABASE IF EXISTS pier_runtime_check_demo' -c 'DROP DATABASE IF EXISTS pier_runtime_check' -c 'CREATE DATABASE pier_runtime_check' >/dev/null
+    pg_as_owner "$(pg_bindir)/psql" -h "$PIER_PG_SOCKET_DIR" -p "$PIER_PG_PORT" -U pier -d postgres -qc 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pier_runtime_check_demo' -c 'DROP DATABASE IF EXISTS pier_runtime_check' -c 'CREATE DATABASE pier_runtime_check' >/dev/null
     log "runtime stage: pier serve --demo as $user (uid $uid) on 127.0.0.1:$port"
-    as_root chroot --userspec="$uid:$uid" "$rootfs" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin "${env_args[@]}" \
+    # Not through as_root: a backgrounded shell function is a subshell, and the signal below must reach pier
+    # (chroot and env exec it; sudo passes signals on).
+    local sudo=()
+    [ "$(id -u)" -eq 0 ] || sudo=(sudo)
+    "${sudo[@]}" chroot --userspec="$uid:$uid" "$rootfs" /usr/bin/env -i PATH=/usr/local/bin:/usr/bin:/bin "${env_args[@]}" \
         HOST=127.0.0.1 PORT="$port" DATABASE_URL="$url" LOG_LEVEL=warning /usr/local/bin/pier serve --demo >"$work/runtime-serve.log" 2>&1 &
     pid=$!
     local deadline=$((SECONDS + 60)) code=000
@@ -74,10 +78,15 @@ runtime_stage_check() {
     else
         echo "runtime stage: /api/ships 200 and health-check passed in bookworm minbase + RUNTIME_PACKAGES as uid $uid"
     fi
-    # chroot and env exec pier, so $pid is pier (or sudo, which passes the signal on).
     as_root kill -TERM "$pid" 2>/dev/null || true
-    wait "$pid" 2>/dev/null || true
-    pg_as_owner "$(pg_bindir)/psql" -h "$PIER_PG_SOCKET_DIR" -p "$PIER_PG_PORT" -U pier -d postgres -qc 'DROP DATABASE IF EXISTS pier_runtime_check_demo' -c 'DROP DATABASE IF EXISTS pier_runtime_check' >/dev/null || true
+    local exit_status=0
+    wait "$pid" || exit_status=$?
+    if [ "$status" -eq 0 ] && [ "$exit_status" -ne 0 ]; then
+        echo "runtime stage: pier exited $exit_status after SIGTERM; its output:" >&2
+        tail -n 30 "$work/runtime-serve.log" >&2
+        status=1
+    fi
+    pg_as_owner "$(pg_bindir)/psql" -h "$PIER_PG_SOCKET_DIR" -p "$PIER_PG_PORT" -U pier -d postgres -qc 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pier_runtime_check_demo' -c 'DROP DATABASE IF EXISTS pier_runtime_check' >/dev/null || true
     runtime_stage_cleanup "$rootfs"
     return $status
 }

@@ -47,7 +47,6 @@ final class Connection {
     private var phase = Phase.reading
     private var interest: UInt32 = 0
     private var peerClosed = false
-    private var closeRequested = false
     private var closed = false
     /// Parsing stopped because too much output is queued; resume once it drains.
     private var pausedForOutput = false
@@ -209,7 +208,9 @@ final class Connection {
     }
 
     private func respond(_ response: HTTPResponse, context: RequestContext) {
-        let keepAlive = context.keepAlive && !closeRequested && !loop.shuttingDown
+        // Shutting down, a connection stays open while it holds requests it already sent: the last one is
+        // answered with `Connection: close`.
+        let keepAlive = context.keepAlive && !(loop.shuttingDown && !holdsMoreInput())
         ResponseEncoder.encode(
             response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
             omitBody: context.isHead, fixed: loop.shared.fixedHeaders)
@@ -260,6 +261,11 @@ final class Connection {
             }
             if case .reading = phase, peerClosed {
                 close()
+                return
+            }
+            if case .reading = phase, loop.shuttingDown, !holdsMoreInput() {
+                // Everything asked before shutdown is answered (the last answer may have been encoded before it).
+                startLingering()
                 return
             }
         }
@@ -329,10 +335,39 @@ final class Connection {
         }
     }
 
+    /// Shutdown: what the client already sent (buffered, or still in the socket) is answered; an idle
+    /// connection is half-closed and drained until the client closes. Closing with unread data in the socket
+    /// would make the kernel reset the connection, destroying answers the client has not read yet.
     func shutdownRequested() {
-        closeRequested = true
-        if case .reading = phase, input.isEmpty, parser.isIdle, pendingOutput == 0 {
-            close()
+        guard case .reading = phase else { return }
+        absorbPending()
+        if input.isEmpty && parser.isIdle && pendingOutput == 0 {
+            startLingering()
+        } else {
+            process()
+        }
+    }
+
+    /// Whether more of the client's bytes wait: in the buffer, or (read now) in the socket.
+    private func holdsMoreInput() -> Bool {
+        absorbPending()
+        return !(input.isEmpty && parser.isIdle)
+    }
+
+    /// Reads what the socket holds into the input buffer without answering it (up to the buffer's bound).
+    private func absorbPending() {
+        let buffer = loop.readBuffer
+        while !peerClosed && input.count < maxBufferedInput {
+            let count = Glibc.recv(fd, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+            if count > 0 {
+                input.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                lastActivity = loop.now
+            } else if count == 0 {
+                peerClosed = true
+            } else {
+                if errno == EINTR { continue }
+                return
+            }
         }
     }
 

@@ -109,7 +109,7 @@ final class EventLoop: @unchecked Sendable {
                 nextTick = now &+ tickNanoseconds
                 tick()
             }
-            if shuttingDown && connections.isEmpty { break }
+            if shuttingDown && connections.isEmpty && shared.listenerClosed && inbox.withLock({ $0.isEmpty }) { break }
         }
         stopListening()
     }
@@ -136,11 +136,10 @@ final class EventLoop: @unchecked Sendable {
     // MARK: - Accepting
 
     private func acceptConnections() {
-        guard now >= acceptPausedUntil else { return }
+        // `listening` is false once shutdown began, even for a listener event already in this batch.
+        guard listening, now >= acceptPausedUntil else { return }
         for _ in 0..<64 {
-            var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-                (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            let fd = withUnsafeMutableBytes(of: &bytes) { pier_accept(shared.listenFD, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+            let (fd, peer) = acceptOne()
             if fd < 0 {
                 let error = errno
                 if error == EAGAIN || error == EWOULDBLOCK { return }
@@ -159,7 +158,6 @@ final class EventLoop: @unchecked Sendable {
             // Round-robin over the loops: the loop that wins the accept would otherwise take a whole burst
             // of connections (a benchmark's 50 all landed on one loop, leaving the other core idle).
             let target = shared.nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % shared.loops.count
-            let peer = IPAddress(bytes: bytes)
             if target == index {
                 adopt(fd, peer: peer)
             } else {
@@ -169,18 +167,40 @@ final class EventLoop: @unchecked Sendable {
         }
     }
 
-    /// Takes ownership of an accepted socket.
+    /// Takes ownership of an accepted socket. During shutdown it is served like the others: what it already
+    /// sent is answered, then it is closed.
     private func adopt(_ fd: Int32, peer: IPAddress) {
-        if shuttingDown {
-            Glibc.close(fd)
-            shared.openConnections.release()
-            return
-        }
         Socket.setNoDelay(fd)
         nextSerial &+= 1
         let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self)
         connections[fd] = connection
         connection.register()
+        if shuttingDown { connection.shutdownRequested() }
+    }
+
+    /// Takes every connection the kernel has completed but nobody accepted yet (called once, by the last loop
+    /// to stop listening, just before the listener closes: closing it would reset them).
+    private func drainAcceptQueue() {
+        while true {
+            let (fd, peer) = acceptOne()
+            if fd < 0 {
+                if errno == EINTR || errno == ECONNABORTED { continue }
+                return
+            }
+            guard shared.openConnections.admit(limit: shared.configuration.maxConnections) else {
+                refuse(fd)
+                continue
+            }
+            adopt(fd, peer: peer)
+        }
+    }
+
+    /// One non-blocking `accept4` on the listener: the socket (negative with `errno` set when none) and its peer.
+    private func acceptOne() -> (fd: Int32, peer: IPAddress) {
+        var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let fd = withUnsafeMutableBytes(of: &bytes) { pier_accept(shared.listenFD, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+        return (fd, IPAddress(bytes: bytes))
     }
 
     private func pauseAccepting() {
@@ -291,7 +311,9 @@ final class EventLoop: @unchecked Sendable {
         for connection in Array(connections.values) { connection.checkTimeouts() }
     }
 
-    /// Stops accepting, closes idle connections and lets busy ones finish with `Connection: close`.
+    /// Stops accepting; every connection answers what it already received and then closes (see
+    /// ``Connection/shutdownRequested()``). The last loop to stop listening takes what is left in the accept
+    /// queue and closes the listener.
     func beginShutdown() {
         guard !shuttingDown else { return }
         shuttingDown = true
@@ -299,5 +321,9 @@ final class EventLoop: @unchecked Sendable {
         now = MonotonicClock.now()
         forceCloseAt = now &+ shared.configuration.shutdownGracePeriod.nanoseconds
         for connection in Array(connections.values) { connection.shutdownRequested() }
+        if shared.loopsStoppedListening.add(1, ordering: .acquiringAndReleasing).newValue == shared.loops.count {
+            drainAcceptQueue()
+            shared.closeListener()
+        }
     }
 }

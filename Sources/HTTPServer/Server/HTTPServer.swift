@@ -66,8 +66,11 @@ public final class HTTPServer: Sendable {
         ])
     }
 
-    /// Stops accepting, closes idle connections, lets in-flight requests finish (answering them with
-    /// `Connection: close`) and closes whatever is left after the grace period. Returns at once; see ``wait()``.
+    /// Stops accepting and loses nothing that already reached the server: connections the kernel accepted are
+    /// taken from the accept queue before the listener closes, every request already received (or waiting in
+    /// a socket) is answered — the last one of a connection with `Connection: close` — and idle connections are
+    /// half-closed and drained until the client closes, never closed with unread data (which would reset the
+    /// connection). Whatever is left after the grace period is closed. Returns at once; see ``wait()``.
     public func shutdown() {
         let proceed = state.withLock { state -> Bool in
             guard case .running = state else { return false }
@@ -97,7 +100,7 @@ public final class HTTPServer: Sendable {
         if closeListener {
             // The loops have exited: break the loops ↔ shared-state cycle so their descriptors are released.
             shared.loops = []
-            Glibc.close(shared.listenFD)
+            shared.closeListener()
             shared.logger.info("stopped")
         }
     }

@@ -16,6 +16,9 @@ final class ServerShared: Sendable {
     let openConnections = ConnectionCount()
     /// Round-robin cursor for handing accepted connections to loops.
     let nextLoop = Atomic<Int>(0)
+    /// Loops that stopped accepting during shutdown; the last one drains the accept queue and closes the listener.
+    let loopsStoppedListening = Atomic<Int>(0)
+    private let listenerOpen = Atomic<Bool>(true)
     /// Every loop of the server. Written once by ``HTTPServer/init`` before any loop thread starts (thread
     /// creation orders that write before every read), never changed after.
     nonisolated(unsafe) var loops: [EventLoop] = []
@@ -28,6 +31,14 @@ final class ServerShared: Sendable {
         fixedHeaders = ResponseEncoder.serverHeader + configuration.extraHeaders.flatMap { Array("\($0.name): \($0.value)\r\n".utf8) }
         let open = openConnections
         self.metrics = ServerMetrics(registry: registry) { open.current }
+    }
+
+    /// Whether the listening socket is closed (no loop accepts from it any more).
+    var listenerClosed: Bool { !listenerOpen.load(ordering: .acquiring) }
+
+    /// Closes the listening socket once, whoever asks first.
+    func closeListener() {
+        if listenerOpen.exchange(false, ordering: .acquiringAndReleasing) { Glibc.close(listenFD) }
     }
 }
 
