@@ -4,7 +4,7 @@ import ArgumentParser
 import Logging
 
 /// All of Pier's settings, read once from the environment (and command-line overrides). Nothing else in
-/// the program reads environment variables. Every variable is documented in the README.
+/// the program reads environment variables. Every variable is documented in docs/operations.md.
 struct Configuration: Sendable {
     var server = ServerConfiguration()
     var logLevel: Logger.Level = .info
@@ -20,6 +20,9 @@ struct Configuration: Sendable {
     /// `PIER_DEMO_DIR`: the bundled recordings `serve --demo` replays.
     var demoDirectory = "Demo"
     var fetch = FetchSettings()
+    /// `PIER_*` variables in the environment that no setting reads (typos, or settings of another version):
+    /// reported as warnings at start-up.
+    var unknownVariables: [String] = []
 
     /// Upstreams, schedules and limits of the background fetcher.
     struct FetchSettings: Sendable {
@@ -71,22 +74,38 @@ struct Configuration: Sendable {
         var leaderCheck: Duration = .seconds(2)
     }
 
-    /// A configuration problem, reported before anything starts.
+    /// Secrets: never logged, never shown; each may also come from a file named by `<NAME>_FILE` (Docker's
+    /// secrets convention), so it need not sit in the environment.
+    static let secretVariables = ["DATABASE_URL", "PIER_REFRESH_TOKEN"]
+
+    /// `PIER_*` variables that are not pier's settings but belong to the programs around it: the scripts and
+    /// tests (which run pier with their environment) and the Caddyfile.
+    static let neighbourVariables: Set<String> = [
+        "PIER_PG_CLUSTER_DIR", "PIER_PG_BINDIR", "PIER_PG_PORT", "PIER_PG_SOCKET_DIR", "PIER_PG_FSYNC", "PIER_PYTHON",
+        "PIER_SCHEMATHESIS", "PIER_SCHEMATHESIS_EXAMPLES", "PIER_SCHEMATHESIS_SEED", "PIER_CLIENT_CHECK", "PIER_FIXTURES_DIR",
+        "PIER_FUZZ", "PIER_FUZZ_SECONDS", "PIER_RUNTIME_CACHE", "PIER_UPSTREAM_HOST", "PIER_UPSTREAM_PORT",
+    ]
+
+    /// A configuration problem, reported before anything starts. Never carries a secret's value.
     enum Problem: Error, CustomStringConvertible {
         case invalid(variable: String, value: String, expected: String)
+        case unreadableSecretFile(variable: String, path: String, reason: String)
+        case secretTwice(variable: String)
 
         var description: String {
             switch self {
             case .invalid(let variable, let value, let expected): "\(variable)=\(value) is invalid: expected \(expected)"
+            case .unreadableSecretFile(let variable, let path, let reason): "\(variable)_FILE=\(path) cannot be read: \(reason)"
+            case .secretTwice(let variable): "\(variable) and \(variable)_FILE are both set: set one of them"
             }
         }
     }
 
-    /// Reads the environment variables the README documents.
+    /// Reads the environment variables docs/operations.md documents.
     static func fromEnvironment(_ environment: [String: String] = Configuration.processEnvironment()) throws -> Configuration {
         var configuration = Configuration()
-        let reader = Reader(environment: environment)
-        configuration.server.host = environment["HOST"] ?? configuration.server.host
+        let reader = Reader(environment: try withSecretFiles(environment))
+        configuration.server.host = reader.string("HOST") ?? configuration.server.host
         configuration.server.port = try reader.int("PORT", default: configuration.server.port, in: 0...65535)
         configuration.server.eventLoopCount = try reader.int("PIER_EVENT_LOOPS", default: configuration.server.eventLoopCount, in: 1...256)
         configuration.server.maxConnections = try reader.int("PIER_MAX_CONNECTIONS", default: configuration.server.maxConnections, in: 1...1_000_000)
@@ -99,38 +118,60 @@ struct Configuration: Sendable {
         configuration.server.idleTimeout = try reader.seconds("PIER_IDLE_TIMEOUT_S", default: configuration.server.idleTimeout)
         configuration.server.writeTimeout = try reader.seconds("PIER_WRITE_TIMEOUT_S", default: configuration.server.writeTimeout)
         configuration.server.shutdownGracePeriod = try reader.seconds("PIER_SHUTDOWN_GRACE_S", default: configuration.server.shutdownGracePeriod)
-        if let level = environment["LOG_LEVEL"] {
+        if let level = reader.string("LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw Problem.invalid(variable: "LOG_LEVEL", value: level, expected: "debug, info, warning or error")
             }
             configuration.logLevel = parsed
         }
         configuration.benchRoutes = try reader.flag("PIER_BENCH_ROUTES", default: false)
-        if let url = environment["DATABASE_URL"], !url.isEmpty { configuration.databaseURL = url }
+        if let url = reader.string("DATABASE_URL"), !url.isEmpty { configuration.databaseURL = url }
         configuration.databasePoolSize = try reader.int("PIER_DB_POOL_SIZE", default: configuration.databasePoolSize, in: 1...1000)
         configuration.databaseAcquireTimeout = try reader.seconds("PIER_DB_ACQUIRE_TIMEOUT_S", default: configuration.databaseAcquireTimeout)
-        configuration.migrationsDirectory = environment["PIER_MIGRATIONS_DIR"] ?? configuration.migrationsDirectory
+        configuration.migrationsDirectory = reader.string("PIER_MIGRATIONS_DIR") ?? configuration.migrationsDirectory
         configuration.healthPingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: configuration.healthPingInterval)
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
-        if let text = environment["PIER_TRUSTED_PROXIES"] {
+        if let text = reader.string("PIER_TRUSTED_PROXIES") {
             guard let ranges = AddressRange.list(text) else {
                 throw Problem.invalid(variable: "PIER_TRUSTED_PROXIES", value: text, expected: "comma-separated addresses or CIDR blocks (10.0.0.0/8, ::1)")
             }
             configuration.trustedProxies = ranges
         }
-        configuration.demoDirectory = environment["PIER_DEMO_DIR"] ?? configuration.demoDirectory
+        configuration.demoDirectory = reader.string("PIER_DEMO_DIR") ?? configuration.demoDirectory
         configuration.fetch = try fetchSettings(reader)
+        configuration.unknownVariables = environment.keys.filter { name in
+            name.hasPrefix("PIER_") && !reader.names.contains(name) && !neighbourVariables.contains(name)
+                && !(name.hasSuffix("_FILE") && secretVariables.contains(String(name.dropLast(5))))
+        }.sorted()
         return configuration
+    }
+
+    /// The environment with each secret's `<NAME>_FILE` read into `<NAME>` (one trailing newline dropped, as
+    /// editors and `echo` leave one).
+    private static func withSecretFiles(_ environment: [String: String]) throws -> [String: String] {
+        var resolved = environment
+        for name in secretVariables {
+            guard let path = environment[name + "_FILE"], !path.isEmpty else { continue }
+            if let value = environment[name], !value.isEmpty { throw Problem.secretTwice(variable: name) }
+            do {
+                var text = try String(contentsOfFile: path, encoding: .utf8)
+                if text.hasSuffix("\n") { text.removeLast() }
+                if text.hasSuffix("\r") { text.removeLast() }
+                resolved[name] = text
+            } catch {
+                throw Problem.unreadableSecretFile(variable: name, path: path, reason: (error as NSError).localizedDescription)
+            }
+        }
+        return resolved
     }
 
     private static func fetchSettings(_ reader: Reader) throws -> FetchSettings {
         var fetch = FetchSettings()
-        let environment = reader.environment
         fetch.enabled = try reader.flag("PIER_FETCH", default: fetch.enabled)
-        if let token = environment["PIER_REFRESH_TOKEN"], !token.isEmpty { fetch.refreshToken = token }
+        if let token = reader.string("PIER_REFRESH_TOKEN"), !token.isEmpty { fetch.refreshToken = token }
         fetch.zsgURL = try reader.url("PIER_ZSG_URL", default: fetch.zsgURL)
         fetch.meteoNewsURL = try reader.url("PIER_METEONEWS_URL", default: fetch.meteoNewsURL)
-        if let text = environment["PIER_SHIPS_FETCH_AT"] {
+        if let text = reader.string("PIER_SHIPS_FETCH_AT") {
             let parts = text.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
             guard parts.count == 2, let hour = parts[0], let minute = parts[1], (0..<24).contains(hour), (0..<60).contains(minute) else {
                 throw Problem.invalid(variable: "PIER_SHIPS_FETCH_AT", value: text, expected: "HH:MM (Europe/Zurich)")
@@ -148,14 +189,14 @@ struct Configuration: Sendable {
         fetch.zsgPause = try reader.seconds("PIER_ZSG_PAUSE_S", default: fetch.zsgPause, allowZero: true)
         fetch.cacheMaxAge = try reader.int("PIER_CACHE_MAX_AGE_S", default: fetch.cacheMaxAge, in: 0...86_400)
         fetch.fmiURL = try reader.url("PIER_FMI_URL", default: fetch.fmiURL)
-        if let query = environment["PIER_FMI_FORECAST_QUERY"], !query.isEmpty { fetch.fmiForecastQuery = query }
+        if let query = reader.string("PIER_FMI_FORECAST_QUERY"), !query.isEmpty { fetch.fmiForecastQuery = query }
         fetch.weatherInterval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: fetch.weatherInterval)
         fetch.forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: fetch.forecastTTL)
         fetch.fmiRequestsPerMinute = try reader.number("PIER_FMI_REQUESTS_PER_MINUTE", default: fetch.fmiRequestsPerMinute, in: 0...1_000_000)
         fetch.fmiBurst = try reader.int("PIER_FMI_BURST", default: fetch.fmiBurst, in: 1...100_000)
         fetch.fmiClientShare = try reader.number("PIER_FMI_CLIENT_SHARE", default: fetch.fmiClientShare, in: 0.001...1)
         fetch.forecastNeighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: fetch.forecastNeighbourKilometres, in: 0...500)
-        if let folder = environment["PIER_SAVE_SUSPECT_DIR"], !folder.isEmpty { fetch.saveSuspectDirectory = folder }
+        if let folder = reader.string("PIER_SAVE_SUSPECT_DIR"), !folder.isEmpty { fetch.saveSuspectDirectory = folder }
         fetch.saveSuspectKeep = try reader.int("PIER_SAVE_SUSPECT_KEEP", default: fetch.saveSuspectKeep, in: 1...10_000)
         fetch.weatherCacheBytes = try reader.int("PIER_WEATHER_CACHE_MB", default: fetch.weatherCacheBytes >> 20, in: 1...1 << 20) << 20
         fetch.leaderCheck = try reader.seconds("PIER_LEADER_CHECK_S", default: fetch.leaderCheck)
@@ -180,19 +221,35 @@ struct Configuration: Sendable {
         }
     }
 
-    /// JSON lines on standard output at the configured level; once per process.
+    /// JSON lines on standard output at the configured level; once per process. Then warns of every `PIER_*`
+    /// variable no setting reads (a typo keeps its default silently otherwise).
     static func bootstrapLogging(_ configuration: Configuration) {
         let level = configuration.logLevel
         LoggingSystem.bootstrap { label in JSONLogHandler(label: label, level: level) }
+        let logger = Logger(label: "pier.configuration")
+        for name in configuration.unknownVariables {
+            logger.warning("unknown setting ignored (a typo? every setting is listed in docs/operations.md)", metadata: ["variable": "\(name)"])
+        }
     }
 
     static func processEnvironment() -> [String: String] { ProcessInfo.processInfo.environment }
 
-    private struct Reader {
+    /// Reads variables and remembers their names, so that what nothing read can be reported.
+    private final class Reader {
         let environment: [String: String]
+        private(set) var names: Set<String> = []
+
+        init(environment: [String: String]) {
+            self.environment = environment
+        }
+
+        func string(_ name: String) -> String? {
+            names.insert(name)
+            return environment[name]
+        }
 
         func int(_ name: String, default value: Int, in range: ClosedRange<Int>) throws -> Int {
-            guard let text = environment[name] else { return value }
+            guard let text = string(name) else { return value }
             guard let parsed = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(parsed) else {
                 throw Problem.invalid(variable: name, value: text, expected: "a whole number in \(range.lowerBound)...\(range.upperBound)")
             }
@@ -200,7 +257,7 @@ struct Configuration: Sendable {
         }
 
         func number(_ name: String, default value: Double, in range: ClosedRange<Double>) throws -> Double {
-            guard let text = environment[name] else { return value }
+            guard let text = string(name) else { return value }
             guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite, range.contains(parsed) else {
                 throw Problem.invalid(variable: name, value: text, expected: "a number in \(range.lowerBound)...\(range.upperBound)")
             }
@@ -208,7 +265,7 @@ struct Configuration: Sendable {
         }
 
         func seconds(_ name: String, default value: Duration, allowZero: Bool = false) throws -> Duration {
-            guard let text = environment[name] else { return value }
+            guard let text = string(name) else { return value }
             guard let parsed = Double(text.trimmingCharacters(in: .whitespaces)), parsed.isFinite,
                 allowZero ? parsed >= 0 : parsed > 0, parsed <= 7 * 86_400
             else {
@@ -218,7 +275,7 @@ struct Configuration: Sendable {
         }
 
         func url(_ name: String, default value: String) throws -> String {
-            guard let text = environment[name] else { return value }
+            guard let text = string(name) else { return value }
             guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
                 throw Problem.invalid(variable: name, value: text, expected: "an http or https URL")
             }
@@ -226,7 +283,7 @@ struct Configuration: Sendable {
         }
 
         func flag(_ name: String, default value: Bool) throws -> Bool {
-            guard let text = environment[name]?.lowercased() else { return value }
+            guard let text = string(name)?.lowercased() else { return value }
             switch text {
             case "on", "1", "true", "yes": return true
             case "off", "0", "false", "no": return false

@@ -8,7 +8,7 @@ struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Fetch one source now and exit (non-zero when the fetch failed or looked wrong).",
-        discussion: "Environment: DATABASE_URL (required) and the PIER_* upstream settings in README.md.")
+        discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE) and the PIER_* upstream settings listed in docs/operations.md.")
 
     enum Source: String, ExpressibleByArgument, CaseIterable {
         case ships, lakes, weather

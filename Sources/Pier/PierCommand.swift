@@ -8,7 +8,7 @@ struct PierCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "pier",
         abstract: "Lake, ferry and weather data for mobile apps.",
-        discussion: "Configuration comes from environment variables (see README.md); options override them.",
+        discussion: "Configuration comes from environment variables (every one is listed in docs/operations.md); options override them. Secrets (DATABASE_URL, PIER_REFRESH_TOKEN) may also be read from a file named by <NAME>_FILE.",
         version: version,
         subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self],
         defaultSubcommand: nil

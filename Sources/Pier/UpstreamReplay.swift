@@ -16,10 +16,13 @@ enum UpstreamReplay {
             throw ValidationError("no recorded upstream answers in \(folder): \(error)")
         }
         let upstream = try ReplayUpstream(recorded: recorded, moveToNow: moveToNow)
-        configuration.fetch.zsgURL = upstream.url(for: configuration.fetch.zsgURL)
-        configuration.fetch.meteoNewsURL = upstream.url(for: configuration.fetch.meteoNewsURL)
-        configuration.fetch.fmiURL = upstream.url(for: configuration.fetch.fmiURL)
-        configuration.fetch.transportURL = upstream.url(for: configuration.fetch.transportURL)
+        // The bundled demo recordings were made against the real upstreams: the demo replaces whatever URLs
+        // are configured with theirs. A capture (`--replay`) was recorded against the configured URLs.
+        let recordedAt = moveToNow ? Configuration.FetchSettings() : configuration.fetch
+        configuration.fetch.zsgURL = upstream.url(for: recordedAt.zsgURL)
+        configuration.fetch.meteoNewsURL = upstream.url(for: recordedAt.meteoNewsURL)
+        configuration.fetch.fmiURL = upstream.url(for: recordedAt.fmiURL)
+        configuration.fetch.transportURL = upstream.url(for: recordedAt.transportURL)
         // The upstreams are recordings on loopback: nobody to be polite to, and a demo explores many points and
         // boards from one client. The budgets stay in force for the live upstreams only.
         configuration.fetch.fmiRequestsPerMinute = 1_000_000

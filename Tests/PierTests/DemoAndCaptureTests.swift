@@ -33,12 +33,15 @@ final class DemoAndCaptureTests: EndToEndTestCase {
     }
 
     func testTheDemoServesEveryRouteOfflineAndNeverTouchesTheLiveDatabase() throws {
-        // The real upstream URLs (unreachable here): the demo must not need them.
+        // Upstream URLs configured for the live service (an operator's .env): the demo replaces them with the
+        // recordings' own, and needs none of them.
         let pier = try PierProcess(
             arguments: ["serve", "--demo"], database: database,
             environment: [
                 "PIER_DEMO_DIR": demoDirectory, "LOG_LEVEL": "warning", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5",
                 "PIER_REFRESH_TOKEN": "demo-token", "PIER_ZSG_PAUSE_S": "0",
+                "PIER_ZSG_URL": "http://127.0.0.1:9/zsg/schiffeinsatz", "PIER_METEONEWS_URL": "http://127.0.0.1:9/meteonews",
+                "PIER_FMI_URL": "http://127.0.0.1:9/wfs", "PIER_TRANSPORT_URL": "http://127.0.0.1:9/transport/v1",
             ])
         XCTAssertTrue(pier.waitUntilServing())
         let deadline = Date().addingTimeInterval(30)
