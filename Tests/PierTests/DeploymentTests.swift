@@ -1,3 +1,4 @@
+import DatabaseTesting
 import Foundation
 import HTTPTesting
 import XCTest
@@ -35,6 +36,7 @@ final class DeploymentTests: EndToEndTestCase {
         environment["PIER_UPSTREAM_HOST"] = "localhost"
         environment["PIER_UPSTREAM_PORT"] = String(pierPort)
         environment["CADDY_ADMIN"] = "off"
+        environment["ACME_EMAIL"] = "ops@example.org"
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.path
@@ -82,6 +84,17 @@ final class DeploymentTests: EndToEndTestCase {
         XCTAssertEqual(denied.header("WWW-Authenticate"), "Bearer")
         XCTAssertEqual(try through(port, "/v1/weather?lat=1&lon=2").status, 422)
         XCTAssertEqual(try through(port, "/nowhere").status, 404)
+        XCTAssertEqual(first.header("Strict-Transport-Security"), "max-age=63072000")
+        XCTAssertEqual(try through(port, "/health/live").status, 200)
+
+        // /metrics is the operator's, scraped on the private network: the public site answers 404 however the
+        // path is written, while pier itself still serves it.
+        for path in ["/metrics", "/metrics?x=1", "/%6Detrics", "/metrics/", "//metrics", "/./metrics"] {
+            let refused = try through(port, path)
+            XCTAssertEqual(refused.status, 404, path)
+            XCTAssertFalse(refused.bodyText.contains("http_requests_total"), path)
+        }
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/metrics").status, 200)
 
         caddy?.terminate()
         caddy?.waitUntilExit()
@@ -91,6 +104,47 @@ final class DeploymentTests: EndToEndTestCase {
         for line in accessLines {
             XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8)), "access logs are JSON: \(line)")
         }
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    /// A database outage with Caddy in front: readiness (`/health`) says 503, but liveness keeps the replica in
+    /// Caddy's pool, so the routes answered from memory still answer 200 through the proxy; the database
+    /// comes back and so does readiness.
+    func testADatabaseOutageKeepsCachedRoutesAnsweringThroughCaddy() throws {
+        let pier = try startPier(["PIER_HEALTH_PING_INTERVAL_S": "0.2", "PIER_DB_ACQUIRE_TIMEOUT_S": "0.5"])
+        let port = try startCaddy(proxyingTo: pier.port)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, (try? through(port, "/api/ships"))?.status != 200 || (try? through(port, "/api/water-temp"))?.status != 200 {
+            usleep(100_000)
+        }
+        let ships = try through(port, "/api/ships")
+        XCTAssertEqual(ships.status, 200)
+
+        try TestCluster.stop()
+        var stopped = true
+        // Whatever fails below, the other tests get their database back.
+        defer { if stopped { XCTAssertNoThrow(try TestCluster.start()) } }
+        let noDatabase = Date().addingTimeInterval(10)
+        while Date() < noDatabase, try through(port, "/health").status != 503 { usleep(100_000) }
+        XCTAssertEqual(try through(port, "/health").status, 503, "readiness reports the outage")
+        // Longer than Caddy's health interval (5 s): a proxy checking /health would have dropped the only
+        // replica by now and answered 503 itself. And pier's own 503s (an uptime monitor polling /health) are
+        // answers, not failures: counted, they would eject the replica too.
+        for _ in 0..<6 { XCTAssertEqual(try through(port, "/health").status, 503) }
+        usleep(6_500_000)
+        for _ in 0..<5 {
+            let during = try through(port, "/api/ships")
+            XCTAssertEqual(during.status, 200, during.bodyText)
+            XCTAssertEqual(during.body, ships.body)
+            XCTAssertEqual(try through(port, "/api/water-temp").status, 200)
+            XCTAssertEqual(try through(port, "/health/live").status, 200)
+        }
+
+        try TestCluster.start()
+        stopped = false
+        let back = Date().addingTimeInterval(15)
+        while Date() < back, try through(port, "/health").status != 200 { usleep(100_000) }
+        XCTAssertEqual(try through(port, "/health").status, 200, "readiness returns with the database")
         XCTAssertEqual(pier.stop(), 0)
     }
 }

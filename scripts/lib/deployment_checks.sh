@@ -11,19 +11,19 @@ deployment_checks() {
     log "deployment: docker-compose config (with .env.example)"
     local scratch
     scratch="$(mktemp -d)"
-    # Compose refuses .env.example as it is (POSTGRES_PASSWORD and ACME_EMAIL are empty until an operator sets
+    # Compose refuses .env.example as it is (POSTGRES_PASSWORD, SITE_ADDRESS and ACME_EMAIL are empty until an operator sets
     # them): checked once as shipped (it must refuse) and once with a test .env (it must accept).
     if docker-compose --project-directory "$PIER_ROOT" -f "$PIER_ROOT/docker-compose.yml" --env-file "$PIER_ROOT/.env.example" config -q 2>"$scratch/refused"; then
         die "docker-compose accepted .env.example as shipped: an empty POSTGRES_PASSWORD must be refused"
     fi
     grep -q POSTGRES_PASSWORD "$scratch/refused" || { cat "$scratch/refused" >&2; die "docker-compose refused .env.example, but not for POSTGRES_PASSWORD"; }
-    sed -e 's/^POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=test-only-password/' -e 's/^ACME_EMAIL=.*/ACME_EMAIL=ops@example.org/' \
+    sed -e 's/^POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=test-only-password/' -e 's/^ACME_EMAIL=.*/ACME_EMAIL=ops@example.org/' -e 's/^SITE_ADDRESS=.*/SITE_ADDRESS=api.example.org/' \
         "$PIER_ROOT/.env.example" >"$scratch/.env"
     cp "$PIER_ROOT/docker-compose.yml" "$scratch/"
     docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config -q
     rm -rf "$scratch"
     log "deployment: caddy validate"
-    (cd "$(mktemp -d)" && HOME="$PWD" XDG_DATA_HOME="$PWD" XDG_CONFIG_HOME="$PWD" \
+    (cd "$(mktemp -d)" && HOME="$PWD" XDG_DATA_HOME="$PWD" XDG_CONFIG_HOME="$PWD" ACME_EMAIL=ops@example.org SITE_ADDRESS=api.example.org \
         caddy validate --config "$PIER_ROOT/Caddyfile" --adapter caddyfile 2>&1 | tail -n 1)
     log "deployment: the Dockerfile's build stage replayed from its build context (.build-docker)"
     mkdir -p "$PIER_ROOT/.build-docker"
