@@ -1,7 +1,7 @@
 import Fetching
 import Foundation
 
-/// The body of `GET /api/water-temp` (contract: `../shared/CONTRACTS.md`).
+/// The body of `GET /api/water-temp` (contract: docs/api.md).
 public struct LakesResponse: Codable, Sendable, Equatable {
     public struct Debug: Codable, Sendable, Equatable {
         /// Swiss wall-clock time of the scrape (`23.11.2026, 04:00:02`).

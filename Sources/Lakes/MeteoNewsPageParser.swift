@@ -2,7 +2,7 @@ import Markup
 
 /// Reads MeteoNews' "Seen in der Schweiz" table into lake readings, in page order.
 ///
-/// Rules (`../shared/fixtures/meteonews/README.md`): every `tr` of every `tbody` of a table with at least two
+/// Rules (`Tests/Fixtures/meteonews/README.md`): every `tr` of every `tbody` of a table with at least two
 /// `td` and link text in its first cell; temperature is the number directly before `°C` in the second cell
 /// (`.` or `,` decimals, negatives), level is the third cell's text unless empty or a dash.
 public enum MeteoNewsPageParser {

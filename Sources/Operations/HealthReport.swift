@@ -1,7 +1,7 @@
 import Fetching
 import HTTPServer
 
-/// The body of `GET /health` (contract: `../shared/CONTRACTS.md`).
+/// The body of `GET /health` (contract: docs/api.md).
 public struct HealthReport: Sendable, Equatable {
     public var version: String
     public var uptimeSeconds: Int

@@ -1,7 +1,7 @@
 import Fetching
 import Foundation
 
-/// The body of `GET /api/ships` (contract: `../shared/CONTRACTS.md`). Keys are the shipped client's.
+/// The body of `GET /api/ships` (contract: docs/api.md). Keys are the shipped client's.
 public struct ShipsResponse: Codable, Sendable, Equatable {
     public struct DailyDeployment: Codable, Sendable, Equatable {
         public var date: String

@@ -3,7 +3,7 @@ import Markup
 
 /// Reads ZSG's "Einsatz der Schiffe" fragment for one day into routes, in document order.
 ///
-/// Rules (`../shared/fixtures/zsg/README.md`): a ship is any element with class token `ship`; its name is the
+/// Rules (`Tests/Fixtures/zsg/README.md`): a ship is any element with class token `ship`; its name is the
 /// text of the first `.title` in its first `.legend`, whitespace collapsed and cut before `Kurs`; each
 /// `.disposition` contributes the last `<span>` child of its first `.cruise`, or the `.cruise`'s own text when
 /// it has no span (the site has used both shapes). Dispositions without a course are skipped.

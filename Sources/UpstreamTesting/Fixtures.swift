@@ -2,8 +2,8 @@ import Foundation
 
 /// The recorded upstream pages tests serve and parse.
 ///
-/// Looks in `PIER_FIXTURES_DIR`, then the shared fixture folder beside the repository (`../shared/fixtures`,
-/// which may hold pages this repository has not seen), then the copy kept in `Tests/Fixtures`.
+/// Looks in `PIER_FIXTURES_DIR` (another set of pages of the same shapes, to try the parsers on), else in the
+/// repository's own `Tests/Fixtures`.
 public enum Fixtures {
     /// One page and the parse result it must give.
     public struct Page: Sendable {
@@ -12,7 +12,7 @@ public enum Fixtures {
         public var expected: Data
     }
 
-    /// This repository's own fixture folder (pages made for Pier's tests, and the copy of the shared ones).
+    /// This repository's own fixture folder.
     public static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures")
@@ -21,7 +21,6 @@ public enum Fixtures {
         let repository = repositoryRoot.deletingLastPathComponent().deletingLastPathComponent()
         let candidates = [
             ProcessInfo.processInfo.environment["PIER_FIXTURES_DIR"].map { URL(fileURLWithPath: $0) },
-            repository.deletingLastPathComponent().appendingPathComponent("shared/fixtures"),
             repository.appendingPathComponent("Tests/Fixtures"),
         ].compactMap { $0 }
         return candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("zsg").path) }

@@ -6,7 +6,7 @@ import Markup
 /// One streaming pass (no tree: an all-stations answer is ~6 MB). Works on element local names, so namespace
 /// prefixes and versions (`atmosphericfeatures/1.0` vs `1.1`) do not matter; each series takes its station
 /// from its own `omso:PointTimeSeriesObservation` (never by position in the document); an
-/// `ows:ExceptionReport` is an error whatever the HTTP status was. Rules: `../shared/fixtures/fmi/FORMAT.md`.
+/// `ows:ExceptionReport` is an error whatever the HTTP status was. Rules: `Tests/Fixtures/fmi/FORMAT.md`.
 public enum FMIDocumentParser {
     /// Largest document accepted (an all-Finland hour is ~6 MB; the cap stops a runaway answer).
     public static let maximumBytes = 64 << 20

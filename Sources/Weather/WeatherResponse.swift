@@ -2,7 +2,7 @@ import Fetching
 import Foundation
 import HTTPServer
 
-/// The body of `GET /v1/weather` (contract: `../shared/CONTRACTS.md`). Missing values are `null`.
+/// The body of `GET /v1/weather` (contract: docs/api.md). Missing values are `null`.
 public struct WeatherResponse: Sendable {
     public struct Station: Sendable, Encodable {
         public var name: String

@@ -2,7 +2,7 @@
 public enum WeatherSymbol: String, Sendable, Codable, CaseIterable {
     case clear, partly_cloudy, cloudy, fog, drizzle, rain, heavy_rain, sleet, snow, heavy_snow, thunderstorm
 
-    /// FMI WeatherSymbol3 → symbol (`../shared/fixtures/fmi/FORMAT.md` §7). Values arrive as floats (`3.0`).
+    /// FMI WeatherSymbol3 → symbol (`Tests/Fixtures/fmi/FORMAT.md` §7). Values arrive as floats (`3.0`).
     static let byWeatherSymbol3: [Int: WeatherSymbol] = [
         1: .clear, 2: .partly_cloudy, 3: .cloudy,
         21: .rain, 22: .rain, 23: .heavy_rain, 31: .rain, 32: .rain, 33: .heavy_rain,

@@ -6,7 +6,7 @@ import UpstreamTesting
 import XCTest
 
 final class StationboardDocumentTests: XCTestCase {
-    /// The ZSG deployments of a fixture date (`../shared/fixtures/zsg/*.expected.json`).
+    /// The ZSG deployments of a fixture date (`Tests/Fixtures/zsg/*.expected.json`).
     static func shipDay(_ date: String) throws -> ShipDay {
         let stamp = date.split(separator: "-").reversed().joined(separator: ".")
         struct Expected: Decodable { var date: String; var routes: [ShipRoute] }

@@ -14,6 +14,9 @@ as_root() {
     fi
 }
 
+# Packages this run installed (ensure_packages), for stop_services_started_by_install.
+PIER_NEWLY_INSTALLED=()
+
 # ensure_packages PKG... : installs the Debian packages that are not installed yet (apt-get update once).
 ensure_packages() {
     local missing=()
@@ -22,7 +25,8 @@ ensure_packages() {
         dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
-    log "installing ${missing[*]}"
+    log "installing the Debian packages ${missing[*]} (apt-get, as root)"
+    PIER_NEWLY_INSTALLED+=("${missing[@]}")
     export DEBIAN_FRONTEND=noninteractive
     if [ -z "${PIER_APT_UPDATED:-}" ]; then
         as_root apt-get update -qq
@@ -39,6 +43,24 @@ ensure_system_packages() {
     major="$(pg_major_version)"
     [ -n "$major" ] || die "PostgreSQL server binaries not found under /usr/lib/postgresql"
     ensure_packages "postgresql-${major}-postgis-3"
+}
+
+# Debian starts a package's service when it installs it (on machines run by systemd): PostgreSQL's own
+# cluster on port 5432, Caddy's default site on port 80. Pier uses neither (its scripts start a private cluster
+# and their own Caddy), so a service that this run's install started is stopped and disabled again — said, not
+# asked: CI has no input. A service that was installed before is left alone.
+stop_services_started_by_install() {
+    local package service
+    for package in "${PIER_NEWLY_INSTALLED[@]}"; do
+        case "$package" in
+            postgresql) service=postgresql ;;
+            caddy) service=caddy ;;
+            *) continue ;;
+        esac
+        command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$service" 2>/dev/null || continue
+        log "installing $package started the system service $service, which Pier does not use: stopping and disabling it (systemctl enable --now $service brings it back)"
+        as_root systemctl disable --now "$service" >/dev/null 2>&1 || log "could not stop $service: stop it yourself if you do not want it"
+    done
 }
 
 # The newest PostgreSQL major version installed from Debian's packages.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A local stand-in for FMI's WFS for scripts/bench: all-Finland observations (N stations, ending now) and
-point forecasts for any latlon, written by ../shared/tools/gen_fmi.py's functions on each request.
+point forecasts for any latlon, written by scripts/fixtures/gen_fmi.py's functions on each request.
 Usage: fmi_fixture_server.py GEN_FMI_PATH PORT [STATIONS]"""
 import datetime as dt, importlib.util, random, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes an all-Finland FMI observations document (timevaluepair, N stations x 7 parameters x 7 ten-minute
-steps, as one real all-stations call returns) with ../shared/tools/gen_fmi.py's writer, for scripts/bench.
+steps, as one real all-stations call returns) with scripts/fixtures/gen_fmi.py's writer, for scripts/bench.
 Usage: make_fmi_bench.py GEN_FMI_PATH OUT.xml [STATIONS]"""
 import datetime as dt, importlib.util, random, sys
 
