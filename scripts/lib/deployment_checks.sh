@@ -8,7 +8,7 @@
 #     (scripts/lib/runtime_stage_check.sh)
 # (The end-to-end test through a real Caddy is an XCTest: DeploymentTests.)
 deployment_checks() {
-    log "deployment: docker-compose config (with .env.example)"
+    log "deployment: docker-compose config (.env.example as shipped must be refused, with test values accepted)"
     local scratch
     scratch="$(mktemp -d)"
     # Compose refuses .env.example as it is (POSTGRES_PASSWORD, SITE_ADDRESS and ACME_EMAIL are empty until an operator sets
