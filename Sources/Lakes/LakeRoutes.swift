@@ -13,7 +13,6 @@ public struct LakeRoutes: Sendable {
     public func register(in router: inout Router) {
         for path in Self.paths {
             router.on(.get, path) { [service] request in service.cache.response().response(for: request) }
-            CORS.registerPreflight(in: &router, path: path, methods: [.get])
         }
     }
 }

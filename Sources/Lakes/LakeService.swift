@@ -79,7 +79,7 @@ public final class LakeService: Sendable {
         guard let snapshot else {
             return ResponseCache.Entry(
                 response: CachedResponse(
-                    .error(.serviceUnavailable, "no lake data yet", headers: CORS.headers(("Retry-After", "60"), ("Cache-Control", "no-store")))),
+                    .error(.serviceUnavailable, "no lake data yet", headers: ["Retry-After": "60", "Cache-Control": "no-store"])),
                 validUntil: .distantFuture)
         }
         let response = LakesResponse(snapshot: snapshot, now: now, timeZone: configuration.timeZone, staleAfter: configuration.staleAfter)
@@ -88,7 +88,7 @@ public final class LakeService: Sendable {
         }
         let staleAt = snapshot.scrapedAt.addingTimeInterval(configuration.staleAfter)
         return ResponseCache.Entry(
-            response: CachedResponse(json: body, headers: CORS.headers(("Cache-Control", "public, max-age=\(configuration.maxAge)"))),
+            response: CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(configuration.maxAge)"]),
             validUntil: response.debug.stale ? .distantFuture : staleAt)
     }
 }

@@ -14,7 +14,7 @@ public final class HealthRoute: Sendable {
     /// cached data. Container health checks and the proxy ask this; `/health` is readiness.
     public static let livePath = "/health/live"
     private static let live = HTTPResponse.json(
-        Array(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
+        Array(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store"])
 
     private let version: String
     private let database: DatabaseMonitor
@@ -67,7 +67,7 @@ public final class HealthRoute: Sendable {
         }
         return .json(
             body, status: state == .ok ? .ok : .serviceUnavailable,
-            headers: ["Cache-Control": "no-store", "Access-Control-Allow-Origin": "*"])
+            headers: ["Cache-Control": "no-store"])
     }
 
     private static func seconds() -> Int { Int(MonotonicClock.now() / 1_000_000_000) }

@@ -7,7 +7,7 @@ public enum OpenAPIRoute {
 
     /// The document's bytes, encoded once.
     public static let document = CachedResponse(
-        json: Array(OpenAPIDocument.json.utf8), headers: CORS.headers(("Cache-Control", "public, max-age=3600")))
+        json: Array(OpenAPIDocument.json.utf8), headers: ["Cache-Control": "public, max-age=3600"])
 
     public static func register(in router: inout Router) {
         router.on(.get, path) { request in document.response(for: request) }

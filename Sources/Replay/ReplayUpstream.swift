@@ -42,7 +42,8 @@ public final class ReplayUpstream: Sendable {
         }
         var router = Router()
         for (route, entries) in byRoute {
-            router.on(.get, route) { request in Self.answer(request, from: entries, moveToNow: moveToNow, now: Date()) }
+            // Upstreams send no CORS headers: the replay adds none either.
+            router.on(.get, route, access: .restricted) { request in Self.answer(request, from: entries, moveToNow: moveToNow, now: Date()) }
         }
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)
         configuration.shutdownGracePeriod = .milliseconds(200)

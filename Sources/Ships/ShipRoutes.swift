@@ -21,11 +21,9 @@ public struct ShipRoutes: Sendable {
     public func register(in router: inout Router) {
         for path in Self.paths {
             router.on(.get, path) { [service] request in try Self.list(request, service: service) }
-            CORS.registerPreflight(in: &router, path: path, methods: [.get])
         }
         for path in Self.refreshPaths {
             router.on(.post, path) { [self] request in await refresh(request) }
-            CORS.registerPreflight(in: &router, path: path, methods: [.post])
         }
     }
 
@@ -33,7 +31,7 @@ public struct ShipRoutes: Sendable {
         var key = ""
         if let text = request.query["date"] {
             guard let date = CalendarDate(text) else {
-                throw HTTPError(.badRequest, "date must be a calendar date written YYYY-MM-DD", headers: CORS.headers())
+                throw HTTPError(.badRequest, "date must be a calendar date written YYYY-MM-DD")
             }
             key = "date=\(date)"
         }
@@ -41,18 +39,18 @@ public struct ShipRoutes: Sendable {
     }
 
     func refresh(_ request: HTTPRequest) async -> HTTPResponse {
-        if let denied = BearerToken.response(for: token.check(request), headers: CORS.headers()) { return denied }
+        if let denied = BearerToken.response(for: token.check(request)) { return denied }
         switch await refresh() {
         case let .success(summary):
             let body = RefreshResult(
                 daysProcessed: service.configuration.dayCount, routes: summary.itemCount,
                 lastUpdated: Timestamp.iso8601(summary.scrapedAt))
-            return .json((try? JSONBody.encode(body)) ?? [], headers: CORS.headers(("Cache-Control", "no-store")))
+            return .json((try? JSONBody.encode(body)) ?? [], headers: ["Cache-Control": "no-store"])
         case let .failure(error):
             if case .database = error {
-                return .error(.serviceUnavailable, "the database is unavailable; nothing was changed", headers: CORS.headers())
+                return .error(.serviceUnavailable, "the database is unavailable; nothing was changed")
             }
-            return .error(.badGateway, "ZSG scrape failed, the data served before is kept: \(error)", headers: CORS.headers())
+            return .error(.badGateway, "ZSG scrape failed, the data served before is kept: \(error)")
         }
     }
 

@@ -97,7 +97,7 @@ public final class ShipService: Sendable {
         guard !days.isEmpty else {
             return ResponseCache.Entry(
                 response: CachedResponse(
-                    .error(.serviceUnavailable, "no ship data yet", headers: CORS.headers(("Retry-After", "60"), ("Cache-Control", "no-store")))),
+                    .error(.serviceUnavailable, "no ship data yet", headers: ["Retry-After": "60", "Cache-Control": "no-store"])),
                 validUntil: midnight)
         }
         if key.hasPrefix("date="), let date = CalendarDate(String(key.dropFirst(5))) {
@@ -105,7 +105,7 @@ public final class ShipService: Sendable {
             guard !days.isEmpty else {
                 return ResponseCache.Entry(
                     response: CachedResponse(
-                        .error(.notFound, "no ship data for \(date)", headers: CORS.headers(("Cache-Control", "no-store")))),
+                        .error(.notFound, "no ship data for \(date)", headers: ["Cache-Control": "no-store"])),
                     validUntil: midnight)
             }
         }
@@ -121,7 +121,7 @@ public final class ShipService: Sendable {
         return ResponseCache.Entry(
             response: CachedResponse(
                 json: body,
-                headers: CORS.headers(("Cache-Control", "public, max-age=\(configuration.maxAge)"))),
+                headers: ["Cache-Control": "public, max-age=\(configuration.maxAge)"]),
             validUntil: validUntil)
     }
 }

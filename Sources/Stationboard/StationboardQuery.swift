@@ -102,7 +102,7 @@ public struct StationboardQuery: Sendable, Hashable {
     }
 
     private static func bad(_ message: String) -> HTTPError {
-        HTTPError(.badRequest, message, headers: CORS.headers())
+        HTTPError(.badRequest, message)
     }
 
     /// `YYYY-MM-DD hh:mm` (a `T` instead of the space and trailing `:ss` accepted) in the upstream's form.

@@ -25,6 +25,5 @@ public struct StationboardRoutes: Sendable {
                 let query = try StationboardQuery(request, today: { service.today() })
                 return await service.response(for: query, client: clients.client(of: request)).response(for: request)
             })
-        CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])
     }
 }

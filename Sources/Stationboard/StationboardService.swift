@@ -178,7 +178,7 @@ public final class StationboardService: Sendable {
         unavailableAnswers?.increment()
         return CachedResponse(
             .error(.serviceUnavailable, "no stationboard available for this request: \(reason)",
-                headers: CORS.headers(("Retry-After", String(retryAfter)), ("Cache-Control", "no-store"))))
+                headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
     }
 
     /// One upstream call (the caller holds a token): check, store, remember.
@@ -261,7 +261,7 @@ public final class StationboardService: Sendable {
     private func rememberUnknown(_ query: StationboardQuery, now: Date) -> Held {
         let response = CachedResponse(
             .error(.notFound, "transport.opendata.ch knows no station with id \(query.station)",
-                headers: CORS.headers(("Cache-Control", "public, max-age=\(Int(settings.ttl))"))))
+                headers: ["Cache-Control": "public, max-age=\(Int(settings.ttl))"]))
         let held = Held(document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl), stale: false, generation: 0, response: response)
         memory.set(held, for: query.key, cost: Self.cost(held))
         return held
@@ -274,7 +274,7 @@ public final class StationboardService: Sendable {
             else { return nil }
             return index.ship(course: course, on: date)
         }
-        var headers = CORS.headers(("Cache-Control", "public, max-age=\(maxAge)"))
+        var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(maxAge)"]
         if stale {
             headers.add("X-Pier-Stale", "stationboard")
             headers.add("Warning", "110 - \"Response is Stale\"")

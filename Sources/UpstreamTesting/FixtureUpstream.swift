@@ -70,28 +70,28 @@ public final class FixtureUpstream: Sendable {
         boards = try Fixtures.stationboards()
         var router = Router()
         let holder = Holder()
-        router.on(.get, "/schiffeinsatz") { request async in
+        router.on(.get, "/schiffeinsatz", access: .restricted) { request async in
             await holder.upstream?.answer(.zsg, request) ?? .text("", status: .serviceUnavailable)
         }
-        router.on(.get, "/seen-in-der-schweiz") { request async in
+        router.on(.get, "/seen-in-der-schweiz", access: .restricted) { request async in
             await holder.upstream?.answer(.meteonews, request) ?? .text("", status: .serviceUnavailable)
         }
-        router.on(.get, "/wfs") { request async in
+        router.on(.get, "/wfs", access: .restricted) { request async in
             await holder.upstream?.answer(.fmi, request) ?? .text("", status: .serviceUnavailable)
         }
-        router.on(.get, "/v1/stationboard") { request async in
+        router.on(.get, "/v1/stationboard", access: .restricted) { request async in
             await holder.upstream?.answer(.transport, request) ?? .text("", status: .serviceUnavailable)
         }
-        router.on(.get, "/redirect") { request in
+        router.on(.get, "/redirect", access: .restricted) { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
             let target = left > 0 ? "/redirect?n=\(left - 1)" : "/seen-in-der-schweiz"
             return HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": target])
         }
-        router.on(.get, "/large") { request in
+        router.on(.get, "/large", access: .restricted) { request in
             let bytes = Int(request.query["bytes"] ?? "0") ?? 0
             return HTTPResponse(headers: ["Content-Type": "text/html"], body: [UInt8](repeating: UInt8(ascii: "a"), count: bytes))
         }
-        router.on(.get, "/gzip") { _ in
+        router.on(.get, "/gzip", access: .restricted) { _ in
             HTTPResponse(headers: ["Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip"], body: gzip)
         }
         var logger = Logger(label: "fixture-upstream")

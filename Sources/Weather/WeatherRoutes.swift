@@ -44,7 +44,6 @@ public struct WeatherRoutes: Sendable {
 
     public func register(in router: inout Router) {
         router.on(.get, Self.path, fast: { [self] request in try answerFromMemory(request) }, slow: { [self] request in try await answer(request) })
-        CORS.registerPreflight(in: &router, path: Self.path, methods: [.get])
     }
 
     /// The cache-hit path, on the event loop: bad input, a point answered before whose answer still holds, and
@@ -81,7 +80,7 @@ public struct WeatherRoutes: Sendable {
             answer = try await forecasts.forecast(latitude: point.latitude, longitude: point.longitude, client: clients.client(of: request), now: now)
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
-            throw HTTPError(.serviceUnavailable, unavailable.reason, headers: CORS.headers(("Retry-After", String(unavailable.retryAfter))))
+            throw HTTPError(.serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, now: now)
     }
@@ -90,7 +89,7 @@ public struct WeatherRoutes: Sendable {
         guard let nearest = observations.stations.nearest(
             latitude: point.latitude, longitude: point.longitude, now: now, maximumAge: ObservationService.maximumObservationAge)
         else {
-            throw HTTPError(.serviceUnavailable, "no weather station has reported in the last 3 hours", headers: CORS.headers(("Retry-After", "60")))
+            throw HTTPError(.serviceUnavailable, "no weather station has reported in the last 3 hours", headers: ["Retry-After": "60"])
         }
         return nearest
     }
@@ -117,7 +116,7 @@ public struct WeatherRoutes: Sendable {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }
         let degraded = answer.provenance != .own
-        var headers = CORS.headers(("Cache-Control", "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"))
+        var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"]
         if answer.stale {
             headers.add("X-Pier-Stale", "forecast")
             headers.add("Warning", "110 - \"Response is Stale\"")
@@ -144,8 +143,7 @@ public struct WeatherRoutes: Sendable {
         guard coverage.latitude.contains(latitude), coverage.longitude.contains(longitude) else {
             throw HTTPError(
                 .unprocessableContent,
-                "lat=\(latitude), lon=\(longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))",
-                headers: CORS.headers())
+                "lat=\(latitude), lon=\(longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))")
         }
         return (latitude, longitude)
     }
@@ -153,14 +151,14 @@ public struct WeatherRoutes: Sendable {
     /// A coordinate from the query: present, a number, finite and in range, or a `400` that says which.
     static func coordinate(_ name: String, in request: HTTPRequest, range: ClosedRange<Double>) throws -> Double {
         guard let text = request.query[name], !text.isEmpty else {
-            throw HTTPError(.badRequest, "\(name) is required (decimal degrees, e.g. lat=60.17&lon=24.94)", headers: CORS.headers())
+            throw HTTPError(.badRequest, "\(name) is required (decimal degrees, e.g. lat=60.17&lon=24.94)")
         }
         guard let value = Double(text) else {
-            throw HTTPError(.badRequest, "\(name) must be a number in decimal degrees, not '\(text.prefix(40))'", headers: CORS.headers())
+            throw HTTPError(.badRequest, "\(name) must be a number in decimal degrees, not '\(text.prefix(40))'")
         }
-        guard value.isFinite else { throw HTTPError(.badRequest, "\(name) must be a finite number", headers: CORS.headers()) }
+        guard value.isFinite else { throw HTTPError(.badRequest, "\(name) must be a finite number") }
         guard range.contains(value) else {
-            throw HTTPError(.badRequest, "\(name) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))", headers: CORS.headers())
+            throw HTTPError(.badRequest, "\(name) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
         }
         return value
     }

@@ -49,6 +49,10 @@ final class TestServer {
             HTTPResponse(status: .ok, headers: ["X-Echo": request.query["v"] ?? ""], body: Array("ok".utf8))
         }
         router.on(.get, "/peer") { request in .text(request.peer.description) }
+        router.on(.get, "/private", access: .restricted) { _ in .text("operators only") }
+        router.on(.post, "/private-post", access: .restricted) { _ in .text("posted") }
+        router.on(.post, "/public-post") { _ in .text("posted") }
+        router.on(.get, "/tagged") { request in CachedResponse(json: Array("{}".utf8), headers: ["Cache-Control": "max-age=60"]).response(for: request) }
         router.on(.get, "/peer-async") { request async in .text(request.peer.description) }
         router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
         router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }

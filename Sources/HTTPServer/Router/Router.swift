@@ -1,60 +1,92 @@
 /// Maps method and path to a handler. Paths are matched exactly after percent-decoding.
 ///
 /// `GET` routes answer `HEAD` too (the body is dropped, the length kept). A known path with another method
-/// is `405` with `Allow`; an unknown path is `404`.
+/// is `405` with `Allow`; an unknown path is `404`. CORS is applied here, per path (``RouteAccess``): a public
+/// path answers its `OPTIONS` preflight and its answers are marked for any origin.
 public struct Router: Sendable {
     /// The outcome of looking a request up.
     public enum Match: Sendable {
-        case found(RouteHandler, route: String)
+        /// `cors`: the answer carries `Access-Control-Allow-Origin: *` (the path is public).
+        case found(RouteHandler, route: String, cors: Bool)
         case methodNotAllowed(allow: String)
         case notFound
     }
 
-    private var routes: [String: [HTTPMethod: RouteHandler]] = [:]
+    private struct Path: Sendable {
+        var methods: [HTTPMethod: RouteHandler] = [:]
+        var access = RouteAccess.public
+        /// The preflight answer of a public path without an `OPTIONS` handler of its own; rebuilt on every add.
+        var preflight: RouteHandler?
+        /// The `Allow` value of a `405`: every method the path answers, sorted.
+        var allow = ""
+    }
+
+    private var routes: [String: Path] = [:]
 
     public init() {}
 
-    /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it.
-    public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler) {
-        routes[path, default: [:]][method] = handler
+    /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
+    /// as accessible as its last registration says.
+    public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
+        var entry = routes[path] ?? Path()
+        entry.methods[method] = handler
+        entry.access = access
+        var names = Set(entry.methods.keys.map(\.rawValue))
+        if names.contains("GET") { names.insert("HEAD") }
+        if access == .public { names.insert("OPTIONS") }
+        entry.allow = names.sorted().joined(separator: ", ")
+        if access == .public && entry.methods[.options] == nil {
+            // The preflight lists the path's own methods first, then HEAD, then OPTIONS (`GET, HEAD, OPTIONS`).
+            let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
+            let rank = { (name: String) in order.firstIndex(of: name) ?? order.count }
+            let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "))
+            entry.preflight = .immediate { _ in answer }
+        } else {
+            entry.preflight = nil
+        }
+        routes[path] = entry
     }
 
     /// Registers a handler that answers from memory on the event loop.
-    public mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse) {
-        add(method, path, .immediate(handler))
+    public mutating func on(
+        _ method: HTTPMethod, _ path: String, access: RouteAccess = .public, _ handler: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse
+    ) {
+        add(method, path, .immediate(handler), access: access)
     }
 
     /// Registers a handler that may wait (database, upstream); it runs off the event loop.
-    public mutating func on(_ method: HTTPMethod, _ path: String, _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse) {
-        add(method, path, .deferred(handler))
+    public mutating func on(
+        _ method: HTTPMethod, _ path: String, access: RouteAccess = .public,
+        _ handler: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
+    ) {
+        add(method, path, .deferred(handler), access: access)
     }
 
     /// Registers a handler that answers on the loop when `fast` can, and off it through `slow` otherwise.
     public mutating func on(
-        _ method: HTTPMethod, _ path: String, fast: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse?,
+        _ method: HTTPMethod, _ path: String, access: RouteAccess = .public, fast: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse?,
         slow: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
     ) {
-        add(method, path, .hybrid(fast: fast, slow: slow))
+        add(method, path, .hybrid(fast: fast, slow: slow), access: access)
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
-        guard let methods = routes[path] else { return .notFound }
-        if let handler = methods[method] { return .found(handler, route: path) }
-        if method == .head, let handler = methods[.get] { return .found(handler, route: path) }
-        return .methodNotAllowed(allow: Self.allow(methods))
+        guard let entry = routes[path] else { return .notFound }
+        let cors = entry.access == .public
+        if let handler = entry.methods[method] { return .found(handler, route: path, cors: cors) }
+        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: path, cors: cors) }
+        if method == .options, let preflight = entry.preflight { return .found(preflight, route: path, cors: cors) }
+        return .methodNotAllowed(allow: entry.allow)
     }
 
     /// All registered paths, sorted (for documentation and tests).
     public var paths: [String] { routes.keys.sorted() }
 
-    /// Every registered method and path, `GET /health` style, sorted (HEAD is implied by GET and not listed).
+    /// Every method and path answered, `GET /health` style, sorted (HEAD is implied by GET and not listed; a
+    /// public path's preflight is listed as `OPTIONS`).
     public var operations: [String] {
-        routes.flatMap { path, methods in methods.keys.map { "\($0.rawValue) \(path)" } }.sorted()
-    }
-
-    private static func allow(_ methods: [HTTPMethod: RouteHandler]) -> String {
-        var names = Set(methods.keys.map(\.rawValue))
-        if names.contains("GET") { names.insert("HEAD") }
-        return names.sorted().joined(separator: ", ")
+        routes.flatMap { path, entry in
+            entry.methods.keys.map { "\($0.rawValue) \(path)" } + (entry.preflight == nil ? [] : ["OPTIONS \(path)"])
+        }.sorted()
     }
 }

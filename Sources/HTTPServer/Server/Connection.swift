@@ -14,6 +14,8 @@ final class Connection {
         let http10: Bool
         let keepAlive: Bool
         let startedAt: UInt64
+        /// The route is public: the answer carries `Access-Control-Allow-Origin: *`.
+        var cors = false
 
         /// For answers the server makes itself before closing (a malformed request, a timeout).
         static func closing(route: String) -> RequestContext {
@@ -153,16 +155,18 @@ final class Connection {
 
     private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
-        func context(route: String) -> RequestContext {
-            RequestContext(route: route, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive, startedAt: startedAt)
+        func context(route: String, cors: Bool = false) -> RequestContext {
+            RequestContext(
+                route: route, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive,
+                startedAt: startedAt, cors: cors)
         }
         switch loop.shared.router.match(request.method, path: request.path) {
         case .notFound:
             respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
         case .methodNotAllowed(let allow):
             respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: request.path))
-        case .found(let handler, let route):
-            let context = context(route: route)
+        case .found(let handler, let route, let cors):
+            let context = context(route: route, cors: cors)
             switch handler {
             case .immediate(let body):
                 let response: HTTPResponse
@@ -213,7 +217,7 @@ final class Connection {
         let keepAlive = context.keepAlive && !(loop.shuttingDown && !holdsMoreInput())
         ResponseEncoder.encode(
             response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
-            omitBody: context.isHead, fixed: loop.shared.fixedHeaders)
+            omitBody: context.isHead, fixed: loop.shared.fixedHeaders, cors: context.cors)
         let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
         loop.record(route: context.route, status: response.status.code, seconds: elapsed)
         if loop.shared.logger.logLevel <= .debug {

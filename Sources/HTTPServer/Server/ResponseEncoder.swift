@@ -21,10 +21,12 @@ enum ResponseEncoder {
             || HTTPHeaders.equal(name, "server")
     }
 
-    /// - Parameter fixed: `Server` and any configured extra fields, already encoded.
+    /// - Parameters:
+    ///   - fixed: `Server` and any configured extra fields, already encoded.
+    ///   - cors: the route is public (``RouteAccess``): `Access-Control-Allow-Origin: *` follows `Date`.
     static func encode(
         _ response: HTTPResponse, into out: inout [UInt8], date: [UInt8], keepAlive: Bool,
-        http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader
+        http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader, cors: Bool = false
     ) {
         if let line = statusLines[response.status.code] {
             out.append(contentsOf: line)
@@ -36,6 +38,7 @@ enum ResponseEncoder {
         out.append(contentsOf: date)
         out.append(0x0D)
         out.append(0x0A)
+        if cors { out.append(contentsOf: CORS.allowAnyOrigin) }
         for field in response.headers where !isReserved(field.name) {
             out.append(contentsOf: field.name.utf8)
             out.append(UInt8(ascii: ":"))
