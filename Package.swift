@@ -53,11 +53,15 @@ let package = Package(
             dependencies: ["Markup", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
-        .target(name: "Ships", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Lakes", dependencies: ["Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
+        // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
+        // settings (SettingsReader). Domain-free.
+        .target(name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
         .target(
-            name: "Stationboard", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log")],
+            name: "Stationboard",
+            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["Fetching", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
@@ -65,7 +69,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Weather",
+                "Feature", "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

@@ -47,6 +47,12 @@ public final class FetchRunner: Sendable {
         self.board = board
         self.metrics = metrics
         self.logger = logger
+        publishMetrics()
+    }
+
+    /// Registers the last-success gauge of every source on the board (again after sources were added; a
+    /// gauge registered twice is the same gauge).
+    public func publishMetrics() {
         for source in board.sources {
             metrics?.gauge(
                 "pier_fetch_last_success_timestamp_seconds", help: "Unix time of the last successful fetch per source.",

@@ -7,20 +7,35 @@ import Synchronization
 /// made by another replica show up too. Reads never touch the database.
 public final class SourceStatusBoard: Sendable {
     private struct State {
+        var sources: [(name: String, staleAfter: TimeInterval)] = []
+        /// Sources asked when a request needs them rather than on a schedule (`idle` until first asked).
+        var onDemand: Set<String> = []
         var histories: [String: SourceHistory] = [:]
         var version = 0
     }
 
-    /// Sources in the order `/health` lists them, with how old their data may get.
-    public let sources: [(name: String, staleAfter: TimeInterval)]
-    /// Sources asked when a request needs them rather than on a schedule (`idle` until first asked).
-    public let onDemand: Set<String>
     private let state = Mutex(State())
 
-    public init(sources: [(name: String, staleAfter: TimeInterval)], onDemand: Set<String> = []) {
-        self.sources = sources
-        self.onDemand = onDemand
+    public init(sources: [(name: String, staleAfter: TimeInterval)] = [], onDemand: Set<String> = []) {
+        state.withLock { state in
+            state.sources = sources
+            state.onDemand = onDemand
+        }
     }
+
+    /// Adds a source (features register theirs while they are made; `/health` lists them in that order).
+    /// - Parameter onDemand: asked when a request needs it, not on a schedule: `idle` until first asked.
+    public func register(_ name: String, staleAfter: TimeInterval, onDemand: Bool = false) {
+        state.withLock { state in
+            state.sources.removeAll { $0.name == name }
+            state.sources.append((name, staleAfter))
+            if onDemand { state.onDemand.insert(name) }
+            state.version += 1
+        }
+    }
+
+    /// Sources in the order `/health` lists them, with how old their data may get.
+    public var sources: [(name: String, staleAfter: TimeInterval)] { state.withLock { $0.sources } }
 
     /// Grows by one with every change, so readers can cache what they derived from the board.
     public var version: Int { state.withLock { $0.version } }
@@ -31,7 +46,7 @@ public final class SourceStatusBoard: Sendable {
 
     /// Every configured source's status at `now`.
     public func statuses(now: Date = Date()) -> [SourceStatus] {
-        let histories = state.withLock { $0.histories }
+        let (sources, onDemand, histories) = state.withLock { ($0.sources, $0.onDemand, $0.histories) }
         return sources.map { source in
             (histories[source.name] ?? SourceHistory()).status(
                 source: source.name, staleAfter: source.staleAfter, onDemand: onDemand.contains(source.name), now: now)

@@ -15,11 +15,19 @@ public final class UpstreamClient: Sendable {
         public var timeout: Duration = .seconds(20)
         public var maximumBodyBytes = 32 << 20
         public var maximumRedirects = 3
+        /// Where a request for a URL really goes: the identity, except when recordings stand in for the
+        /// upstreams (`--demo`, `--replay`), which serve each upstream under its host on loopback. Errors and
+        /// captures keep the URL asked for, so a capture made while replaying replays again.
+        public var route: @Sendable (String) -> String = { $0 }
 
-        public init(timeout: Duration = .seconds(20), maximumBodyBytes: Int = 32 << 20, maximumRedirects: Int = 3) {
+        public init(
+            timeout: Duration = .seconds(20), maximumBodyBytes: Int = 32 << 20, maximumRedirects: Int = 3,
+            route: @escaping @Sendable (String) -> String = { $0 }
+        ) {
             self.timeout = timeout
             self.maximumBodyBytes = maximumBodyBytes
             self.maximumRedirects = maximumRedirects
+            self.route = route
         }
     }
 
@@ -50,7 +58,7 @@ public final class UpstreamClient: Sendable {
     /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)`` unless its
     /// status is in `accepting` (for upstreams that explain errors in the body, like FMI's 400 ExceptionReport).
     public func get(_ url: String, headers: [String: String] = [:], accepting: Set<Int> = []) async throws(UpstreamError) -> UpstreamResponse {
-        guard let target = URL(string: url), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let target = URL(string: configuration.route(url)), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host != nil
         else { throw .invalidURL(url) }
         var request = URLRequest(url: target)

@@ -42,7 +42,7 @@ public struct HealthReport: Sendable, Equatable {
                 + "\"age_s\":\(source.ageSeconds.map(String.init) ?? "null"),"
                 + "\"last_error\":\(source.lastError.map(JSONString.quote) ?? "null"),"
                 + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")"
-                + (details[source.source].map { ",\($0)" } ?? "") + "}"
+                + (details[source.source].flatMap { $0.isEmpty ? nil : ",\($0)" } ?? "") + "}"
         }
         return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
             + "\"database\":\"\(database.rawValue)\",\"mode\":\"\(mode)\",\"sources\":{\(sources.joined(separator: ","))}"

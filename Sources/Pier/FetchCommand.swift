@@ -10,12 +10,8 @@ struct FetchCommand: ParsableCommand {
         abstract: "Fetch one source now and exit (non-zero when the fetch failed or looked wrong).",
         discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE) and the PIER_* upstream settings listed in docs/operations.md.")
 
-    enum Source: String, ExpressibleByArgument, CaseIterable {
-        case ships, lakes, weather
-    }
-
-    @Argument(help: "The source to fetch: \(Source.allCases.map(\.rawValue).joined(separator: ", ")).")
-    var source: Source
+    @Argument(help: "The source to fetch: one that `pier serve` fetches on a schedule (ships, lakes, weather).")
+    var source: String
 
     @Flag(help: "Run one fetch and exit (the only mode; the background schedule belongs to `pier serve`).")
     var once = false
@@ -34,18 +30,21 @@ struct FetchCommand: ParsableCommand {
         defer { upstream?.stop() }
         let pool = try Database.migratedPool(configuration, logger: logger)
         defer { pool.close() }
-        let sources = DataSources(
+        let sources = try Services(
             configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) })
+        Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         // Running `pier serve` processes reload what this run stores.
         let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
         sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
-        guard let job = sources.job(source.rawValue) else { throw ValidationError("unknown source \(source.rawValue)") }
+        guard let job = sources.job(source) else {
+            throw ValidationError("unknown source \(source): one of \(sources.jobs.map(\.source).joined(separator: ", "))")
+        }
         let result = try runBlocking { await sources.runner.run(job) }
         switch result {
         case let .success(summary):
-            print("\(source.rawValue): stored \(summary.itemCount) items")
+            print("\(source): stored \(summary.itemCount) items")
         case let .failure(error):
-            print("\(source.rawValue): \(error.outcome.rawValue): \(error)")
+            print("\(source): \(error.outcome.rawValue): \(error)")
             if let save { print("upstream answers saved in \(save)") }
             throw ExitCode.failure
         }

@@ -58,7 +58,8 @@ struct ServeCommand: ParsableCommand {
         try runBlocking { await database.start() }
 
         let registry = MetricsRegistry()
-        let sources = DataSources(configuration: configuration, pool: pool, metrics: registry)
+        let sources = try Services(configuration: configuration, pool: pool, metrics: registry)
+        Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""
@@ -111,7 +112,7 @@ struct ServeCommand: ParsableCommand {
     }
 
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
-    static func router(configuration: Configuration, sources: DataSources, health: HealthRoute, registry: MetricsRegistry) -> Router {
+    static func router(configuration: Configuration, sources: Services, health: HealthRoute, registry: MetricsRegistry) -> Router {
         var router = Router()
         health.register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)

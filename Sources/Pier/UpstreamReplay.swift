@@ -4,9 +4,14 @@ import Foundation
 import Logging
 import Replay
 
-/// Recorded upstream answers standing in for ZSG, MeteoNews, FMI and transport.opendata.ch (`serve --demo`, `serve|fetch --replay`).
+/// Recorded upstream answers standing in for every upstream (`serve --demo`, `serve|fetch --replay`).
 enum UpstreamReplay {
-    /// Starts a replay of the recordings in `folder` (if any) and points the configuration's upstreams at it.
+    /// Starts a replay of the recordings in `folder` (if any) and routes every upstream request to it
+    /// (``Configuration/upstreamRoute``; the features then also lift their request budgets: there is no one to
+    /// be polite to on loopback).
+    ///
+    /// - Parameter moveToNow: the demo: times moved to now, and every configured `PIER_*_URL` ignored — the
+    ///   bundled recordings were made against the real upstreams, so each feature keeps its default URL.
     static func start(_ folder: String?, moveToNow: Bool, into configuration: inout Configuration, logger: Logger) throws -> ReplayUpstream? {
         guard let folder else { return nil }
         let recorded: [UpstreamCapture.Recorded]
@@ -16,21 +21,12 @@ enum UpstreamReplay {
             throw ValidationError("no recorded upstream answers in \(folder): \(error)")
         }
         let upstream = try ReplayUpstream(recorded: recorded, moveToNow: moveToNow)
-        // The bundled demo recordings were made against the real upstreams: the demo replaces whatever URLs
-        // are configured with theirs. A capture (`--replay`) was recorded against the configured URLs.
-        let recordedAt = moveToNow ? Configuration.FetchSettings() : configuration.fetch
-        configuration.fetch.zsgURL = upstream.url(for: recordedAt.zsgURL)
-        configuration.fetch.meteoNewsURL = upstream.url(for: recordedAt.meteoNewsURL)
-        configuration.fetch.fmiURL = upstream.url(for: recordedAt.fmiURL)
-        configuration.fetch.transportURL = upstream.url(for: recordedAt.transportURL)
-        // The upstreams are recordings on loopback: nobody to be polite to, and a demo explores many points and
-        // boards from one client. The budgets stay in force for the live upstreams only.
-        configuration.fetch.fmiRequestsPerMinute = 1_000_000
-        configuration.fetch.fmiBurst = 100_000
-        configuration.fetch.fmiClientShare = 1
-        configuration.fetch.transportRequestsPerMinute = 1_000_000
-        configuration.fetch.transportBurst = 100_000
-        configuration.fetch.transportClientShare = 1
+        configuration.upstreamRoute = { [upstream] url in upstream.url(for: url) }
+        if moveToNow {
+            let ignored = configuration.environment.keys.filter { $0.hasPrefix("PIER_") && $0.hasSuffix("_URL") }
+            for name in ignored { configuration.environment[name] = nil }
+            configuration.readVariables.formUnion(ignored)
+        }
         logger.info("upstreams replayed from recordings", metadata: ["folder": "\(folder)", "answers": "\(recorded.count)"])
         return upstream
     }

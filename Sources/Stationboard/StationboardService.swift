@@ -50,7 +50,7 @@ public final class StationboardService: Sendable {
         case failed(String, retryAfter: Int)
     }
 
-    static let source = "stationboard"
+    public static let source = "stationboard"
 
     public let settings: Settings
     private let gate: UpstreamGate<String, IPAddress, Fetched>

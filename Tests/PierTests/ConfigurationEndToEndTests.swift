@@ -57,7 +57,8 @@ final class ConfigurationEndToEndTests: EndToEndTestCase {
 
     func testASecretGivenTwiceOrUnreadableIsRefusedWithoutShowingIt() throws {
         let token = "both-token-\(UUID().uuidString)"
-        let twice = try ChildProcess.run(PierProcess.binary.path, ["migrate"], environment: [
+        // `routes` reads every setting (the features' too) and exits.
+        let twice = try ChildProcess.run(PierProcess.binary.path, ["routes"], environment: [
             "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory,
             "PIER_REFRESH_TOKEN": token, "PIER_REFRESH_TOKEN_FILE": try secretFile("token", token),
         ])

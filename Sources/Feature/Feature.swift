@@ -1,0 +1,35 @@
+import Fetching
+import HTTPServer
+
+/// One capability of the service (ships, lakes, weather, departures, …) as the executable sees it: a value
+/// that says what it fetches, what it serves and how it reports, so that the executable only holds a list.
+///
+/// A feature module exports one type conforming to this protocol. It reads its own settings
+/// (``SettingsReader``, with its defaults written once, in its own module), builds its services from the
+/// shared ``FeatureContext`` (the pool, the upstream client, the status board, the fetch runner, metrics), and
+/// registers its sources on the board while it is made. Like Hummingbird's `RouteCollection` or a Go
+/// `http.Handler` mounted on a mux, adding a feature to the service is one line in the executable's list.
+public protocol Feature: Sendable {
+    /// Scheduled jobs (the background fetcher runs them; `pier fetch <source>` runs one now).
+    var jobs: [FetchJob] { get }
+
+    /// Fills memory from PostgreSQL at start-up, so a restart serves at once without asking any upstream.
+    func load() async throws
+
+    /// Reloads `source` from PostgreSQL: another process announced new data for it. Sources this feature does
+    /// not own are ignored.
+    func reload(_ source: String) async throws
+
+    /// Registers the feature's routes (HTTP lives in the feature's routes, never in its services).
+    func register(in router: inout Router)
+
+    /// More JSON members for `source`'s object in `/health` (`"name":value,…`), or `nil`.
+    func healthDetails(for source: String) -> String?
+}
+
+extension Feature {
+    public var jobs: [FetchJob] { [] }
+    public func load() async throws {}
+    public func reload(_ source: String) async throws {}
+    public func healthDetails(for source: String) -> String? { nil }
+}

@@ -1,0 +1,43 @@
+import Fetching
+import HTTPServer
+import Metrics
+import Postgres
+
+/// What every feature shares, made once by the executable: infrastructure, never domain.
+public struct FeatureContext: Sendable {
+    public let pool: PostgresPool
+    /// The HTTP client for upstreams (timeouts, size cap; in replay and demo it answers from recordings).
+    public let upstream: UpstreamClient
+    /// Where features register their sources (``SourceStatusBoard/register(_:staleAfter:onDemand:)``) and
+    /// on-demand ones record their upstream calls.
+    public let board: SourceStatusBoard
+    /// Runs jobs with bookkeeping, single-flight and capture (a refresh route runs its job through it).
+    public let runner: FetchRunner
+    public let metrics: MetricsRegistry?
+    /// How a request's client is found (trusted proxies), for each client's share of an upstream budget.
+    public let clients: ClientAddress
+    /// How a scheduled job retries after a failure, and how long a run may take.
+    public let retry: RetryPolicy
+    public let runTimeout: Duration
+    /// `Cache-Control: max-age` for answers that change only when a fetch lands.
+    public let cacheMaxAge: Int
+    /// The upstreams are recordings on loopback (`--demo`, `--replay`): no one to be polite to, so request
+    /// budgets are lifted — a demo explores many points and boards from one client.
+    public let upstreamsAreRecordings: Bool
+
+    public init(
+        pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
+        clients: ClientAddress, retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool
+    ) {
+        self.pool = pool
+        self.upstream = upstream
+        self.board = board
+        self.runner = runner
+        self.metrics = metrics
+        self.clients = clients
+        self.retry = retry
+        self.runTimeout = runTimeout
+        self.cacheMaxAge = cacheMaxAge
+        self.upstreamsAreRecordings = upstreamsAreRecordings
+    }
+}

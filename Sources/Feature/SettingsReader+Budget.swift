@@ -1,0 +1,17 @@
+import Fetching
+
+extension SettingsReader {
+    /// An upstream's request budget: `<prefix>_REQUESTS_PER_MINUTE`, `<prefix>_BURST` and `<prefix>_CLIENT_SHARE`
+    /// (`PIER_FMI` → `PIER_FMI_REQUESTS_PER_MINUTE`, …), each defaulting to `value`'s.
+    public func budget<Client>(_ prefix: String, default value: RequestBudget<Client>.Settings) throws -> RequestBudget<Client>.Settings {
+        RequestBudget<Client>.Settings(
+            ratePerMinute: try number(prefix + "_REQUESTS_PER_MINUTE", default: value.ratePerMinute, in: 0...1_000_000),
+            burst: try int(prefix + "_BURST", default: value.burst, in: 1...100_000),
+            clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
+    }
+}
+
+extension RequestBudget.Settings {
+    /// No limit worth the name: for upstreams that are recordings on loopback (``FeatureContext/upstreamsAreRecordings``).
+    public static var unlimited: Self { Self(ratePerMinute: 1_000_000, burst: 100_000, clientShare: 1) }
+}

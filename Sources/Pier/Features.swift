@@ -1,0 +1,21 @@
+import Feature
+import Lakes
+import Ships
+import Stationboard
+import Weather
+
+/// Every feature of the service, in the order `/health` lists their sources — the one list the executable
+/// holds. `serve`, `fetch <source>`, `routes`, `/health`, the change feed and the status board all go through
+/// it. Adding a feature is one line here (and its module in Package.swift).
+enum Features {
+    /// Each feature reads its settings from `reader` and builds itself on `context`.
+    static func make(_ reader: SettingsReader, context: FeatureContext) throws -> [any Feature] {
+        let ships = ShipsFeature(settings: try .init(reader), context: context)
+        return [
+            ships,
+            LakesFeature(settings: try .init(reader), context: context),
+            WeatherFeature(settings: try .init(reader), context: context),
+            StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
+        ]
+    }
+}

@@ -1,0 +1,100 @@
+import ArgumentParser
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Logging
+import Metrics
+import Postgres
+
+/// The features wired onto the shared infrastructure: the status board, the fetch runner and its log, and the
+/// list of ``Features``. Shared by `serve` (routes, background scheduler, change feed), `fetch` (one run) and
+/// `routes`.
+struct Services {
+    let features: [any Feature]
+    let board: SourceStatusBoard
+    let runner: FetchRunner
+    let log: FetchRunLog
+    /// `PIER_*` variables that neither the configuration nor any feature read (reported at start).
+    let unknownVariables: [String]
+    private let settings: Configuration.FetchSettings
+
+    /// - Parameter capture: which runs keep their upstream answers; by default failed and suspect ones when
+    ///   `PIER_SAVE_SUSPECT_DIR` is set.
+    init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?, capture: FetchRunner.CapturePolicy? = nil) throws {
+        let settings = configuration.fetch
+        self.settings = settings
+        board = SourceStatusBoard()
+        log = FetchRunLog(pool: pool)
+        let policy = capture ?? settings.saveSuspectDirectory.map {
+            FetchRunner.CapturePolicy.failedRuns(URL(fileURLWithPath: $0), keep: settings.saveSuspectKeep)
+        } ?? .none
+        runner = FetchRunner(log: log, board: board, metrics: metrics, capture: policy)
+        let context = FeatureContext(
+            pool: pool,
+            upstream: UpstreamClient(configuration: .init(
+                timeout: settings.upstreamTimeout, maximumBodyBytes: settings.upstreamMaxBytes, route: configuration.upstreamRoute ?? { $0 })),
+            board: board, runner: runner, metrics: metrics, clients: ClientAddress(trustedProxies: configuration.trustedProxies),
+            retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
+            cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil)
+        let reader = SettingsReader(environment: configuration.environment)
+        do {
+            features = try Features.make(reader, context: context)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        runner.publishMetrics()
+        unknownVariables = configuration.unknownVariables(readElsewhere: reader.names)
+    }
+
+    var jobs: [FetchJob] { features.flatMap(\.jobs) }
+
+    /// The job of `source`, if a feature fetches it on a schedule.
+    func job(_ source: String) -> FetchJob? {
+        jobs.first { $0.source == source }
+    }
+
+    /// Fills every feature's memory from PostgreSQL, so a restart serves at once without asking upstreams.
+    func load() async throws {
+        for feature in features { try await feature.load() }
+    }
+
+    /// Reloads `source` from PostgreSQL (another process stored new data), or everything when `nil`.
+    func reload(_ source: String?) async {
+        do {
+            for feature in features {
+                if let source { try await feature.reload(source) } else { try await feature.load() }
+            }
+        } catch {
+            Logger(label: "pier.changes").warning("could not reload new data", metadata: ["source": "\(source ?? "all")", "error": "\(error)"])
+        }
+    }
+
+    func register(in router: inout Router) {
+        for feature in features { feature.register(in: &router) }
+    }
+
+    /// More members for `/health`'s sources: each fetched source's last saved capture, and what its feature adds.
+    var healthDetails: [String: @Sendable () -> String] {
+        let runner = runner, features = features
+        let fetched = Set(jobs.map(\.source))
+        var details: [String: @Sendable () -> String] = [:]
+        for source in board.sources.map(\.name) {
+            details[source] = {
+                var members: [String] = []
+                if fetched.contains(source) {
+                    members.append("\"last_capture\":" + (runner.lastCapture(for: source).map(JSONString.quote) ?? "null"))
+                }
+                members += features.compactMap { $0.healthDetails(for: source) }
+                return members.joined(separator: ",")
+            }
+        }
+        return details
+    }
+
+    func scheduler(isLeader: @escaping @Sendable () -> Bool = { true }) -> FetchScheduler {
+        FetchScheduler(
+            runner: runner, log: log, jobs: jobs,
+            configuration: .init(jitter: settings.jitter, tick: settings.tick), isLeader: isLeader)
+    }
+}

@@ -1,0 +1,67 @@
+import Feature
+import Fetching
+import HTTPServer
+
+/// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
+public struct ShipsFeature: Feature {
+    public static let source = "ships"
+
+    /// The feature's settings, each default written here once.
+    public struct Settings: Sendable {
+        /// `PIER_ZSG_URL`: ZSG's ship page (`?timestamp=<ms>` is appended).
+        public var zsgURL = ZSGClient.defaultURL
+        /// `PIER_SHIPS_FETCH_AT`: the daily scrape, Zurich wall clock `HH:MM`.
+        public var fetchAt = (hour: 3, minute: 0)
+        /// `PIER_ZSG_PAUSE_S`: between the week's day pages.
+        public var pause: Duration = .milliseconds(500)
+        /// `PIER_REFRESH_TOKEN` (or `_FILE`): the bearer token of `POST …/refresh`; none switches it off.
+        public var refreshToken: String?
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            zsgURL = try reader.url("PIER_ZSG_URL", default: zsgURL)
+            if let text = reader.string("PIER_SHIPS_FETCH_AT") {
+                let parts = text.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+                guard parts.count == 2, let hour = parts[0], let minute = parts[1], (0..<24).contains(hour), (0..<60).contains(minute) else {
+                    throw SettingsProblem.invalid(variable: "PIER_SHIPS_FETCH_AT", value: text, expected: "HH:MM (Europe/Zurich)")
+                }
+                fetchAt = (hour, minute)
+            }
+            pause = try reader.seconds("PIER_ZSG_PAUSE_S", default: pause, allowZero: true)
+            refreshToken = try reader.secret("PIER_REFRESH_TOKEN")
+        }
+    }
+
+    public let service: ShipService
+    public let job: FetchJob
+    private let routes: ShipRoutes
+
+    public init(settings: Settings, context: FeatureContext) {
+        var configuration = ShipService.Configuration()
+        configuration.maxAge = context.cacheMaxAge
+        let schedule = FetchSchedule.daily(hour: settings.fetchAt.hour, minute: settings.fetchAt.minute, timeZone: configuration.timeZone)
+        configuration.staleAfter = schedule.staleAfter
+        let service = ShipService(
+            client: ZSGClient(baseURL: settings.zsgURL, client: context.upstream, pause: settings.pause),
+            store: ShipStore(pool: context.pool), configuration: configuration, metrics: context.metrics)
+        let job = FetchJob(source: Self.source, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
+            try await service.refresh()
+        }
+        let runner = context.runner
+        routes = ShipRoutes(service: service, token: BearerToken(secret: settings.refreshToken)) { await runner.run(job) }
+        context.board.register(Self.source, staleAfter: schedule.staleAfter)
+        self.service = service
+        self.job = job
+    }
+
+    public var jobs: [FetchJob] { [job] }
+
+    public func load() async throws { try await service.load() }
+
+    public func reload(_ source: String) async throws {
+        if source == Self.source { try await service.load() }
+    }
+
+    public func register(in router: inout Router) { routes.register(in: &router) }
+}

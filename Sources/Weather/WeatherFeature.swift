@@ -1,0 +1,83 @@
+import Feature
+import Fetching
+import HTTPServer
+
+/// Finnish weather as one feature: FMI observations every 10 minutes, forecasts per grid cell on demand
+/// within a request budget, and `/v1/weather`.
+public struct WeatherFeature: Feature {
+    public static let source = "weather"
+
+    /// The feature's settings, each default written here once.
+    public struct Settings: Sendable {
+        /// `PIER_FMI_URL`: FMI's WFS endpoint.
+        public var fmiURL = FMIClient.defaultURL
+        /// `PIER_FMI_FORECAST_QUERY`: the stored query for point forecasts.
+        public var forecastQuery = FMIClient.defaultForecastQuery
+        /// `PIER_WEATHER_INTERVAL_S`: observations.
+        public var interval: Duration = .seconds(600)
+        /// `PIER_FORECAST_TTL_S`: how long a fetched forecast is fresh.
+        public var forecastTTL: Duration = .seconds(3600)
+        /// `PIER_FMI_REQUESTS_PER_MINUTE`, `PIER_FMI_BURST`, `PIER_FMI_CLIENT_SHARE`: forecast requests per process.
+        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 60, burst: 20, clientShare: 0.25)
+        /// `PIER_FORECAST_NEIGHBOUR_KM`: how far a neighbouring cell's forecast may stand in (`0`: never).
+        public var neighbourKilometres = 10.0
+        /// `PIER_WEATHER_CACHE_MB`: forecasts and answers kept in memory.
+        public var cacheBytes = 64 << 20
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            fmiURL = try reader.url("PIER_FMI_URL", default: fmiURL)
+            if let query = reader.string("PIER_FMI_FORECAST_QUERY"), !query.isEmpty { forecastQuery = query }
+            interval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: interval)
+            forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: forecastTTL)
+            budget = try reader.budget("PIER_FMI", default: budget)
+            neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: neighbourKilometres, in: 0...500)
+            cacheBytes = try reader.megabytes("PIER_WEATHER_CACHE_MB", default: cacheBytes)
+        }
+    }
+
+    public let observations: ObservationService
+    public let forecasts: ForecastService
+    public let job: FetchJob
+    private let routes: WeatherRoutes
+
+    public init(settings: Settings, context: FeatureContext) {
+        let fmi = FMIClient(baseURL: settings.fmiURL, forecastQuery: settings.forecastQuery, client: context.upstream)
+        let store = WeatherStore(pool: context.pool)
+        let observations = ObservationService(client: fmi, store: store)
+        forecasts = ForecastService(
+            client: fmi, store: store,
+            settings: ForecastService.Settings(
+                ttl: settings.forecastTTL.seconds, neighbourKilometres: settings.neighbourKilometres,
+                budget: context.upstreamsAreRecordings ? .unlimited : settings.budget),
+            memory: WeatherMemory(budgetBytes: settings.cacheBytes), metrics: context.metrics)
+        let schedule = FetchSchedule.every(settings.interval)
+        // Observations age by the minute: retry soon, and never wait longer than the schedule.
+        job = FetchJob(
+            source: Self.source, schedule: schedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.interval),
+            timeout: context.runTimeout
+        ) {
+            try await observations.refresh()
+        }
+        routes = WeatherRoutes(
+            observations: observations, forecasts: forecasts, maxAge: context.cacheMaxAge, clients: context.clients,
+            metrics: context.metrics)
+        context.board.register(Self.source, staleAfter: schedule.staleAfter)
+        self.observations = observations
+    }
+
+    public var jobs: [FetchJob] { [job] }
+
+    public func load() async throws { try await observations.load() }
+
+    public func reload(_ source: String) async throws {
+        if source == Self.source { try await observations.load() }
+    }
+
+    public func register(in router: inout Router) { routes.register(in: &router) }
+
+    public func healthDetails(for source: String) -> String? {
+        source == Self.source ? forecasts.healthJSON() : nil
+    }
+}
