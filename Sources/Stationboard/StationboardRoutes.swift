@@ -15,15 +15,10 @@ public struct StationboardRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.on(
-            .get, Self.path,
-            fast: { [service] request in
-                let query = try StationboardQuery(request, today: { service.today() })
-                return service.cachedResponse(for: query)?.response(for: request)
-            },
-            slow: { [service, clients] request in
-                let query = try StationboardQuery(request, today: { service.today() })
-                return await service.response(for: query, client: clients.client(of: request)).response(for: request)
-            })
+        router.hybrid(.get, Self.path) { [service, clients] request in
+            let query = try StationboardQuery(request, today: { service.today() })
+            if let cached = service.cachedResponse(for: query) { return .response(cached.response(for: request)) }
+            return .later { await service.response(for: query, client: clients.client(of: request)).response(for: request) }
+        }
     }
 }

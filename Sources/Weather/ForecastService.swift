@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 import HTTPServer
@@ -111,7 +112,11 @@ public final class ForecastService: Sendable {
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
     /// - Parameter client: who asks, for the per-client share of the budget; `nil` counts only the shared budget.
-    public func forecast(latitude: Double, longitude: Double, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+    public func forecast(at point: Coordinate, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+        try await forecast(latitude: point.latitude, longitude: point.longitude, client: client, now: now)
+    }
+
+    private func forecast(latitude: Double, longitude: Double, client: IPAddress?, now: Date) async throws -> Answer {
         let cell = GridCell(latitude: latitude, longitude: longitude)
         if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
         let unavailable: Unavailable

@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 import HTTPServer
@@ -43,7 +44,11 @@ public struct WeatherRoutes: Sendable {
     }
 
     public func register(in router: inout Router) {
-        router.on(.get, Self.path, fast: { [self] request in try answerFromMemory(request) }, slow: { [self] request in try await answer(request) })
+        router.hybrid(.get, Self.path) { [self] request in
+            let point = try Self.point(in: request)
+            if let response = try answerFromMemory(request, point: point) { return .response(response) }
+            return .later { try await answer(request, point: point) }
+        }
     }
 
     /// The cache-hit path, on the event loop: bad input, a point answered before whose answer still holds, and
@@ -53,10 +58,9 @@ public struct WeatherRoutes: Sendable {
     /// A point's own answer holds while its forecast is fresh: no newer forecast for a cell is taken while
     /// the one held is fresh, so a hit needs one lookup, not two. A degraded answer (stale, a neighbour's)
     /// holds for its minute unless the own cell has a fresh forecast by now.
-    func answerFromMemory(_ request: HTTPRequest) throws -> HTTPResponse? {
-        let point = try Self.point(in: request)
+    func answerFromMemory(_ request: HTTPRequest, point: Coordinate) throws -> HTTPResponse? {
         let now = Date()
-        let key = Self.key(point)
+        let key = point.description
         let stations = observations.stations.generation
         let today = localDate.today(now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
@@ -71,13 +75,12 @@ public struct WeatherRoutes: Sendable {
         return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
     }
 
-    func answer(_ request: HTTPRequest) async throws -> HTTPResponse {
-        let point = try Self.point(in: request)
+    func answer(_ request: HTTPRequest, point: Coordinate) async throws -> HTTPResponse {
         let now = Date()
         let nearest = try nearestStation(to: point, now: now)
         let answer: ForecastService.Answer
         do {
-            answer = try await forecasts.forecast(latitude: point.latitude, longitude: point.longitude, client: clients.client(of: request), now: now)
+            answer = try await forecasts.forecast(at: point, client: clients.client(of: request), now: now)
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
             throw HTTPError(.serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
@@ -85,7 +88,7 @@ public struct WeatherRoutes: Sendable {
         return try respond(to: request, point: point, nearest: nearest, answer: answer, now: now)
     }
 
-    private func nearestStation(to point: (latitude: Double, longitude: Double), now: Date) throws -> (station: StationObservation, kilometres: Double) {
+    private func nearestStation(to point: Coordinate, now: Date) throws -> (station: StationObservation, kilometres: Double) {
         guard let nearest = observations.stations.nearest(
             latitude: point.latitude, longitude: point.longitude, now: now, maximumAge: ObservationService.maximumObservationAge)
         else {
@@ -98,14 +101,14 @@ public struct WeatherRoutes: Sendable {
     /// and the local date, so repeated requests for one place cost a lookup. A degraded answer is kept for
     /// ``provisionalSeconds`` only, so that the point's own cell is tried again soon.
     private func respond(
-        to request: HTTPRequest, point: (latitude: Double, longitude: Double), nearest: (station: StationObservation, kilometres: Double),
+        to request: HTTPRequest, point: Coordinate, nearest: (station: StationObservation, kilometres: Double),
         answer: ForecastService.Answer, now: Date
     ) throws -> HTTPResponse {
         answers[answer.provenance]?.increment()
         let today = localDate.today(now)
         let stamp = WeatherMemory.Stamp(
             stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today)
-        let key = Self.key(point)
+        let key = point.description
         if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
             return cached.response.response(for: request)
         }
@@ -132,34 +135,14 @@ public struct WeatherRoutes: Sendable {
         return cached.response(for: request)
     }
 
-    private static func key(_ point: (latitude: Double, longitude: Double)) -> String {
-        "\(point.latitude),\(point.longitude)"
-    }
-
     /// Validated coordinates: `400` for bad input, `422` outside FMI's coverage.
-    static func point(in request: HTTPRequest) throws -> (latitude: Double, longitude: Double) {
-        let latitude = try coordinate("lat", in: request, range: -90...90)
-        let longitude = try coordinate("lon", in: request, range: -180...180)
-        guard coverage.latitude.contains(latitude), coverage.longitude.contains(longitude) else {
+    static func point(in request: HTTPRequest) throws -> Coordinate {
+        let point = try Coordinate(request.query)
+        guard coverage.latitude.contains(point.latitude), coverage.longitude.contains(point.longitude) else {
             throw HTTPError(
                 .unprocessableContent,
-                "lat=\(latitude), lon=\(longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))")
+                "lat=\(point.latitude), lon=\(point.longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))")
         }
-        return (latitude, longitude)
-    }
-
-    /// A coordinate from the query: present, a number, finite and in range, or a `400` that says which.
-    static func coordinate(_ name: String, in request: HTTPRequest, range: ClosedRange<Double>) throws -> Double {
-        guard let text = request.query[name], !text.isEmpty else {
-            throw HTTPError(.badRequest, "\(name) is required (decimal degrees, e.g. lat=60.17&lon=24.94)")
-        }
-        guard let value = Double(text) else {
-            throw HTTPError(.badRequest, "\(name) must be a number in decimal degrees, not '\(text.prefix(40))'")
-        }
-        guard value.isFinite else { throw HTTPError(.badRequest, "\(name) must be a finite number") }
-        guard range.contains(value) else {
-            throw HTTPError(.badRequest, "\(name) must be between \(Int(range.lowerBound)) and \(Int(range.upperBound))")
-        }
-        return value
+        return point
     }
 }

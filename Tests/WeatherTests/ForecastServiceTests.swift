@@ -1,3 +1,4 @@
+import Feature
 import DatabaseTesting
 import Fetching
 import Foundation
@@ -104,7 +105,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         let budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 60, burst: 20, clientShare: 1)
         let service = service(neighbourKilometres: 20, budget: budget)
         let started = Date()
-        _ = try await service.forecast(latitude: 64.0, longitude: 26.0)
+        _ = try await service.forecast(at: Coordinate(latitude: 64.0, longitude: 26.0)!)
         var points: [(latitude: Double, longitude: Double)] = []
         for index in 0..<500 {
             let row = Double(index / 20 - 12), column = Double(index % 20 - 10)
@@ -113,7 +114,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         XCTAssertEqual(Set(points.map { GridCell(latitude: $0.latitude, longitude: $0.longitude) }).count, 500)
         let answers = await withTaskGroup(of: ForecastService.Answer?.self) { group in
             for point in points {
-                group.addTask { try? await service.forecast(latitude: point.latitude, longitude: point.longitude) }
+                group.addTask { try? await service.forecast(at: Coordinate(latitude: point.latitude, longitude: point.longitude)!) }
             }
             return await group.reduce(into: [ForecastService.Answer?]()) { $0.append($1) }
         }
@@ -177,7 +178,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
 
         // Nothing within 10 km and no token: unavailable, retry when the bucket refills (1 token a second).
         do {
-            _ = try await service.forecast(latitude: 68.0, longitude: 27.0, now: now)
+            _ = try await service.forecast(at: Coordinate(latitude: 68.0, longitude: 27.0)!, now: now)
             XCTFail("nothing within reach")
         } catch let unavailable as ForecastService.Unavailable {
             XCTAssertEqual(unavailable.retryAfter, 1)
@@ -193,7 +194,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         let polite = try XCTUnwrap(IPAddress("198.51.100.7"))
         var provenances: [ForecastService.Provenance] = []
         for step in 0..<10 {
-            let answer = try await service.forecast(latitude: 61.0 + Double(step) * 0.01, longitude: 24.0, client: greedy)
+            let answer = try await service.forecast(at: Coordinate(latitude: 61.0 + Double(step) * 0.01, longitude: 24.0)!, client: greedy)
             provenances.append(answer.provenance)
         }
         XCTAssertEqual(provenances.filter { $0 == .own }.count, 2, "a quarter of a burst of 8")
@@ -201,7 +202,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         XCTAssertEqual(forecastRequests, 2)
         XCTAssertEqual(service.budget.snapshot().refused[.clientShare], 8)
 
-        let answer = try await service.forecast(latitude: 61.05, longitude: 24.5, client: polite)
+        let answer = try await service.forecast(at: Coordinate(latitude: 61.05, longitude: 24.5)!, client: polite)
         XCTAssertEqual(answer.provenance, .own, "another client still gets its own cell")
         XCTAssertEqual(forecastRequests, 3)
         XCTAssertEqual(service.budget.retryAfter(for: greedy), 4, accuracy: 0.01, "a quarter of a token a second")
@@ -210,7 +211,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     func testABudgetOfZeroNeverAsksFMI() async throws {
         let service = service(budget: .init(ratePerMinute: 0, burst: 20, clientShare: 1))
         do {
-            _ = try await service.forecast(latitude: 60.17, longitude: 24.94)
+            _ = try await service.forecast(at: Coordinate(latitude: 60.17, longitude: 24.94)!)
             XCTFail("no forecast and no budget")
         } catch let unavailable as ForecastService.Unavailable {
             XCTAssertEqual(unavailable.retryAfter, RetryAfter.limit)

@@ -6,7 +6,16 @@
 public enum RouteHandler: Sendable {
     case immediate(@Sendable (HTTPRequest) throws -> HTTPResponse)
     case deferred(@Sendable (HTTPRequest) async throws -> HTTPResponse)
-    /// `fast` runs on the loop and answers from memory when it can; when it returns `nil`, `slow` runs as a
-    /// deferred handler (a cache hit stays on the loop, a miss may wait).
-    case hybrid(fast: @Sendable (HTTPRequest) throws -> HTTPResponse?, slow: @Sendable (HTTPRequest) async throws -> HTTPResponse)
+    /// Runs on the loop and answers from memory when it can; otherwise it returns the slow work to run as a
+    /// deferred handler — a closure that keeps what the fast part already worked out (the parsed query), so
+    /// a miss does not parse the request twice.
+    case hybrid(@Sendable (HTTPRequest) throws -> FastAnswer)
+}
+
+/// What a hybrid handler's fast part decided.
+public enum FastAnswer: Sendable {
+    /// Answered from memory, on the loop.
+    case response(HTTPResponse)
+    /// Needs to wait (PostgreSQL, an upstream): this runs off the loop.
+    case later(@Sendable () async throws -> HTTPResponse)
 }

@@ -62,12 +62,23 @@ public struct Router: Sendable {
         add(method, path, .deferred(handler), access: access)
     }
 
+    /// Registers a handler that answers on the loop when it can (``FastAnswer/response(_:)``) and hands the
+    /// rest to a task (``FastAnswer/later(_:)``).
+    public mutating func hybrid(
+        _ method: HTTPMethod, _ path: String, access: RouteAccess = .public, _ answer: @escaping @Sendable (HTTPRequest) throws -> FastAnswer
+    ) {
+        add(method, path, .hybrid(answer), access: access)
+    }
+
     /// Registers a handler that answers on the loop when `fast` can, and off it through `slow` otherwise.
     public mutating func on(
         _ method: HTTPMethod, _ path: String, access: RouteAccess = .public, fast: @escaping @Sendable (HTTPRequest) throws -> HTTPResponse?,
         slow: @escaping @Sendable (HTTPRequest) async throws -> HTTPResponse
     ) {
-        add(method, path, .hybrid(fast: fast, slow: slow), access: access)
+        hybrid(method, path, access: access) { request in
+            if let response = try fast(request) { return .response(response) }
+            return .later { try await slow(request) }
+        }
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {

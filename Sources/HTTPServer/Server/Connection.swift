@@ -178,17 +178,17 @@ final class Connection {
                 respond(response, context: context)
             case .deferred(let body):
                 runDeferred(body, request: request, context: context)
-            case .hybrid(let fast, let slow):
+            case .hybrid(let answer):
                 do {
-                    if let response = try fast(request) {
+                    switch try answer(request) {
+                    case .response(let response):
                         respond(response, context: context)
-                        return
+                    case .later(let work):
+                        runDeferred({ _ in try await work() }, request: request, context: context)
                     }
                 } catch {
                     respond(EventLoop.response(for: error, route: route, logger: loop.shared.logger), context: context)
-                    return
                 }
-                runDeferred(slow, request: request, context: context)
             }
         }
     }
