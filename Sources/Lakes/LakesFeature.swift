@@ -23,18 +23,19 @@ public struct LakesFeature: Feature {
 
     public let service: LakeService
     public let job: FetchJob
+    private let routes: LakeRoutes
 
     public init(settings: Settings, context: FeatureContext) {
         var configuration = LakeService.Configuration()
-        configuration.maxAge = context.cacheMaxAge
         let schedule = FetchSchedule.every(settings.interval)
         configuration.staleAfter = schedule.staleAfter
         let service = LakeService(
             client: MeteoNewsClient(url: settings.meteoNewsURL, client: context.upstream), store: LakeStore(pool: context.pool),
-            configuration: configuration, metrics: context.metrics)
+            configuration: configuration)
         job = FetchJob(source: Self.source, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             try await service.refresh()
         }
+        routes = LakeRoutes(service: service, maxAge: context.cacheMaxAge, metrics: context.metrics)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.service = service
     }
@@ -47,5 +48,5 @@ public struct LakesFeature: Feature {
         if source == Self.source { try await service.load() }
     }
 
-    public func register(in router: inout Router) { LakeRoutes(service: service).register(in: &router) }
+    public func register(in router: inout Router) { routes.register(in: &router) }
 }

@@ -39,17 +39,18 @@ public struct ShipsFeature: Feature {
 
     public init(settings: Settings, context: FeatureContext) {
         var configuration = ShipService.Configuration()
-        configuration.maxAge = context.cacheMaxAge
         let schedule = FetchSchedule.daily(hour: settings.fetchAt.hour, minute: settings.fetchAt.minute, timeZone: configuration.timeZone)
         configuration.staleAfter = schedule.staleAfter
         let service = ShipService(
             client: ZSGClient(baseURL: settings.zsgURL, client: context.upstream, pause: settings.pause),
-            store: ShipStore(pool: context.pool), configuration: configuration, metrics: context.metrics)
+            store: ShipStore(pool: context.pool), configuration: configuration)
         let job = FetchJob(source: Self.source, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             try await service.refresh()
         }
         let runner = context.runner
-        routes = ShipRoutes(service: service, token: BearerToken(secret: settings.refreshToken)) { await runner.run(job) }
+        routes = ShipRoutes(
+            service: service, token: BearerToken(secret: settings.refreshToken), maxAge: context.cacheMaxAge, metrics: context.metrics
+        ) { await runner.run(job) }
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.service = service
         self.job = job
