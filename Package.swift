@@ -22,6 +22,8 @@ let package = Package(
         // C shims for the Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
         .target(name: "CSystem"),
         .target(name: "Metrics", swiftSettings: strict),
+        // Values every layer shares: IP addresses and ranges (the server's peers, the budgets' clients), the monotonic clock.
+        .target(name: "Basics", dependencies: ["CSystem"], swiftSettings: strict),
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         // libpq wrapper: connections, parameterized queries, the pool, migrations. No domain knowledge.
         .target(
@@ -35,7 +37,7 @@ let package = Package(
         .target(
             name: "HTTPServer",
             dependencies: [
-                "CSystem", "Metrics",
+                "CSystem", "Metrics", "Basics",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict
@@ -55,13 +57,15 @@ let package = Package(
         ),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
         // settings (SettingsReader). Domain-free.
-        .target(name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
         .target(name: "Ships", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
         .target(
             name: "Stationboard",
-            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["Fetching", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),

@@ -1,7 +1,7 @@
 import Feature
 import Fetching
 import Foundation
-import HTTPServer
+import Basics
 import Logging
 import Metrics
 

@@ -40,7 +40,7 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Substring {
-    func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         var text = self
         while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
         while let last = text.last, last == " " || last == "\t" { text.removeLast() }

@@ -13,7 +13,7 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The 16 bytes as `pier_accept` writes them.
-    init(bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) {
+    package init(bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8)) {
         var value = bytes
         let (high, low) = withUnsafeBytes(of: &value) { raw in
             (UInt64(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt64.self)),
