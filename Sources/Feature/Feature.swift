@@ -17,7 +17,7 @@ public protocol Feature: Sendable {
     func load() async throws
 
     /// Reloads `source` from PostgreSQL: another process announced new data for it. Sources this feature does
-    /// not own are ignored.
+    /// not own are ignored. By default: ``load()`` again when `source` is one of the feature's jobs.
     func reload(_ source: String) async throws
 
     /// Registers the feature's routes (HTTP lives in the feature's routes, never in its services).
@@ -30,6 +30,8 @@ public protocol Feature: Sendable {
 extension Feature {
     public var jobs: [FetchJob] { [] }
     public func load() async throws {}
-    public func reload(_ source: String) async throws {}
+    public func reload(_ source: String) async throws {
+        if jobs.contains(where: { $0.source == source }) { try await load() }
+    }
     public func healthDetails(for source: String) -> String? { nil }
 }

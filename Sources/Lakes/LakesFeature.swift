@@ -44,9 +44,6 @@ public struct LakesFeature: Feature {
 
     public func load() async throws { try await service.load() }
 
-    public func reload(_ source: String) async throws {
-        if source == Self.source { try await service.load() }
-    }
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 }

@@ -60,9 +60,6 @@ public struct ShipsFeature: Feature {
 
     public func load() async throws { try await service.load() }
 
-    public func reload(_ source: String) async throws {
-        if source == Self.source { try await service.load() }
-    }
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 }

@@ -71,9 +71,6 @@ public struct WeatherFeature: Feature {
 
     public func load() async throws { try await observations.load() }
 
-    public func reload(_ source: String) async throws {
-        if source == Self.source { try await observations.load() }
-    }
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 
