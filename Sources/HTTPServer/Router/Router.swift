@@ -12,13 +12,22 @@ public struct Router: Sendable {
         case notFound
     }
 
-    private struct Path: Sendable {
-        var methods: [HTTPMethod: RouteHandler] = [:]
-        var access = RouteAccess.public
-        /// The preflight answer of a public path without an `OPTIONS` handler of its own; rebuilt on every add.
-        var preflight: RouteHandler?
+    /// A path's routes. A class, made anew on every registration and never changed: a lookup on the hot path
+    /// then costs one reference count, not one per field.
+    private final class Path: Sendable {
+        let methods: [HTTPMethod: RouteHandler]
+        let cors: Bool
+        /// The preflight answer of a public path without an `OPTIONS` handler of its own.
+        let preflight: RouteHandler?
         /// The `Allow` value of a `405`: every method the path answers, sorted.
-        var allow = ""
+        let allow: String
+
+        init(methods: [HTTPMethod: RouteHandler], cors: Bool, preflight: RouteHandler?, allow: String) {
+            self.methods = methods
+            self.cors = cors
+            self.preflight = preflight
+            self.allow = allow
+        }
     }
 
     private var routes: [String: Path] = [:]
@@ -28,23 +37,20 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.
     public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
-        var entry = routes[path] ?? Path()
-        entry.methods[method] = handler
-        entry.access = access
-        var names = Set(entry.methods.keys.map(\.rawValue))
+        var methods = routes[path]?.methods ?? [:]
+        methods[method] = handler
+        var names = Set(methods.keys.map(\.rawValue))
         if names.contains("GET") { names.insert("HEAD") }
         if access == .public { names.insert("OPTIONS") }
-        entry.allow = names.sorted().joined(separator: ", ")
-        if access == .public && entry.methods[.options] == nil {
+        var preflight: RouteHandler?
+        if access == .public && methods[.options] == nil {
             // The preflight lists the path's own methods first, then HEAD, then OPTIONS (`GET, HEAD, OPTIONS`).
             let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
             let rank = { (name: String) in order.firstIndex(of: name) ?? order.count }
             let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "))
-            entry.preflight = .immediate { _ in answer }
-        } else {
-            entry.preflight = nil
+            preflight = .immediate { _ in answer }
         }
-        routes[path] = entry
+        routes[path] = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "))
     }
 
     /// Registers a handler that answers from memory on the event loop.
@@ -83,7 +89,7 @@ public struct Router: Sendable {
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
         guard let entry = routes[path] else { return .notFound }
-        let cors = entry.access == .public
+        let cors = entry.cors
         if let handler = entry.methods[method] { return .found(handler, route: path, cors: cors) }
         if method == .head, let handler = entry.methods[.get] { return .found(handler, route: path, cors: cors) }
         if method == .options, let preflight = entry.preflight { return .found(preflight, route: path, cors: cors) }
