@@ -6,7 +6,7 @@ import Ships
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.
 public struct StationboardFeature: Feature {
-    public static let source = StationboardService.source
+    public static let source = StationboardService<CachedResponse>.source
 
     /// The feature's settings; the service's own defaults (``StationboardService/Settings``) are the defaults.
     public struct Settings: Sendable {
@@ -14,7 +14,7 @@ public struct StationboardFeature: Feature {
         public var transportURL = TransportClient.defaultURL
         /// `PIER_STATIONBOARD_TTL_TODAY_S`, `PIER_STATIONBOARD_TTL_S`, `PIER_TRANSPORT_REQUESTS_PER_MINUTE`,
         /// `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`, `PIER_STATIONBOARD_CACHE_MB`.
-        public var service = StationboardService.Settings()
+        public var service = StationboardService<CachedResponse>.Settings()
 
         public init() {}
 
@@ -27,7 +27,7 @@ public struct StationboardFeature: Feature {
         }
     }
 
-    public let service: StationboardService
+    public let service: StationboardService<CachedResponse>
     private let routes: StationboardRoutes
 
     /// - Parameter courses: which ship runs which course (the ships feature's ``ShipService/courses``).
@@ -39,7 +39,7 @@ public struct StationboardFeature: Feature {
         service = StationboardService(
             client: TransportClient(baseURL: settings.transportURL, client: context.upstream),
             store: StationboardStore(pool: context.pool), courses: courses, settings: serviceSettings, board: context.board,
-            metrics: context.metrics)
+            metrics: context.metrics, prepare: StationboardRoutes.prepare)
         routes = StationboardRoutes(service: service, clients: context.clients)
     }
 

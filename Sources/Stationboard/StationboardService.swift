@@ -1,6 +1,6 @@
+import Basics
 import Fetching
 import Foundation
-import HTTPServer
 import Logging
 import Metrics
 import Ships
@@ -14,7 +14,10 @@ import Ships
 /// (`X-Pier-Stale: stationboard`) for ``Settings/provisionalSeconds`` before the upstream is tried again;
 /// with nothing stored, `503` + `Retry-After`. Ship names are added when an answer is rendered, from the
 /// ships' ``CourseIndex``, so new ship data shows in the next answer without an upstream call.
-public final class StationboardService: Sendable {
+///
+/// The service speaks domain: it answers ``StationboardAnswer``s, and keeps in memory what the route made of
+/// each (`Prepared`, the route's ready-encoded response, made once by `prepare`), so a warm hit costs one lookup.
+public final class StationboardService<Prepared: Sendable>: Sendable {
     public struct Settings: Sendable {
         /// How long today's board is fresh (real-time delays).
         public var ttlToday: TimeInterval = 60
@@ -40,7 +43,9 @@ public final class StationboardService: Sendable {
         var until: Date
         var stale: Bool
         var generation: Int
-        var response: CachedResponse
+        var response: Prepared
+        /// Bytes of the rendered body (memory is charged for them).
+        var renderedBytes: Int
     }
 
     /// What the upstream call for a request key came to (shared by everyone who joined it).
@@ -50,7 +55,7 @@ public final class StationboardService: Sendable {
         case failed(String, retryAfter: Int)
     }
 
-    public static let source = "stationboard"
+    public static var source: String { "stationboard" }
 
     public let settings: Settings
     private let gate: UpstreamGate<String, IPAddress, Fetched>
@@ -58,6 +63,7 @@ public final class StationboardService: Sendable {
     private let store: StationboardStore
     private let courses: @Sendable () -> CourseIndex
     private let memory: LRUCache<String, Held>
+    private let prepare: @Sendable (StationboardAnswer) -> Prepared
     private let loading = SingleFlight<String, StationboardStore.Stored?>()
     private let board: SourceStatusBoard?
     /// Whether the upstream answered this process's last request at all (`nil`: not asked yet), for `/health`.
@@ -70,11 +76,14 @@ public final class StationboardService: Sendable {
     /// - Parameters:
     ///   - courses: the ships' current course index (``ShipService/courses``).
     ///   - board: where upstream successes and failures are recorded for `/health`.
+    ///   - prepare: what the route makes of an answer (its response), kept with it in memory.
     public init(
         client: TransportClient, store: StationboardStore, courses: @escaping @Sendable () -> CourseIndex, settings: Settings = Settings(),
         board: SourceStatusBoard? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.stationboard")
+        metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.stationboard"),
+        prepare: @escaping @Sendable (StationboardAnswer) -> Prepared
     ) {
+        self.prepare = prepare
         self.client = client
         self.store = store
         self.courses = courses
@@ -117,14 +126,14 @@ public final class StationboardService: Sendable {
 
     /// The answer held in memory when it still holds (the route's fast path), re-rendered when the ship data
     /// changed since; `nil` when PostgreSQL or the upstream must be asked.
-    public func cachedResponse(for query: StationboardQuery, now: Date = Date()) -> CachedResponse? {
+    public func cachedResponse(for query: StationboardQuery, now: Date = Date()) -> Prepared? {
         guard let held = memory[query.key], now < held.until else { return nil }
         hits?.increment()
         return current(held, query: query).response
     }
 
-    /// The answer for `query`: fresh, stale, `404` (unknown station) or `503` + `Retry-After`.
-    public func response(for query: StationboardQuery, client: IPAddress?, now: Date = Date()) async -> CachedResponse {
+    /// The answer for `query`: a fresh or stale board, an unknown station, or unavailable (prepared by the route).
+    public func response(for query: StationboardQuery, client: IPAddress?, now: Date = Date()) async -> Prepared {
         if let cached = cachedResponse(for: query, now: now) { return cached }
         misses?.increment()
         let key = query.key
@@ -176,9 +185,7 @@ public final class StationboardService: Sendable {
             return remember(last.document, fetchedAt: last.fetchedAt, stale: true, query: query, now: now).response
         }
         unavailableAnswers?.increment()
-        return CachedResponse(
-            .error(.serviceUnavailable, "no stationboard available for this request: \(reason)",
-                headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
+        return prepare(.unavailable(reason: "no stationboard available for this request: \(reason)", retryAfter: retryAfter))
     }
 
     /// One upstream call (the caller holds a token): check, store, remember.
@@ -241,7 +248,9 @@ public final class StationboardService: Sendable {
         guard let document = held.document, held.generation != index.generation else { return held }
         var renewed = held
         renewed.generation = index.generation
-        renewed.response = render(document, stale: held.stale, maxAge: max(0, Int(held.until.timeIntervalSinceNow.rounded(.up))), index: index)
+        let body = render(document, index: index)
+        renewed.response = prepare(.board(body: body, freshFor: max(0, Int(held.until.timeIntervalSinceNow.rounded(.up))), stale: held.stale))
+        renewed.renderedBytes = body.count
         memory.set(renewed, for: query.key, cost: Self.cost(renewed))
         return renewed
     }
@@ -250,41 +259,37 @@ public final class StationboardService: Sendable {
         let index = courses()
         let until = stale ? now.addingTimeInterval(settings.provisionalSeconds) : fetchedAt.addingTimeInterval(ttl(for: query, now: now))
         let maxAge = max(0, Int(until.timeIntervalSince(now).rounded()))
+        let body = render(document, index: index)
         let held = Held(
             document: document, fetchedAt: fetchedAt, until: until, stale: stale, generation: index.generation,
-            response: render(document, stale: stale, maxAge: maxAge, index: index))
+            response: prepare(.board(body: body, freshFor: maxAge, stale: stale)), renderedBytes: body.count)
         memory.set(held, for: query.key, cost: Self.cost(held))
         return held
     }
 
     /// An unknown station is remembered like another date's board, so asking again costs no upstream call.
     private func rememberUnknown(_ query: StationboardQuery, now: Date) -> Held {
-        let response = CachedResponse(
-            .error(.notFound, "transport.opendata.ch knows no station with id \(query.station)",
-                headers: ["Cache-Control": "public, max-age=\(Int(settings.ttl))"]))
-        let held = Held(document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl), stale: false, generation: 0, response: response)
+        let response = prepare(.unknownStation(query.station, freshFor: Int(settings.ttl)))
+        let held = Held(
+            document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl), stale: false, generation: 0, response: response,
+            renderedBytes: 0)
         memory.set(held, for: query.key, cost: Self.cost(held))
         return held
     }
 
-    private func render(_ document: StationboardDocument, stale: Bool, maxAge: Int, index: CourseIndex) -> CachedResponse {
-        let body = document.rendered { journey in
+    /// The upstream's bytes with the ship of each course put in.
+    private func render(_ document: StationboardDocument, index: CourseIndex) -> [UInt8] {
+        document.rendered { journey in
             guard let course = journey.course, let date = journey.date,
                 journey.operatorName.map({ $0.caseInsensitiveCompare("ZSG") == .orderedSame }) ?? true
             else { return nil }
             return index.ship(course: course, on: date)
         }
-        var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(maxAge)"]
-        if stale {
-            headers.add("X-Pier-Stale", "stationboard")
-            headers.add("Warning", "110 - \"Response is Stale\"")
-        }
-        return CachedResponse(json: body, headers: headers)
     }
 
     /// Memory charged for an entry: the upstream's bytes, the rendered body and a little per journey.
     private static func cost(_ held: Held) -> Int {
-        (held.document?.body.count ?? 0) + held.response.response.body.count + (held.document?.journeys.count ?? 0) * 64 + 256
+        (held.document?.body.count ?? 0) + held.renderedBytes + (held.document?.journeys.count ?? 0) * 64 + 256
     }
 
     // MARK: Health

@@ -50,14 +50,17 @@ final class StationboardServiceTests: XCTestCase {
         database?.drop()
     }
 
-    func service(_ configure: (inout StationboardService.Settings) -> Void = { _ in }, board: SourceStatusBoard? = nil) -> StationboardService {
-        var settings = StationboardService.Settings()
+    /// The service as the route uses it: its answers prepared as HTTP responses by ``StationboardRoutes/prepare(_:)``.
+    typealias Service = StationboardService<CachedResponse>
+
+    func service(_ configure: (inout Service.Settings) -> Void = { _ in }, board: SourceStatusBoard? = nil) -> Service {
+        var settings = Service.Settings()
         configure(&settings)
         let courses = courses, clock = clock
-        return StationboardService(
+        return Service(
             client: TransportClient(baseURL: upstream.transportURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
             store: StationboardStore(pool: pool), courses: { courses.value }, settings: settings, board: board,
-            clock: { clock.value })
+            clock: { clock.value }, prepare: StationboardRoutes.prepare)
     }
 
     let july4 = StationboardQuery(station: "8503651", date: CalendarDate("2026-07-04"), limit: 30)
