@@ -9,13 +9,13 @@ public enum FetchSchedule: Sendable, Equatable {
 
     /// How old the data may be before `/health` calls the source stale: one and a half intervals, so a
     /// run that is retrying has time to succeed before operators are alarmed.
-    public var staleAfter: TimeInterval { interval * 1.5 }
+    public var staleAfter: Duration { interval * 3 / 2 }
 
     /// The usual time between two successes.
-    public var interval: TimeInterval {
+    public var interval: Duration {
         switch self {
-        case let .every(duration): duration.seconds
-        case .daily: 86_400
+        case let .every(duration): duration
+        case .daily: .seconds(86_400)
         }
     }
 

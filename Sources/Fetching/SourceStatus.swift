@@ -45,14 +45,14 @@ public struct SourceHistory: Sendable, Equatable {
 
     /// - Parameter onDemand: the source is asked when a request needs it (not on a schedule), so having no
     ///   history at all means it was not needed yet (`idle`), not that it is overdue.
-    public func status(source: String, staleAfter: TimeInterval, onDemand: Bool = false, now: Date) -> SourceStatus {
+    public func status(source: String, staleAfter: Duration, onDemand: Bool = false, now: Date) -> SourceStatus {
         let age = lastSuccess.map { max(0, Int(now.timeIntervalSince($0))) }
         let state: SourceStatus.State
         if onDemand && lastOutcome == nil && lastSuccess == nil {
             state = .idle
         } else if let lastOutcome, lastOutcome != .ok {
             state = .failing
-        } else if let age, Double(age) <= staleAfter {
+        } else if let age, Double(age) <= staleAfter.seconds {
             state = .ok
         } else {
             state = .stale

@@ -7,7 +7,7 @@ import Synchronization
 /// made by another replica show up too. Reads never touch the database.
 public final class SourceStatusBoard: Sendable {
     private struct State {
-        var sources: [(name: String, staleAfter: TimeInterval)] = []
+        var sources: [(name: String, staleAfter: Duration)] = []
         /// Sources asked when a request needs them rather than on a schedule (`idle` until first asked).
         var onDemand: Set<String> = []
         var histories: [String: SourceHistory] = [:]
@@ -16,7 +16,7 @@ public final class SourceStatusBoard: Sendable {
 
     private let state = Mutex(State())
 
-    public init(sources: [(name: String, staleAfter: TimeInterval)] = [], onDemand: Set<String> = []) {
+    public init(sources: [(name: String, staleAfter: Duration)] = [], onDemand: Set<String> = []) {
         state.withLock { state in
             state.sources = sources
             state.onDemand = onDemand
@@ -25,7 +25,7 @@ public final class SourceStatusBoard: Sendable {
 
     /// Adds a source (features register theirs while they are made; `/health` lists them in that order).
     /// - Parameter onDemand: asked when a request needs it, not on a schedule: `idle` until first asked.
-    public func register(_ name: String, staleAfter: TimeInterval, onDemand: Bool = false) {
+    public func register(_ name: String, staleAfter: Duration, onDemand: Bool = false) {
         state.withLock { state in
             state.sources.removeAll { $0.name == name }
             state.sources.append((name, staleAfter))
@@ -35,7 +35,7 @@ public final class SourceStatusBoard: Sendable {
     }
 
     /// Sources in the order `/health` lists them, with how old their data may get.
-    public var sources: [(name: String, staleAfter: TimeInterval)] { state.withLock { $0.sources } }
+    public var sources: [(name: String, staleAfter: Duration)] { state.withLock { $0.sources } }
 
     /// Grows by one with every change, so readers can cache what they derived from the board.
     public var version: Int { state.withLock { $0.version } }

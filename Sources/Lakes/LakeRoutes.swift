@@ -35,7 +35,7 @@ public struct LakeRoutes: Sendable {
         guard let body = try? JSONBody.encode(response) else {
             return ResponseCache.Entry(response: CachedResponse(.error(.internalServerError, "lake data could not be encoded")), validUntil: now)
         }
-        let staleAt = snapshot.scrapedAt.addingTimeInterval(configuration.staleAfter)
+        let staleAt = snapshot.scrapedAt.addingTimeInterval(configuration.staleAfter.seconds)
         return ResponseCache.Entry(
             response: CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"]),
             validUntil: response.debug.stale ? .distantFuture : staleAt)

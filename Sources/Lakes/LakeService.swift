@@ -9,7 +9,7 @@ public final class LakeService: Sendable {
     public struct Configuration: Sendable {
         public var timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
         /// Data older than this is flagged `stale` in `debug`.
-        public var staleAfter: TimeInterval = 9 * 3600
+        public var staleAfter: Duration = .seconds(9 * 3600)
 
         public init() {}
     }

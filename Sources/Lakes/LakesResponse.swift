@@ -15,11 +15,11 @@ public struct LakesResponse: Codable, Sendable, Equatable {
     public var lastUpdated: String
     public var debug: Debug
 
-    init(snapshot: LakeSnapshot, now: Date, timeZone: TimeZone, staleAfter: TimeInterval) {
+    init(snapshot: LakeSnapshot, now: Date, timeZone: TimeZone, staleAfter: Duration) {
         lakes = snapshot.readings
         lastUpdated = Timestamp.iso8601(snapshot.scrapedAt)
         debug = Debug(
             currentSwissTime: Timestamp.swissLocal(snapshot.scrapedAt, timeZone: timeZone),
-            lakesCount: snapshot.readings.count, stale: now.timeIntervalSince(snapshot.scrapedAt) > staleAfter)
+            lakesCount: snapshot.readings.count, stale: now.timeIntervalSince(snapshot.scrapedAt) > staleAfter.seconds)
     }
 }

@@ -103,7 +103,7 @@ public struct ShipRoutes: Sendable {
         }
         var validUntil = midnight
         if !response.debug.stale, let oldest = days.map(\.scrapedAt).min() {
-            validUntil = min(validUntil, oldest.addingTimeInterval(configuration.staleAfter))
+            validUntil = min(validUntil, oldest.addingTimeInterval(configuration.staleAfter.seconds))
         }
         return ResponseCache.Entry(
             response: CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"]),

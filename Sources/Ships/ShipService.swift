@@ -10,7 +10,7 @@ public final class ShipService: Sendable {
         /// Today and the next six days.
         public var dayCount = 7
         /// Data older than this is flagged `stale` in `debug`.
-        public var staleAfter: TimeInterval = 36 * 3600
+        public var staleAfter: Duration = .seconds(36 * 3600)
 
         public init() {}
     }

@@ -21,7 +21,7 @@ public struct ShipsResponse: Codable, Sendable, Equatable {
     public var debug: Debug
 
     /// The response for `days` (at least one, sorted), or `nil` when there is nothing to serve.
-    init?(days: [ShipDay], now: Date, staleAfter: TimeInterval) {
+    init?(days: [ShipDay], now: Date, staleAfter: Duration) {
         guard let first = days.first, let last = days.last,
             let oldest = days.map(\.scrapedAt).min()
         else { return nil }
@@ -29,6 +29,6 @@ public struct ShipsResponse: Codable, Sendable, Equatable {
         lastUpdated = Timestamp.iso8601(oldest)
         debug = Debug(
             daysProcessed: days.count, firstDay: first.date.description, lastDay: last.date.description,
-            stale: now.timeIntervalSince(oldest) > staleAfter)
+            stale: now.timeIntervalSince(oldest) > staleAfter.seconds)
     }
 }

@@ -20,8 +20,8 @@ public struct StationboardFeature: Feature {
 
         public init(_ reader: SettingsReader) throws {
             transportURL = try reader.url("PIER_TRANSPORT_URL", default: transportURL)
-            service.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: .seconds(service.ttlToday)).seconds
-            service.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: .seconds(service.ttl)).seconds
+            service.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: service.ttlToday)
+            service.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: service.ttl)
             service.budget = try reader.budget("PIER_TRANSPORT", default: service.budget)
             service.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: service.cacheBytes)
         }
@@ -35,7 +35,7 @@ public struct StationboardFeature: Feature {
         var serviceSettings = settings.service
         if context.upstreamsAreRecordings { serviceSettings.budget = .unlimited }
         // Asked on demand, not on a schedule: idle until first asked, stale when no answer came for a day.
-        context.board.register(Self.source, staleAfter: 86_400, onDemand: true)
+        context.board.register(Self.source, staleAfter: .seconds(86_400), onDemand: true)
         service = StationboardService(
             client: TransportClient(baseURL: settings.transportURL, client: context.upstream),
             store: StationboardStore(pool: context.pool), courses: courses, settings: serviceSettings, board: context.board,

@@ -11,7 +11,7 @@ import Ships
 ///
 /// An answer is fresh for ``Settings/ttlToday`` when it is today's board (delays change) and ``Settings/ttl``
 /// otherwise. When the upstream cannot be asked or fails, the last good answer is served marked stale
-/// (`X-Pier-Stale: stationboard`) for ``Settings/provisionalSeconds`` before the upstream is tried again;
+/// (`X-Pier-Stale: stationboard`) for ``Settings/provisional`` before the upstream is tried again;
 /// with nothing stored, `503` + `Retry-After`. Ship names are added when an answer is rendered, from the
 /// ships' ``CourseIndex``, so new ship data shows in the next answer without an upstream call.
 ///
@@ -20,14 +20,14 @@ import Ships
 public final class StationboardService<Prepared: Sendable>: Sendable {
     public struct Settings: Sendable {
         /// How long today's board is fresh (real-time delays).
-        public var ttlToday: TimeInterval = 60
+        public var ttlToday: Duration = .seconds(60)
         /// How long another date's board is fresh.
-        public var ttl: TimeInterval = 1800
+        public var ttl: Duration = .seconds(1800)
         public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25)
         /// Bytes of answers kept in memory.
         public var cacheBytes = 64 << 20
         /// How long a stale answer is reused before the upstream is asked again.
-        public var provisionalSeconds: TimeInterval = 30
+        public var provisional: Duration = .seconds(30)
         /// A pause when the upstream says `429` without `Retry-After`, and the `Retry-After` after a failure.
         public var retryAfterFailure = 60
 
@@ -150,7 +150,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         if let stored, stored.fetchedAt > last?.fetchedAt ?? .distantPast, let document = try? StationboardDocument(parsing: stored.body) {
             last = (document, stored.fetchedAt)
         }
-        if let last, now.timeIntervalSince(last.fetchedAt) < ttl {
+        if let last, now.timeIntervalSince(last.fetchedAt) < ttl.seconds {
             return remember(last.document, fetchedAt: last.fetchedAt, stale: false, query: query, now: now).response
         }
         let outcome = await gate.call(key, client: client) { [self] in
@@ -235,7 +235,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
     }
 
     /// How long an answer for `query` is fresh: short for today's board, longer for other dates.
-    public func ttl(for query: StationboardQuery, now: Date) -> TimeInterval {
+    public func ttl(for query: StationboardQuery, now: Date) -> Duration {
         let today = today(now)
         return query.serviceDate(today: today) == today ? settings.ttlToday : settings.ttl
     }
@@ -257,7 +257,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
 
     private func remember(_ document: StationboardDocument, fetchedAt: Date, stale: Bool, query: StationboardQuery, now: Date) -> Held {
         let index = courses()
-        let until = stale ? now.addingTimeInterval(settings.provisionalSeconds) : fetchedAt.addingTimeInterval(ttl(for: query, now: now))
+        let until = stale ? now.addingTimeInterval(settings.provisional.seconds) : fetchedAt.addingTimeInterval(ttl(for: query, now: now).seconds)
         let maxAge = max(0, Int(until.timeIntervalSince(now).rounded()))
         let body = render(document, index: index)
         let held = Held(
@@ -269,9 +269,9 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
 
     /// An unknown station is remembered like another date's board, so asking again costs no upstream call.
     private func rememberUnknown(_ query: StationboardQuery, now: Date) -> Held {
-        let response = prepare(.unknownStation(query.station, freshFor: Int(settings.ttl)))
+        let response = prepare(.unknownStation(query.station, freshFor: Int(settings.ttl.seconds)))
         let held = Held(
-            document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl), stale: false, generation: 0, response: response,
+            document: nil, fetchedAt: now, until: now.addingTimeInterval(settings.ttl.seconds), stale: false, generation: 0, response: response,
             renderedBytes: 0)
         memory.set(held, for: query.key, cost: Self.cost(held))
         return held

@@ -45,12 +45,12 @@ public final class ForecastService: Sendable {
 
     public struct Settings: Sendable {
         /// How long a fetched forecast counts as fresh.
-        public var ttl: TimeInterval
+        public var ttl: Duration
         /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
         public var neighbourKilometres: Double
         public var budget: RequestBudget<IPAddress>.Settings
 
-        public init(ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init()) {
+        public init(ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init()) {
             self.ttl = ttl
             self.neighbourKilometres = neighbourKilometres
             self.budget = budget
@@ -146,7 +146,7 @@ public final class ForecastService: Sendable {
 
     /// Whether a forecast fetched at `fetchedAt` is within the TTL.
     public func isFresh(fetchedAt: Date, now: Date) -> Bool {
-        now.timeIntervalSince(fetchedAt) < settings.ttl
+        now.timeIntervalSince(fetchedAt) < settings.ttl.seconds
     }
 
     // MARK: The own cell
@@ -220,7 +220,7 @@ public final class ForecastService: Sendable {
     private func neighbour(latitude: Double, longitude: Double, excluding own: GridCell, now: Date) async -> Answer? {
         let reach = settings.neighbourKilometres
         guard reach > 0 else { return nil }
-        let freshSince = now.addingTimeInterval(-settings.ttl)
+        let freshSince = now.addingTimeInterval(-settings.ttl.seconds)
         let held = memory.nearest(latitude: latitude, longitude: longitude, within: reach, freshSince: freshSince, excluding: own)
         if let fresh = held.fresh { return Answer(forecast: fresh.forecast, provenance: .neighbour, kilometres: fresh.kilometres) }
         var stored: (fresh: WeatherStore.NearbyCell?, any: WeatherStore.NearbyCell?) = (nil, nil)

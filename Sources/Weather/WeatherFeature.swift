@@ -49,7 +49,7 @@ public struct WeatherFeature: Feature {
         forecasts = ForecastService(
             client: fmi, store: store,
             settings: ForecastService.Settings(
-                ttl: settings.forecastTTL.seconds, neighbourKilometres: settings.neighbourKilometres,
+                ttl: settings.forecastTTL, neighbourKilometres: settings.neighbourKilometres,
                 budget: context.upstreamsAreRecordings ? .unlimited : settings.budget),
             memory: WeatherMemory(budgetBytes: settings.cacheBytes), metrics: context.metrics)
         let schedule = FetchSchedule.every(settings.interval)

@@ -29,7 +29,7 @@ final class FetchRunnerTests: XCTestCase {
     }
 
     func testEveryOutcomeIsRecordedAndShownOnTheBoard() async throws {
-        let board = SourceStatusBoard(sources: [("test", 3600)])
+        let board = SourceStatusBoard(sources: [("test", .seconds(3600))])
         let runner = FetchRunner(log: FetchRunLog(pool: pool), board: board)
         let summary = FetchSummary(itemCount: 3, scrapedAt: Date())
         _ = await runner.run(job { summary })
@@ -46,7 +46,7 @@ final class FetchRunnerTests: XCTestCase {
         XCTAssertTrue(try counts.allSatisfy { try $0.decode(Bool.self, "done") })
 
         // A fresh board loaded from the table agrees (what another replica would see).
-        let other = SourceStatusBoard(sources: [("test", 3600)])
+        let other = SourceStatusBoard(sources: [("test", .seconds(3600))])
         other.load(try await FetchRunLog(pool: pool).histories())
         XCTAssertEqual(other.statuses().first?.lastOutcome, .failed)
         XCTAssertNotNil(other.statuses().first?.lastSuccess)
@@ -55,7 +55,7 @@ final class FetchRunnerTests: XCTestCase {
     /// The scheduler reloads the board from `fetch_runs` now and then; a read made just before a run's success
     /// was written must not roll that success back (seen as a `stale` source right after fresh data was served).
     func testAReloadReadBeforeASuccessDoesNotRollItBack() {
-        let board = SourceStatusBoard(sources: [("test", 3600), ("other", 3600)])
+        let board = SourceStatusBoard(sources: [("test", .seconds(3600)), ("other", .seconds(3600))])
         let earlier = Date(timeIntervalSince1970: 1_795_400_000)
         board.record("test", outcome: .ok, error: nil, at: earlier.addingTimeInterval(600))
         board.record("other", outcome: .ok, error: nil, at: earlier)
@@ -71,7 +71,7 @@ final class FetchRunnerTests: XCTestCase {
     }
 
     func testConcurrentCallersShareOneRun() async throws {
-        let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", 3600)]))
+        let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", .seconds(3600))]))
         let calls = Mutex(0)
         let slow = job {
             calls.withLock { $0 += 1 }
@@ -89,7 +89,7 @@ final class FetchRunnerTests: XCTestCase {
     }
 
     func testARunOverItsTimeoutIsCancelledAndRecordedAsFailed() async throws {
-        let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", 3600)]))
+        let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", .seconds(3600))]))
         let result = await runner.run(job(timeout: .milliseconds(200)) {
             try await Task.sleep(for: .seconds(30))
             return FetchSummary(itemCount: 1, scrapedAt: Date())

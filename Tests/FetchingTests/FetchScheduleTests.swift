@@ -35,8 +35,8 @@ final class FetchScheduleTests: XCTestCase {
     }
 
     func testStaleAfterIsOneAndAHalfIntervals() {
-        XCTAssertEqual(FetchSchedule.every(.seconds(3600)).staleAfter, 5400)
-        XCTAssertEqual(FetchSchedule.daily(hour: 3, minute: 0, timeZone: zurich).staleAfter, 36 * 3600)
+        XCTAssertEqual(FetchSchedule.every(.seconds(3600)).staleAfter, .seconds(5400))
+        XCTAssertEqual(FetchSchedule.daily(hour: 3, minute: 0, timeZone: zurich).staleAfter, .seconds(36 * 3600))
     }
 
     func testBackoffDoublesUpToTheMaximum() {
@@ -48,14 +48,14 @@ final class FetchScheduleTests: XCTestCase {
     func testSourceStatusIsOkStaleOrFailing() {
         let now = date("2026-11-23T12:00:00Z")
         let fresh = SourceHistory(lastSuccess: date("2026-11-23T11:00:00Z"), lastOutcome: .ok)
-        XCTAssertEqual(fresh.status(source: "s", staleAfter: 7200, now: now).state, .ok)
-        XCTAssertEqual(fresh.status(source: "s", staleAfter: 7200, now: now).ageSeconds, 3600)
-        XCTAssertEqual(fresh.status(source: "s", staleAfter: 1800, now: now).state, .stale)
-        XCTAssertEqual(SourceHistory().status(source: "s", staleAfter: 7200, now: now).state, .stale)
+        XCTAssertEqual(fresh.status(source: "s", staleAfter: .seconds(7200), now: now).state, .ok)
+        XCTAssertEqual(fresh.status(source: "s", staleAfter: .seconds(7200), now: now).ageSeconds, 3600)
+        XCTAssertEqual(fresh.status(source: "s", staleAfter: .seconds(1800), now: now).state, .stale)
+        XCTAssertEqual(SourceHistory().status(source: "s", staleAfter: .seconds(7200), now: now).state, .stale)
         let failing = SourceHistory(lastSuccess: date("2026-11-23T11:00:00Z"), lastOutcome: .suspect, lastError: "drift")
-        let status = failing.status(source: "s", staleAfter: 7200, now: now)
+        let status = failing.status(source: "s", staleAfter: .seconds(7200), now: now)
         XCTAssertEqual(status.state, .failing)
         XCTAssertEqual(status.lastError, "drift")
-        XCTAssertNil(fresh.status(source: "s", staleAfter: 7200, now: now).lastError)
+        XCTAssertNil(fresh.status(source: "s", staleAfter: .seconds(7200), now: now).lastError)
     }
 }

@@ -33,6 +33,11 @@ final class PierServeTests: XCTestCase {
         XCTAssertEqual(json["version"] as? String, "0.1.0")
         XCTAssertNotNil(json["uptime_s"] as? Int)
 
+        try client.send("HEAD /health HTTP/1.1\r\nHost: t\r\n\r\n")
+        let head = try client.readResponse(head: true)
+        XCTAssertEqual(head.status, 200)
+        XCTAssertEqual(head.header("Content-Length"), String(response.body.count))
+
         // /health, /metrics and /openapi.json are public routes like any other: each answers its preflight.
         for path in ["/health", "/health/live", "/metrics", "/openapi.json"] {
             try client.send("OPTIONS \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -41,11 +46,6 @@ final class PierServeTests: XCTestCase {
             XCTAssertEqual(preflight.header("Access-Control-Allow-Origin"), "*", path)
             XCTAssertEqual(preflight.header("Access-Control-Allow-Methods"), "GET, HEAD, OPTIONS", path)
         }
-
-        try client.send("HEAD /health HTTP/1.1\r\nHost: t\r\n\r\n")
-        let head = try client.readResponse(head: true)
-        XCTAssertEqual(head.status, 200)
-        XCTAssertEqual(head.header("Content-Length"), String(response.body.count))
 
         // The start-up poll's connection is closed by the client; the server may count it for a moment longer.
         let deadline = Date().addingTimeInterval(5)

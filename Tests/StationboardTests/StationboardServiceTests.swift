@@ -132,9 +132,9 @@ final class StationboardServiceTests: XCTestCase {
         let service = service()
         let now = Date()
         let today = StationboardQuery(station: "8503651", date: service.today(now))
-        XCTAssertEqual(service.ttl(for: today, now: now), 60)
-        XCTAssertEqual(service.ttl(for: StationboardQuery(station: "8503651"), now: now), 60)
-        XCTAssertEqual(service.ttl(for: july4, now: now), 1800)
+        XCTAssertEqual(service.ttl(for: today, now: now), .seconds(60))
+        XCTAssertEqual(service.ttl(for: StationboardQuery(station: "8503651"), now: now), .seconds(60))
+        XCTAssertEqual(service.ttl(for: july4, now: now), .seconds(1800))
         _ = await service.response(for: today, client: nil, now: now)
         XCTAssertNotNil(service.cachedResponse(for: today, now: now.addingTimeInterval(59)))
         XCTAssertNil(service.cachedResponse(for: today, now: now.addingTimeInterval(61)))
@@ -169,7 +169,7 @@ final class StationboardServiceTests: XCTestCase {
     }
 
     func testFailuresAndGarbageServeTheLastGoodAnswerAndStoreNothing() async throws {
-        let board = SourceStatusBoard(sources: [("stationboard", 86_400)])
+        let board = SourceStatusBoard(sources: [("stationboard", .seconds(86_400))])
         let service = service(board: board)
         let now = Date()
         let good = await service.response(for: july4, client: nil, now: now)

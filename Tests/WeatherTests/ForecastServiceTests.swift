@@ -24,7 +24,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20), clock: ManualClock? = nil
     ) -> ForecastService {
         let fmi = fmi()
-        let settings = ForecastService.Settings(ttl: ttl, neighbourKilometres: neighbourKilometres, budget: budget)
+        let settings = ForecastService.Settings(ttl: .milliseconds(Int64(ttl * 1000)), neighbourKilometres: neighbourKilometres, budget: budget)
         if let clock {
             return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings, memory: memory, clock: { clock.now })
         }
