@@ -10,6 +10,9 @@ import HTTPServer
 /// registers its sources on the board while it is made. Like Hummingbird's `RouteCollection` or a Go
 /// `http.Handler` mounted on a mux, adding a feature to the service is one line in the executable's list.
 public protocol Feature: Sendable {
+    /// What the feature is called in logs and errors (`ships`); its sources carry their own names.
+    var name: String { get }
+
     /// Scheduled jobs (the background fetcher runs them; `pier fetch <source>` runs one now).
     var jobs: [FetchJob] { get }
 

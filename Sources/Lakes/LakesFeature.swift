@@ -5,6 +5,7 @@ import HTTPServer
 /// Swiss lakes' water temperature as one feature: the MeteoNews table (every 6 hours) and `/api/water-temp`.
 public struct LakesFeature: Feature {
     public static let source = "lakes"
+    public var name: String { Self.source }
 
     /// The feature's settings, each default written here once.
     public struct Settings: Sendable {

@@ -56,7 +56,16 @@ struct Services {
 
     /// Fills every feature's memory from PostgreSQL, so a restart serves at once without asking upstreams.
     func load() async throws {
-        for feature in features { try await feature.load() }
+        for feature in features {
+            do { try await feature.load() } catch { throw LoadFailure(feature: feature.name, underlying: error) }
+        }
+    }
+
+    /// A feature's stored data could not be loaded at start.
+    struct LoadFailure: Error, CustomStringConvertible {
+        let feature: String
+        let underlying: any Error
+        var description: String { "\(feature): \(underlying)" }
     }
 
     /// Reloads `source` from PostgreSQL (another process stored new data), or everything when `nil`.

@@ -5,6 +5,7 @@ import HTTPServer
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
 public struct ShipsFeature: Feature {
     public static let source = "ships"
+    public var name: String { Self.source }
 
     /// The feature's settings, each default written here once.
     public struct Settings: Sendable {
@@ -13,7 +14,7 @@ public struct ShipsFeature: Feature {
         /// `PIER_SHIPS_FETCH_AT`: the daily scrape, Zurich wall clock `HH:MM`.
         public var fetchAt = (hour: 3, minute: 0)
         /// `PIER_ZSG_PAUSE_S`: between the week's day pages.
-        public var pause: Duration = .milliseconds(500)
+        public var pause = ZSGClient.defaultPause
         /// `PIER_REFRESH_TOKEN` (or `_FILE`): the bearer token of `POST …/refresh`; none switches it off.
         public var refreshToken: String?
 

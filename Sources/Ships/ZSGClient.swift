@@ -17,7 +17,10 @@ public struct ZSGClient: Sendable {
     private let client: UpstreamClient
     private let pause: Duration
 
-    public init(baseURL: String = Self.defaultURL, client: UpstreamClient, pause: Duration = .milliseconds(500)) {
+    /// Between the week's day pages: ZSG is asked one page at a time, politely.
+    public static let defaultPause: Duration = .milliseconds(500)
+
+    public init(baseURL: String = Self.defaultURL, client: UpstreamClient, pause: Duration = Self.defaultPause) {
         self.baseURL = baseURL
         self.client = client
         self.pause = pause

@@ -7,6 +7,7 @@ import Ships
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.
 public struct StationboardFeature: Feature {
     public static let source = StationboardService<CachedResponse>.source
+    public var name: String { Self.source }
 
     /// The feature's settings; the service's own defaults (``StationboardService/Settings``) are the defaults.
     public struct Settings: Sendable {

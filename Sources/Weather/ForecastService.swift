@@ -74,7 +74,7 @@ public final class ForecastService: Sendable {
     private let logger: Logger
 
     public init(
-        client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20),
+        client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(),
         clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
         metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")
     ) {

@@ -6,6 +6,7 @@ import HTTPServer
 /// within a request budget, and `/v1/weather`.
 public struct WeatherFeature: Feature {
     public static let source = "weather"
+    public var name: String { Self.source }
 
     /// The feature's settings, each default written here once.
     public struct Settings: Sendable {
@@ -15,14 +16,11 @@ public struct WeatherFeature: Feature {
         public var forecastQuery = FMIClient.defaultForecastQuery
         /// `PIER_WEATHER_INTERVAL_S`: observations.
         public var interval: Duration = .seconds(600)
-        /// `PIER_FORECAST_TTL_S`: how long a fetched forecast is fresh.
-        public var forecastTTL: Duration = .seconds(3600)
-        /// `PIER_FMI_REQUESTS_PER_MINUTE`, `PIER_FMI_BURST`, `PIER_FMI_CLIENT_SHARE`: forecast requests per process.
-        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 60, burst: 20, clientShare: 0.25)
-        /// `PIER_FORECAST_NEIGHBOUR_KM`: how far a neighbouring cell's forecast may stand in (`0`: never).
-        public var neighbourKilometres = 10.0
+        /// `PIER_FORECAST_TTL_S`, `PIER_FORECAST_NEIGHBOUR_KM`, `PIER_FMI_REQUESTS_PER_MINUTE`, `PIER_FMI_BURST`,
+        /// `PIER_FMI_CLIENT_SHARE`: the forecast service's own settings, its defaults the defaults.
+        public var forecasts = ForecastService.Settings()
         /// `PIER_WEATHER_CACHE_MB`: forecasts and answers kept in memory.
-        public var cacheBytes = 64 << 20
+        public var cacheBytes = WeatherMemory.defaultBudgetBytes
 
         public init() {}
 
@@ -30,9 +28,9 @@ public struct WeatherFeature: Feature {
             fmiURL = try reader.url("PIER_FMI_URL", default: fmiURL)
             if let query = reader.string("PIER_FMI_FORECAST_QUERY"), !query.isEmpty { forecastQuery = query }
             interval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: interval)
-            forecastTTL = try reader.seconds("PIER_FORECAST_TTL_S", default: forecastTTL)
-            budget = try reader.budget("PIER_FMI", default: budget)
-            neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: neighbourKilometres, in: 0...500)
+            forecasts.ttl = try reader.seconds("PIER_FORECAST_TTL_S", default: forecasts.ttl)
+            forecasts.budget = try reader.budget("PIER_FMI", default: forecasts.budget)
+            forecasts.neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: forecasts.neighbourKilometres, in: 0...500)
             cacheBytes = try reader.megabytes("PIER_WEATHER_CACHE_MB", default: cacheBytes)
         }
     }
@@ -46,11 +44,11 @@ public struct WeatherFeature: Feature {
         let fmi = FMIClient(baseURL: settings.fmiURL, forecastQuery: settings.forecastQuery, client: context.upstream)
         let store = WeatherStore(pool: context.pool)
         let observations = ObservationService(client: fmi, store: store)
+        var forecastSettings = settings.forecasts
+        if context.upstreamsAreRecordings { forecastSettings.budget = .unlimited }
         forecasts = ForecastService(
             client: fmi, store: store,
-            settings: ForecastService.Settings(
-                ttl: settings.forecastTTL, neighbourKilometres: settings.neighbourKilometres,
-                budget: context.upstreamsAreRecordings ? .unlimited : settings.budget),
+            settings: forecastSettings,
             memory: WeatherMemory(budgetBytes: settings.cacheBytes), metrics: context.metrics)
         let schedule = FetchSchedule.every(settings.interval)
         // Observations age by the minute: retry soon, and never wait longer than the schedule.

@@ -49,7 +49,10 @@ public final class WeatherMemory: Sendable {
     /// checked against the cache, and a cell evicted in a race is merely not found here.
     private let forecastCells = Mutex<Set<GridCell>>([])
 
-    public init(budgetBytes: Int) {
+    /// `PIER_WEATHER_CACHE_MB`'s default.
+    public static let defaultBudgetBytes = 64 << 20
+
+    public init(budgetBytes: Int = WeatherMemory.defaultBudgetBytes) {
         cache = LRUCache(budgetBytes: budgetBytes)
     }
 
