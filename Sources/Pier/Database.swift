@@ -17,6 +17,13 @@ enum Database {
     /// The pool with every pending migration applied; a failure is logged and ends the command.
     static func migratedPool(_ configuration: Configuration, logger: Logger) throws -> PostgresPool {
         let pool = try pool(configuration)
+        try migrateAtStart(pool, configuration, logger: logger)
+        return pool
+    }
+
+    /// Applies pending migrations to `pool` (made with ``pool(_:)``, not used yet); a failure is logged, closes the
+    /// pool and ends the command.
+    static func migrateAtStart(_ pool: PostgresPool, _ configuration: Configuration, logger: Logger) throws {
         do {
             try migrate(pool, configuration, logger: logger)
         } catch {
@@ -24,7 +31,6 @@ enum Database {
             pool.close()
             throw ExitCode.failure
         }
-        return pool
     }
 
     /// Applies pending migrations; any problem stops start-up with a message naming the file.

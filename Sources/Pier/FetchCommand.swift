@@ -28,11 +28,12 @@ struct FetchCommand: ParsableCommand {
         let logger = Logger(label: "pier")
         let upstream = try UpstreamReplay.start(replay, moveToNow: false, into: &configuration, logger: logger)
         defer { upstream?.stop() }
-        let pool = try Database.migratedPool(configuration, logger: logger)
-        defer { pool.close() }
+        let pool = try Database.pool(configuration)
         let sources = try Services(
             configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) })
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
+        try Database.migrateAtStart(pool, configuration, logger: logger)
+        defer { pool.close() }
         // Running `pier serve` processes reload what this run stores.
         let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
         sources.runner.onSuccess { source in await changes.publish(source, on: pool) }

@@ -53,13 +53,14 @@ struct ServeCommand: ParsableCommand {
             logger.info("demo mode: bundled recordings, database \(configuration.databaseURL.flatMap { URLComponents(string: $0)?.path } ?? "?")")
         }
 
-        let pool = try Database.migratedPool(configuration, logger: logger)
-        let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
-        try runBlocking { await database.start() }
-
+        // The features read their settings before anything connects: a bad one stops start-up at once.
+        let pool = try Database.pool(configuration)
         let registry = MetricsRegistry()
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
+        try Database.migrateAtStart(pool, configuration, logger: logger)
+        let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
+        try runBlocking { await database.start() }
         // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""

@@ -147,6 +147,13 @@ final class PierServeTests: XCTestCase {
         let pier = try PierProcess(database: database, environment: ["PIER_MAX_CONNECTIONS": "lots"])
         pier.process.waitUntilExit()
         XCTAssertNotEqual(pier.process.terminationStatus, 0)
+        // A feature's setting too, before any migration runs.
+        let feature = try ChildProcess.run(PierProcess.binary.path, ["serve"], environment: [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "PIER_ZSG_URL": "ftp://zsg",
+        ])
+        XCTAssertNotEqual(feature.status, 0)
+        XCTAssertTrue(feature.output.contains("PIER_ZSG_URL=ftp://zsg is invalid: expected an http or https URL"), feature.output)
+        XCTAssertFalse(feature.output.contains("applied migration"), "refused before touching the database")
     }
 
     func testHelpDocumentsOptionsAndTheirEnvironmentVariables() throws {
