@@ -22,12 +22,16 @@ def _today():
 
 
 def _into_window(text):
-    """A valid `YYYY-MM-DD` moved to a day within the window; anything else unchanged."""
+    """A `YYYY-MM-DD` with a real month and day (any year, 0000 included: Python's dates start at year 1) moved
+    to a day within the window, chosen from its digits; anything else unchanged."""
+    year, month, day = (int(part) for part in text.split("-"))
     try:
-        day = datetime.date.fromisoformat(text)
+        # Year 0 is a leap year in the proleptic calendar, as 2000 is; an impossible date stays as it is, for
+        # the negative phase to see it refused.
+        datetime.date(year or 2000, month, day)
     except ValueError:
         return text
-    offset = day.toordinal() % (2 * WINDOW_DAYS - 1) - (WINDOW_DAYS - 1)
+    offset = (year * 372 + month * 31 + day) % (2 * WINDOW_DAYS - 1) - (WINDOW_DAYS - 1)
     return (_today() + datetime.timedelta(days=offset)).isoformat()
 
 
