@@ -35,16 +35,14 @@ public struct BearerToken: Sendable {
     }
 
     /// The answer for a verdict other than `.allowed`.
-    public static func response(for verdict: Verdict, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse? {
+    public static func response(for verdict: Verdict) -> HTTPResponse? {
         switch verdict {
         case .allowed:
             return nil
         case .disabled:
-            return .error(.forbidden, "refresh is disabled: the server has no refresh token configured", headers: headers)
+            return .error(.forbidden, "refresh is disabled: the server has no refresh token configured")
         case .rejected:
-            var headers = headers
-            headers.set("WWW-Authenticate", "Bearer")
-            return .error(.unauthorized, "a valid bearer token is required", headers: headers)
+            return .error(.unauthorized, "a valid bearer token is required", headers: ["WWW-Authenticate": "Bearer"])
         }
     }
 }
