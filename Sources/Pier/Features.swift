@@ -2,6 +2,7 @@ import Feature
 import Lakes
 import Ships
 import Stationboard
+import Sun
 import Weather
 
 /// Every feature of the service, in the order `/health` lists their sources — the one list the executable
@@ -16,6 +17,7 @@ enum Features {
             LakesFeature(settings: try .init(reader), context: context),
             WeatherFeature(settings: try .init(reader), context: context),
             StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
+            SunFeature(),
         ]
     }
 }

@@ -67,6 +67,16 @@ await check("GET /v1/weather decodes the screen; outside Finland is 422") {
     return nil
 }
 
+await check("GET /v1/sun decodes; polar night has null events; a bad date is 400") {
+    let zurich = try await client.getSun(query: .init(lat: 47.37, lon: 8.54, date: "2026-07-04")).ok.body.json
+    guard zurich.status == .ok, zurich.results.sunrise != nil, zurich.results.dayLength > 50_000 else { return "\(zurich)" }
+    let utsjoki = try await client.getSun(query: .init(lat: 69.91, lon: 27.03, date: "2026-12-21")).ok.body.json
+    guard utsjoki.results.sunrise == nil, utsjoki.results.dayLength == 0 else { return "\(utsjoki.results)" }
+    let bad = try await client.getSun(query: .init(lat: 47.37, lon: 8.54, date: "2026-02-30"))
+    guard case .badRequest = bad else { return "expected 400, got \(bad)" }
+    return nil
+}
+
 await check("POST /api/ships/refresh: 401 without or with a wrong token, 200 with the token") {
     guard case .unauthorized(let missing) = try await client.refreshShips() else { return "no token was not 401" }
     guard missing.headers.wwwAuthenticate.hasPrefix("Bearer") else { return "WWW-Authenticate: \(missing.headers.wwwAuthenticate)" }
