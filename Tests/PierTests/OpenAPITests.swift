@@ -87,7 +87,7 @@ final class OpenAPITests: EndToEndTestCase {
         XCTAssertEqual(result.status, 0, result.output)
         XCTAssertTrue(result.output.contains("all checks passed"), result.output)
         // Every check the program holds printed `ok`.
-        let source = try String(contentsOf: Fixtures.repositoryRoot.appendingPathComponent("clients/swift/Sources/PierClientCheck/main.swift"), encoding: .utf8)
+        let source = try String(contentsOf: ChildProcess.repositoryRoot.appendingPathComponent("clients/swift/Sources/PierClientCheck/main.swift"), encoding: .utf8)
         let checks = source.components(separatedBy: "\nawait check(").count - 1
         XCTAssertGreaterThanOrEqual(checks, 8)
         XCTAssertEqual(result.output.components(separatedBy: "\nok   ").count + (result.output.hasPrefix("ok   ") ? 1 : 0), checks + 1, result.output)
