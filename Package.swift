@@ -61,6 +61,10 @@ let package = Package(
         .target(name: "Ships", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
+        .target(
+            name: "LakeWeather",
+            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -75,7 +79,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Feature", "Fetching", "HTTPServer", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -95,6 +99,10 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(
+            name: "LakeWeatherTests",
+            dependencies: ["LakeWeather", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),

@@ -99,6 +99,17 @@ public final class FetchRunner: Sendable {
         return result
     }
 
+    /// Runs one on-demand upstream call (a request's, not a scheduled run) with its answers captured when the
+    /// policy keeps failed runs: `work` returns its value and, when the answer was wrong or failed, why — that
+    /// capture is then saved like a failed run's (`PIER_SAVE_SUSPECT_DIR`), so upstream garbage can become a fixture.
+    public func capturingFailures<T: Sendable>(of source: String, _ work: @escaping @Sendable () async -> (value: T, failure: String?)) async -> T {
+        guard case .failedRuns = capture else { return await work().value }
+        let answers = UpstreamCapture(startedAt: Date())
+        let (value, failure) = await UpstreamCapture.$current.withValue(answers) { await work() }
+        if let failure { keep(answers, of: source, result: .failure(.other(failure))) }
+        return value
+    }
+
     /// Writes a run's upstream answers where the policy says; a capture that cannot be written is logged,
     /// never a reason to fail the run.
     private func keep(_ answers: UpstreamCapture, of source: String, result: Result) {

@@ -11,6 +11,8 @@ public struct SourceStatus: Sendable, Equatable {
         case failing
         /// An on-demand source nobody has asked for yet: nothing is served, so nothing is stale.
         case idle
+        /// Its upstream needs a key that is not configured: its routes answer `503`, nothing is asked.
+        case disabled
     }
 
     public var source: String

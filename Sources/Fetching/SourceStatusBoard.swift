@@ -10,6 +10,8 @@ public final class SourceStatusBoard: Sendable {
         var sources: [(name: String, staleAfter: Duration)] = []
         /// Sources asked when a request needs them rather than on a schedule (`idle` until first asked).
         var onDemand: Set<String> = []
+        /// Sources whose upstream key is not configured.
+        var disabled: Set<String> = []
         var histories: [String: SourceHistory] = [:]
         var version = 0
     }
@@ -25,11 +27,13 @@ public final class SourceStatusBoard: Sendable {
 
     /// Adds a source (features register theirs while they are made; `/health` lists them in that order).
     /// - Parameter onDemand: asked when a request needs it, not on a schedule: `idle` until first asked.
-    public func register(_ name: String, staleAfter: Duration, onDemand: Bool = false) {
+    /// - Parameter disabled: its upstream needs a key that is not configured (`disabled` in `/health`).
+    public func register(_ name: String, staleAfter: Duration, onDemand: Bool = false, disabled: Bool = false) {
         state.withLock { state in
             state.sources.removeAll { $0.name == name }
             state.sources.append((name, staleAfter))
             if onDemand { state.onDemand.insert(name) }
+            if disabled { state.disabled.insert(name) } else { state.disabled.remove(name) }
             state.version += 1
         }
     }
@@ -46,9 +50,12 @@ public final class SourceStatusBoard: Sendable {
 
     /// Every configured source's status at `now`.
     public func statuses(now: Date = Date()) -> [SourceStatus] {
-        let (sources, onDemand, histories) = state.withLock { ($0.sources, $0.onDemand, $0.histories) }
+        let (sources, onDemand, disabled, histories) = state.withLock { ($0.sources, $0.onDemand, $0.disabled, $0.histories) }
         return sources.map { source in
-            (histories[source.name] ?? SourceHistory()).status(
+            guard !disabled.contains(source.name) else {
+                return SourceStatus(source: source.name, state: .disabled, lastSuccess: nil, ageSeconds: nil, lastError: nil, lastOutcome: nil)
+            }
+            return (histories[source.name] ?? SourceHistory()).status(
                 source: source.name, staleAfter: source.staleAfter, onDemand: onDemand.contains(source.name), now: now)
         }
     }

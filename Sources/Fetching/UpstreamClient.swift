@@ -60,14 +60,15 @@ public final class UpstreamClient: Sendable {
     public func get(_ url: String, headers: [String: String] = [:], accepting: Set<Int> = []) async throws(UpstreamError) -> UpstreamResponse {
         guard let target = URL(string: configuration.route(url)), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host != nil
-        else { throw .invalidURL(url) }
+        else { throw .invalidURL(URLRedaction.redact(url)) }
         var request = URLRequest(url: target)
         request.httpMethod = "GET"
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         let task = session.dataTask(with: request)
         let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                transfers.begin(task, url: url, accepting: accepting, capture: UpstreamCapture.current, continuation: continuation)
+                // Errors and captures name the URL without its secrets.
+                transfers.begin(task, url: URLRedaction.redact(url), accepting: accepting, capture: UpstreamCapture.current, continuation: continuation)
                 task.resume()
             }
         } onCancel: {

@@ -1,4 +1,5 @@
 import Feature
+import LakeWeather
 import Lakes
 import Ships
 import Stationboard
@@ -17,6 +18,7 @@ enum Features {
             LakesFeature(settings: try .init(reader), context: context),
             WeatherFeature(settings: try .init(reader), context: context),
             StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
+            LakeWeatherFeature(settings: try .init(reader), context: context),
             SunFeature(),
         ]
     }

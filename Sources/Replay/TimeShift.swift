@@ -47,4 +47,40 @@ public enum TimeShift {
     public static func hours(from then: Date, to now: Date) -> TimeInterval {
         ((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 3600).rounded(.down) * 3600
     }
+
+    /// Moves a JSON answer of OpenWeather or Alplakes by `seconds` (a multiple of their 3-hour step): UTC times
+    /// written with an offset (`2026-07-04T12:00:00+00:00`, also with `.000`), OpenWeather's `dt_txt`
+    /// (`2026-07-04 12:00:00`) and its epoch members `dt`, `sunrise`, `sunset`.
+    public static func shift(seconds: Int, inForecastJSON document: [UInt8]) -> [UInt8] {
+        guard seconds != 0 else { return document }
+        var text = String(decoding: document, as: UTF8.self)
+        let patterns = [
+            #""([0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?(\+00:00)?""#,
+            #""(?:dt|sunrise|sunset)": ?(-?[0-9]+)"#,
+        ]
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        for (index, pattern) in patterns.enumerated() {
+            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
+                guard let range = Range(match.range(at: 1), in: text) else { continue }
+                if index == 1 {
+                    if let value = Int(text[range]), value > 0 { text.replaceSubrange(range, with: String(value + seconds)) }
+                    continue
+                }
+                let written = String(text[range])
+                let separator = written.dropFirst(10).first == "T" ? "T" : " "
+                formatter.dateFormat = "yyyy-MM-dd'\(separator)'HH:mm:ss"
+                guard let date = formatter.date(from: written) else { continue }
+                text.replaceSubrange(range, with: formatter.string(from: date.addingTimeInterval(TimeInterval(seconds))))
+            }
+        }
+        return Array(text.utf8)
+    }
+
+    /// Whole 3-hour steps from `then` to `now` (OpenWeather's and the Alplakes fixtures' model step).
+    public static func forecastSteps(from then: Date, to now: Date) -> Int {
+        Int(((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 10_800).rounded(.down)) * 10_800
+    }
 }

@@ -5,7 +5,7 @@ import Logging
 import Replay
 import Synchronization
 
-/// A local stand-in for ZSG, MeteoNews, FMI and transport.opendata.ch: our own HTTP server serving the recorded
+/// A local stand-in for ZSG, MeteoNews, FMI, transport.opendata.ch, OpenWeather and Alplakes: our own HTTP server serving the recorded
 /// fixture pages, with switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL`,
 /// `PIER_METEONEWS_URL`, `PIER_FMI_URL` and `PIER_TRANSPORT_URL` at ``zsgURL``, ``meteoNewsURL``, ``fmiURL``
 /// and ``transportURL``.
@@ -37,7 +37,7 @@ public final class FixtureUpstream: Sendable {
     }
 
     public enum Upstream: String, Sendable {
-        case zsg, meteonews, fmi, transport
+        case zsg, meteonews, fmi, transport, openweather, alplakes
     }
 
     /// One request as the upstream saw it.
@@ -57,6 +57,13 @@ public final class FixtureUpstream: Sendable {
     private let fmiException: [UInt8]
     /// transport.opendata.ch stationboards of station ``transportStation``, in the order of the ZSG pages.
     private let boards: [(date: String, body: [UInt8])]
+    /// OpenWeather forecasts by the point they were written for (the nearest is served).
+    private let forecasts: [(latitude: Double, longitude: Double, body: [UInt8])]
+    private let openWeatherErrors: [Int: [UInt8]]
+    /// Alplakes answers per lake: the profile, its model time (epoch seconds) and the surface series.
+    private let lakes: [String: (profile: [UInt8], time: Int, point: [UInt8])]
+    /// The lakes the Alplakes fixtures hold; any other is the upstream's `400`.
+    public static let alplakesLakes = ["upperzurich", "geneva", "lucernealpnachersee"]
     /// The station the transport fixtures are for (Zürich Bürkliplatz (See)); any other id is unknown (`404`).
     public static let transportStation = "8503651"
 
@@ -68,6 +75,17 @@ public final class FixtureUpstream: Sendable {
         fmiForecast = try Fixtures.bytes("fmi", "forecast-point.xml")
         fmiException = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
         boards = try Fixtures.stationboards()
+        forecasts = try [
+            (47.3657, 8.5410, "forecast-zurich-2026-07-04.json"), (47.2253, 8.8147, "forecast-rapperswil-2026-11-23.json"),
+            (46.5065, 6.6268, "forecast-ouchy-2026-11-23.json"),
+        ].map { ($0.0, $0.1, try Fixtures.bytes("openweather", $0.2)) }
+        openWeatherErrors = [401: try Fixtures.bytes("openweather", "401.json"), 429: try Fixtures.bytes("openweather", "429.json")]
+        var lakes: [String: (profile: [UInt8], time: Int, point: [UInt8])] = [:]
+        for lake in Self.alplakesLakes {
+            let profile = try Fixtures.bytes("alplakes", "profile-\(lake).json")
+            lakes[lake] = (profile, Self.profileTime(profile), try Fixtures.bytes("alplakes", "point-\(lake).json"))
+        }
+        self.lakes = lakes
         var router = Router()
         let holder = Holder()
         router.on(.get, "/schiffeinsatz", access: .restricted) { request async in
@@ -81,6 +99,14 @@ public final class FixtureUpstream: Sendable {
         }
         router.on(.get, "/v1/stationboard", access: .restricted) { request async in
             await holder.upstream?.answer(.transport, request) ?? .text("", status: .serviceUnavailable)
+        }
+        router.on(.get, "/data/2.5/forecast", access: .restricted) { request async in
+            await holder.upstream?.answer(.openweather, request) ?? .text("", status: .serviceUnavailable)
+        }
+        for template in ["/simulations/1d/profile/simstrat/{lake}/{time}", "/simulations/1d/point/simstrat/{lake}/{start}/{end}/{depth}"] {
+            router.on(.get, template, access: .restricted) { request async in
+                await holder.upstream?.answer(.alplakes, request) ?? .text("", status: .serviceUnavailable)
+            }
         }
         router.on(.get, "/redirect", access: .restricted) { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -119,6 +145,8 @@ public final class FixtureUpstream: Sendable {
     /// Requests received so far for `upstream`.
     public var fmiURL: String { baseURL + "/wfs" }
     public var transportURL: String { baseURL + "/v1" }
+    public var openWeatherURL: String { baseURL + "/data/2.5" }
+    public var alplakesURL: String { baseURL }
 
     public func requests(_ upstream: Upstream) -> [Request] {
         let path = switch upstream {
@@ -126,8 +154,10 @@ public final class FixtureUpstream: Sendable {
         case .meteonews: "/seen-in-der-schweiz"
         case .fmi: "/wfs"
         case .transport: "/v1/stationboard"
+        case .openweather: "/data/2.5/forecast"
+        case .alplakes: "/simulations/1d/"
         }
-        return log.withLock { $0.filter { $0.path == path } }
+        return log.withLock { $0.filter { upstream == .alplakes ? $0.path.hasPrefix(path) : $0.path == path } }
     }
 
     public func stop() {
@@ -142,6 +172,10 @@ public final class FixtureUpstream: Sendable {
         log.withLock { $0.append(Request(path: request.path, query: query, headers: headers)) }
 
         switch modes.withLock({ $0[upstream] }) ?? .normal {
+        case let .status(code) where upstream == .openweather && openWeatherErrors[code] != nil:
+            return HTTPResponse(
+                status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json; charset=utf-8"],
+                body: openWeatherErrors[code] ?? [])
         case let .status(code):
             return .text("<html><body>Error \(code)</body></html>", status: HTTPStatus(code: code, reason: "Upstream Error"), contentType: "text/html")
         case .hang:
@@ -167,6 +201,8 @@ public final class FixtureUpstream: Sendable {
             return HTTPResponse(headers: ["Content-Type": "application/json"], body: body)
         case .normal:
             if upstream == .transport { return stationboard(query) }
+            if upstream == .openweather { return forecast(query) }
+            if upstream == .alplakes { return alplakes(request.path) }
             if upstream == .fmi {
                 let document = (query["storedquery_id"] ?? "").contains("observations") ? fmiObservations : fmiForecast
                 return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: Self.movedToNow(document))
@@ -176,6 +212,42 @@ public final class FixtureUpstream: Sendable {
         case .shifted:
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"], offset: 1))
         }
+    }
+
+    /// The forecast written for the point nearest the asked one, as recorded (its dates are the fixture's).
+    private func forecast(_ query: [String: String]) -> HTTPResponse {
+        let latitude = query["lat"].flatMap(Double.init) ?? 0, longitude = query["lon"].flatMap(Double.init) ?? 0
+        let nearest = forecasts.min { hypot($0.latitude - latitude, $0.longitude - longitude) < hypot($1.latitude - latitude, $1.longitude - longitude) }
+        return HTTPResponse(headers: ["Content-Type": "application/json; charset=utf-8"], body: nearest?.body ?? [])
+    }
+
+    /// A lake's profile or surface series, moved so that the profile's model step is the current 3-hour step
+    /// (the series then runs from the next step for 48 hours); an unknown lake is the upstream's `400`.
+    private func alplakes(_ path: String) -> HTTPResponse {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 6, let lake = lakes[String(parts[4])] else {
+            let name = parts.count > 4 ? String(parts[4]) : ""
+            return HTTPResponse(
+                status: .badRequest, headers: ["Content-Type": "application/json"],
+                body: Array(#"{"detail":"simstrat simulation results are not available for \#(name) please select from: [...]"}"#.utf8))
+        }
+        let body = parts[3] == "profile" ? lake.profile : lake.point
+        return HTTPResponse(
+            headers: ["Content-Type": "application/json"], body: TimeShift.shift(seconds: Self.alplakesShift(lake.time), inForecastJSON: body))
+    }
+
+    /// Seconds the fixtures of a lake whose profile is at `time` are moved by (whole 3-hour steps).
+    public static func alplakesShift(_ time: Int, now: Date = Date()) -> Int {
+        let step = Int(now.timeIntervalSince1970) / 10_800 * 10_800
+        return step - time
+    }
+
+    /// The model time of a profile fixture (`"time": "2026-07-04T12:00:00+00:00"`).
+    static func profileTime(_ body: [UInt8]) -> Int {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let range = text.range(of: #""time": ?"[0-9T:-]{19}"#, options: .regularExpression) else { return 0 }
+        let stamp = String(text[range].suffix(19)) + "Z"
+        return Int((try? Date(stamp, strategy: .iso8601))?.timeIntervalSince1970 ?? 0)
     }
 
     /// The stationboard for `id` and the requested date (`datetime`'s, `date`, else today in Zurich).

@@ -1,4 +1,5 @@
-/// Maps method and path to a handler. Paths are matched exactly after percent-decoding.
+/// Maps method and path to a handler. Paths are matched exactly after percent-decoding; a path with
+/// `{name}` segments (``PathTemplate``) matches any value there, tried only when no exact path matched.
 ///
 /// `GET` routes answer `HEAD` too (the body is dropped, the length kept). A known path with another method
 /// is `405` with `Allow`; an unknown path is `404`. CORS is applied here, per path (``RouteAccess``): a public
@@ -31,13 +32,16 @@ public struct Router: Sendable {
     }
 
     private var routes: [String: Path] = [:]
+    /// Routes with `{name}` segments, in registration order (the first match wins).
+    private var templates: [(template: PathTemplate, path: Path)] = []
 
     public init() {}
 
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.
     public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
-        var methods = routes[path]?.methods ?? [:]
+        let isTemplate = PathTemplate.isTemplate(path)
+        var methods = (isTemplate ? templates.first { $0.template.description == path }?.path : routes[path])?.methods ?? [:]
         methods[method] = handler
         var names = Set(methods.keys.map(\.rawValue))
         if names.contains("GET") { names.insert("HEAD") }
@@ -50,7 +54,16 @@ public struct Router: Sendable {
             let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "))
             preflight = .immediate { _ in answer }
         }
-        routes[path] = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "))
+        let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "))
+        if isTemplate {
+            if let index = templates.firstIndex(where: { $0.template.description == path }) {
+                templates[index].path = entry
+            } else {
+                templates.append((PathTemplate(path), entry))
+            }
+        } else {
+            routes[path] = entry
+        }
     }
 
     /// Registers a handler that answers from memory on the event loop.
@@ -88,21 +101,29 @@ public struct Router: Sendable {
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
-        guard let entry = routes[path] else { return .notFound }
+        let route: String
+        let entry: Path
+        if let exact = routes[path] {
+            (route, entry) = (path, exact)
+        } else if !templates.isEmpty, let matched = templates.first(where: { $0.template.match(path) != nil }) {
+            (route, entry) = (matched.template.description, matched.path)
+        } else {
+            return .notFound
+        }
         let cors = entry.cors
-        if let handler = entry.methods[method] { return .found(handler, route: path, cors: cors) }
-        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: path, cors: cors) }
-        if method == .options, let preflight = entry.preflight { return .found(preflight, route: path, cors: cors) }
+        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors) }
+        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors) }
+        if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors) }
         return .methodNotAllowed(allow: entry.allow)
     }
 
-    /// All registered paths, sorted (for documentation and tests).
-    public var paths: [String] { routes.keys.sorted() }
+    /// All registered paths (templates as written), sorted (for documentation and tests).
+    public var paths: [String] { (Array(routes.keys) + templates.map(\.template.description)).sorted() }
 
     /// Every method and path answered, `GET /health` style, sorted (HEAD is implied by GET and not listed; a
     /// public path's preflight is listed as `OPTIONS`).
     public var operations: [String] {
-        routes.flatMap { path, entry in
+        (Array(routes) + templates.map { ($0.template.description, $0.path) }).flatMap { path, entry in
             entry.methods.keys.map { "\($0.rawValue) \(path)" } + (entry.preflight == nil ? [] : ["OPTIONS \(path)"])
         }.sorted()
     }

@@ -1,7 +1,7 @@
 /// A JSON value read by ``JSONScanner``, with the byte range it occupies in the text it came from, so that an
 /// answer can be passed on exactly as the upstream wrote it and changed only where Pier adds something.
-struct JSONNode: Sendable {
-    enum Kind: Sendable {
+public struct JSONNode: Sendable {
+    public enum Kind: Sendable {
         case object([(key: String, value: JSONNode)])
         case array([JSONNode])
         case string(String)
@@ -10,44 +10,56 @@ struct JSONNode: Sendable {
         case null
     }
 
-    var kind: Kind
+    public var kind: Kind
     /// Where the value stands in the text (for an object, `{` to `}` inclusive).
-    var range: Range<Int>
+    public var range: Range<Int>
 
     /// The member named `key` of an object (the first, if the text repeats it).
-    subscript(key: String) -> JSONNode? {
+    public subscript(key: String) -> JSONNode? {
         guard case .object(let members) = kind else { return nil }
         return members.first { $0.key == key }?.value
     }
 
-    var string: String? {
+    public var string: String? {
         if case .string(let text) = kind { return text }
         return nil
     }
 
-    var elements: [JSONNode]? {
+    public var elements: [JSONNode]? {
         if case .array(let elements) = kind { return elements }
         return nil
     }
 
-    var isObject: Bool {
+    public var isObject: Bool {
         if case .object = kind { return true }
         return false
     }
 
-    var isNull: Bool {
+    public var isNull: Bool {
         if case .null = kind { return true }
         return false
     }
 
-    var isEmptyObject: Bool {
+    public var isEmptyObject: Bool {
         if case .object(let members) = kind { return members.isEmpty }
         return false
     }
 
     /// An integer written without fraction or exponent, from the text's bytes.
-    func integer(in text: [UInt8]) -> Int? {
+    public func integer(in text: [UInt8]) -> Int? {
         guard case .number = kind else { return nil }
         return Int(String(decoding: text[range], as: UTF8.self))
+    }
+
+    /// A number's value, from the text's bytes (`nil` for anything but a number).
+    public func number(in text: [UInt8]) -> Double? {
+        guard case .number = kind else { return nil }
+        return Double(String(decoding: text[range], as: UTF8.self))
+    }
+
+    /// Whether the number is written as an integer (no fraction, no exponent), as `Int` decoders need.
+    public func isInteger(in text: [UInt8]) -> Bool {
+        guard case .number = kind else { return false }
+        return !text[range].contains { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }
     }
 }

@@ -1,17 +1,17 @@
 /// A strict JSON reader (RFC 8259) for upstream answers: the whole text must be one valid value, with
 /// UTF-8 strings, no control characters, no lone surrogates and at most ``maximumDepth`` levels of nesting.
 /// Anything else is refused, so garbage never reaches a client or the database.
-enum JSONScanner {
+public enum JSONScanner {
     /// Where and why the text is not JSON.
-    struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
+    public struct Failure: Error, Sendable, Equatable, CustomStringConvertible {
         var offset: Int
         var reason: String
-        var description: String { "not JSON at byte \(offset): \(reason)" }
+        public var description: String { "not JSON at byte \(offset): \(reason)" }
     }
 
     static let maximumDepth = 64
 
-    static func parse(_ text: [UInt8]) throws(Failure) -> JSONNode {
+    public static func parse(_ text: [UInt8]) throws(Failure) -> JSONNode {
         var cursor = Cursor(text: text)
         cursor.skipSpace()
         let value = try cursor.value(depth: 0)

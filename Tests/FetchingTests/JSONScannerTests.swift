@@ -1,5 +1,5 @@
 import Foundation
-@testable import Stationboard
+@testable import Fetching
 import XCTest
 
 final class JSONScannerTests: XCTestCase {

@@ -1,0 +1,44 @@
+/// A route path with named segments, `/v1/alplakes/simulations/1d/profile/simstrat/{lake}/{time}`: each
+/// `{name}` matches one non-empty segment, everything else must match exactly. For drop-in routes whose
+/// upstream puts values in the path; the metrics label stays the template, so it never grows with the values.
+public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
+    private enum Segment: Sendable, Hashable {
+        case literal(Substring)
+        case parameter(String)
+    }
+
+    public let description: String
+    private let segments: [Segment]
+
+    public init(_ template: String) {
+        description = template
+        segments = template.split(separator: "/", omittingEmptySubsequences: false).map { segment in
+            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
+                return .parameter(String(segment.dropFirst().dropLast()))
+            }
+            return .literal(segment)
+        }
+    }
+
+    /// Whether a path string is a template (has a `{name}` segment).
+    public static func isTemplate(_ path: String) -> Bool {
+        path.split(separator: "/").contains { $0.hasPrefix("{") && $0.hasSuffix("}") && $0.count > 2 }
+    }
+
+    /// The values of the named segments when `path` matches, else `nil`.
+    public func match(_ path: String) -> [String: String]? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == segments.count else { return nil }
+        var values: [String: String] = [:]
+        for (part, segment) in zip(parts, segments) {
+            switch segment {
+            case .literal(let text):
+                guard part == text else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                values[name] = String(part)
+            }
+        }
+        return values
+    }
+}

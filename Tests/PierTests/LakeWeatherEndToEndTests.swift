@@ -1,0 +1,78 @@
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// `/v1/lake-weather` through the real binary: not configured without a key, the key never shown, the app's
+/// request (with its `appid`, which Pier ignores) answered from the local OpenWeather.
+final class LakeWeatherEndToEndTests: EndToEndTestCase {
+    func testWithoutAKeyTheRouteSaysSoAndHealthShowsDisabled() throws {
+        let pier = try startPier(["PIER_FETCH": "off"])
+        let response = try RawClient.request(port: pier.port, "/v1/lake-weather?lat=47.37&lon=8.54")
+        XCTAssertEqual(response.status, 503)
+        XCTAssertEqual(response.bodyText, #"{"error":"lake weather is not configured on this server"}"#)
+        XCTAssertEqual(response.header("retry-after"), "3600")
+        let health = try RawClient.request(port: pier.port, "/health")
+        XCTAssertEqual(health.status, 200)
+        let sources = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])?["sources"] as? [String: Any])
+        XCTAssertEqual((sources["lake-weather"] as? [String: Any])?["status"] as? String, "disabled")
+        XCTAssertEqual(upstream.requests(.openweather).count, 0)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testTheAppsRequestIsAnsweredAndTheKeyIsNeverShown() throws {
+        let key = "ow-key-\(UUID().uuidString)"
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("pier-ow-\(UUID().uuidString)")
+        try Data(key.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_OPENWEATHER_KEY_FILE": file.path, "LOG_LEVEL": "debug"])
+        // The app's request, with its own key in the URL (ignored, never logged).
+        let path = "/v1/lake-weather?lat=46.5065&lon=6.6268&appid=the-apps-old-key&units=metric"
+        let response = try RawClient.request(port: pier.port, path)
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        let forecast = try JSONDecoder().decode(AppForecast.self, from: Data(response.body))
+        XCTAssertEqual(forecast.list.count, 39, "the slot without wind.deg is dropped")
+        XCTAssertEqual(upstream.requests(.openweather).first?.query["appid"], key)
+        let tag = try XCTUnwrap(response.header("etag"))
+        XCTAssertEqual(try RawClient.request(port: pier.port, path, headers: [("If-None-Match", tag)]).status, 304)
+        XCTAssertEqual(upstream.requests(.openweather).count, 1)
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/lake-weather?lat=46.5&lon=6.6&units=imperial").status, 400)
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/lake-weather?lat=abc&lon=6.6").status, 400)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains("pier_openweather_requests_total 1"), metrics)
+        XCTAssertTrue(metrics.contains("pier_openweather_slots_dropped_total 1"))
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
+        XCTAssertTrue(health.contains(#""lake-weather":{"status":"ok""#), health)
+        XCTAssertTrue(health.contains(#""left_today":29999"#), health)
+        XCTAssertEqual(pier.stop(), 0)
+        for text in [health, metrics, pier.standardOutput()] {
+            XCTAssertFalse(text.contains(key), "the key is never shown")
+            XCTAssertFalse(text.contains("the-apps-old-key"), "the app's key is never logged")
+        }
+    }
+}
+
+/// The members of an OpenWeather forecast the Next Wave app requires (see LakeWeatherTests/AppForecast.swift).
+private struct AppForecast: Decodable {
+    struct Item: Decodable {
+        struct Main: Decodable {
+            let temp, feels_like, temp_min, temp_max: Double
+            let pressure, humidity: Int
+        }
+        struct Weather: Decodable {
+            let id: Int
+            let main, description, icon: String
+        }
+        struct Wind: Decodable {
+            let speed: Double
+            let deg: Int
+            let gust: Double?
+        }
+        let dt: Int
+        let main: Main
+        let weather: [Weather]
+        let wind: Wind
+        let dt_txt: String
+    }
+    let list: [Item]
+}
