@@ -65,6 +65,9 @@ let package = Package(
             name: "LakeWeather",
             dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .target(
+            name: "Alplakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -79,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -102,6 +105,9 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(
             name: "LakeWeatherTests",
             dependencies: ["LakeWeather", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "AlplakesTests", dependencies: ["Alplakes", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import Alplakes
 import Feature
 import LakeWeather
 import Lakes
@@ -19,6 +20,7 @@ enum Features {
             WeatherFeature(settings: try .init(reader), context: context),
             StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
             LakeWeatherFeature(settings: try .init(reader), context: context),
+            AlplakesFeature(settings: try .init(reader), context: context),
             SunFeature(),
         ]
     }

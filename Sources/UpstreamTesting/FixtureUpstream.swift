@@ -231,7 +231,7 @@ public final class FixtureUpstream: Sendable {
                 status: .badRequest, headers: ["Content-Type": "application/json"],
                 body: Array(#"{"detail":"simstrat simulation results are not available for \#(name) please select from: [...]"}"#.utf8))
         }
-        let body = parts[3] == "profile" ? lake.profile : lake.point
+        let body = parts[2] == "profile" ? lake.profile : lake.point
         return HTTPResponse(
             headers: ["Content-Type": "application/json"], body: TimeShift.shift(seconds: Self.alplakesShift(lake.time), inForecastJSON: body))
     }

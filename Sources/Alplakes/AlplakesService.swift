@@ -1,0 +1,104 @@
+import Fetching
+import Foundation
+import HTTPServer
+import Logging
+
+/// Lake temperatures from Alplakes on a schedule: each configured lake's profile and surface series, one lake
+/// at a time with a pause (a research institute's service), stored in PostgreSQL, held in memory. A lake whose
+/// fetch fails keeps its last good data; the run then counts as failed (a wrong-shaped answer as suspect) so
+/// that `/health` and the captures show it. Speaks no HTTP.
+public final class AlplakesService: Sendable {
+    public struct Settings: Sendable {
+        /// `PIER_ALPLAKES_LAKES`.
+        public var lakes = AlplakesLake.appLakes
+        /// `PIER_ALPLAKES_PAUSE_S`: between two lakes.
+        public var pause: Duration = .seconds(2)
+        /// The surface series fetched around now: from `seriesBefore` ago to `seriesAfter` ahead — enough for
+        /// an app's "now + 48 h" window until the next fetch and a little beyond.
+        public var seriesBefore: Duration = .seconds(6 * 3600)
+        public var seriesAfter: Duration = .seconds(54 * 3600)
+
+        public init() {}
+    }
+
+    /// How a lake's last fetch went, for `/health`.
+    public struct LakeStatus: Sendable, Equatable {
+        public var lastSuccess: Date? = nil
+        public var lastError: String? = nil
+    }
+
+    public let settings: Settings
+    private let client: AlplakesClient
+    private let store: AlplakesStore
+    private let held = SharedValue<[String: AlplakesLake]>([:])
+    private let statuses = SharedValue<[String: LakeStatus]>([:])
+    /// Fired after the lakes held changed.
+    public let changes = ChangeSignal()
+    private let logger: Logger
+
+    public init(client: AlplakesClient, store: AlplakesStore, settings: Settings = Settings(), logger: Logger = Logger(label: "pier.alplakes")) {
+        self.client = client
+        self.store = store
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// The lakes held, by key.
+    public var lakes: [String: AlplakesLake] { held.value }
+
+    public func load() async throws {
+        let stored = try await store.lakes(settings.lakes)
+        held.update { held in for lake in stored { held[lake.key] = lake } }
+        statuses.update { statuses in
+            for lake in stored where statuses[lake.key]?.lastSuccess == nil { statuses[lake.key] = LakeStatus(lastSuccess: lake.fetchedAt, lastError: nil) }
+        }
+        changes.fire()
+    }
+
+    /// Fetches every lake (at most two upstream calls each), storing and serving each as it arrives.
+    public func refresh() async throws -> FetchSummary {
+        var failures: [String] = []
+        var suspect = false
+        var fetched = 0
+        for (index, key) in settings.lakes.enumerated() {
+            if index > 0 { try await Task.sleep(for: settings.pause) }
+            try Task.checkCancellation()
+            let now = Date()
+            do {
+                let profile = try await client.profile(key, at: now)
+                let series = try await client.surface(key, from: now - settings.seriesBefore.seconds, to: now + settings.seriesAfter.seconds)
+                let lake = AlplakesLake(key: key, profile: profile, series: series, fetchedAt: now)
+                try await store.store(lake)
+                held.update { $0[key] = lake }
+                statuses.update { $0[key] = LakeStatus(lastSuccess: now, lastError: nil) }
+                changes.fire()
+                fetched += 1
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                if error is AlplakesProblem { suspect = true }
+                logger.warning("an Alplakes lake failed; its last good data is kept", metadata: ["lake": "\(key)", "error": "\(error)"])
+                statuses.update { $0[key, default: LakeStatus()].lastError = "\(error)" }
+                failures.append("\(key): \(error)")
+            }
+        }
+        if !failures.isEmpty {
+            let summary = "\(failures.count) of \(settings.lakes.count) lakes failed (\(failures.prefix(3).joined(separator: "; ")))"
+            throw suspect ? FetchError.suspect(summary) : FetchError.other(summary)
+        }
+        return FetchSummary(itemCount: fetched, scrapedAt: Date())
+    }
+
+    /// `"lakes":{"upperzurich":{"last_success":…,"age_s":…,"last_error":…},…}` for `/health`.
+    public func healthJSON(now: Date = Date()) -> String {
+        let statuses = statuses.value
+        let members = settings.lakes.map { key -> String in
+            let status = statuses[key] ?? LakeStatus()
+            let success = status.lastSuccess.map { "\"\(Timestamp.iso8601($0))\"" } ?? "null"
+            let age = status.lastSuccess.map { String(max(0, Int(now.timeIntervalSince($0)))) } ?? "null"
+            let error = status.lastError.map { JSONString.quote($0) } ?? "null"
+            return "\"\(key)\":{\"last_success\":\(success),\"age_s\":\(age),\"last_error\":\(error)}"
+        }
+        return "\"lakes\":{\(members.joined(separator: ","))}"
+    }
+}

@@ -1,0 +1,60 @@
+import Fetching
+import Foundation
+
+/// `/v1/lake-temperatures`: every lake's surface temperature now and its next 48 hours, in one answer.
+public enum LakeTemperatures {
+    public static let horizon: TimeInterval = 48 * 3600
+
+    /// The body for `lakes` at `now`, and until when it stays the same (the next step to leave or enter the
+    /// 48-hour window, or a minute when nothing will).
+    public static func render(_ lakes: [AlplakesLake], order: [String], now: Date) -> (body: [UInt8], until: Date) {
+        var until = now.addingTimeInterval(3600)
+        var out = "{\"lakes\":["
+        let byKey = Dictionary(lakes.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+        var first = true
+        for key in order {
+            guard let lake = byKey[key] else { continue }
+            if !first { out += "," }
+            first = false
+            out += "{\"key\":\(quote(key)),\"name\":\(quote(AlplakesLake.name(of: key))),"
+            out += "\"surface_temperature\":\(number(lake.profile.surfaceTemperature)),\"at\":\"\(Timestamp.iso8601(lake.profile.time))\","
+            out += "\"forecast\":["
+            var firstStep = true
+            for step in lake.series.steps {
+                if step.time < now {
+                    continue
+                }
+                if step.time > now.addingTimeInterval(horizon) {
+                    until = min(until, step.time.addingTimeInterval(-horizon))
+                    continue
+                }
+                until = min(until, step.time.addingTimeInterval(1))
+                if !firstStep { out += "," }
+                firstStep = false
+                out += "{\"time\":\"\(Timestamp.iso8601(step.time))\",\"temperature\":\(number(step.temperature))}"
+            }
+            out += "]}"
+        }
+        let updated = lakes.map(\.fetchedAt).max()
+        out += "],\"lastUpdated\":\(updated.map { "\"\(Timestamp.iso8601($0))\"" } ?? "null")}"
+        return (Array(out.utf8), max(until, now.addingTimeInterval(1)))
+    }
+
+    private static func quote(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}
