@@ -24,6 +24,8 @@ public struct SunRoutes: Sendable {
         let query = request.query
         // sunrise-sunset.org names the longitude `lng`; Pier's other routes say `lon`. Both are accepted.
         let point = try Coordinate(query, longitude: query["lon"] == nil && query["lng"] != nil ? "lng" : "lon")
+        // Both given: `lon` wins, but a bad `lng` is still a bad request.
+        if query["lon"] != nil, query["lng"] != nil { _ = try Coordinate(query, longitude: "lng") }
         let instant = now()
         let today = Int(instant.timeIntervalSince1970.rounded(.down)) / 86_400
         let date: CalendarDate

@@ -10,11 +10,13 @@ final class OpenAPITests: EndToEndTestCase {
     func startPierWithData(_ extra: [String: String] = [:]) throws -> PierProcess {
         // A generous FMI budget: schemathesis asks for many cold cells, and a 503 would be a finding.
         var environment = ["PIER_FMI_REQUESTS_PER_MINUTE": "100000", "PIER_FMI_BURST": "100000", "PIER_FORECAST_NEIGHBOUR_KM": "0",
-                           "PIER_TRANSPORT_REQUESTS_PER_MINUTE": "100000", "PIER_TRANSPORT_BURST": "100000", "PIER_TRANSPORT_CLIENT_SHARE": "1"]
+                           "PIER_TRANSPORT_REQUESTS_PER_MINUTE": "100000", "PIER_TRANSPORT_BURST": "100000", "PIER_TRANSPORT_CLIENT_SHARE": "1",
+                           "PIER_OPENWEATHER_KEY": "schemathesis-key", "PIER_OPENWEATHER_REQUESTS_PER_MINUTE": "100000",
+                           "PIER_OPENWEATHER_BURST": "100000", "PIER_OPENWEATHER_CLIENT_SHARE": "1"]
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)
         let deadline = Date().addingTimeInterval(30)
-        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94"] {
+        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/lake-temperatures"] {
             while try RawClient.request(port: pier.port, path).status != 200 {
                 guard Date() < deadline else {
                     XCTFail("\(path) never answered 200")
