@@ -77,6 +77,25 @@ await check("GET /v1/sun decodes; polar night has null events; a bad date is 400
     return nil
 }
 
+await check("GET /v1/lake-weather decodes the forecast and its daily summary; the app's appid is accepted and ignored") {
+    let forecast = try await client.getLakeWeather(query: .init(lat: 46.5065, lon: 6.6268)).ok.body.json
+    guard forecast.list.count == 39, forecast.cnt == 39, !forecast.daily.isEmpty else { return "\(forecast.list.count) slots, \(forecast.daily.count) days" }
+    guard forecast.list.allSatisfy({ !$0.weather.isEmpty }) else { return "a slot without weather" }
+    let imperial = try await client.getLakeWeather(query: .init(lat: 46.5, lon: 6.6, units: nil, appid: "x"))
+    guard case .ok = imperial else { return "expected 200 with an appid, got \(imperial)" }
+    return nil
+}
+
+await check("GET /v1/lake-temperatures lists the lakes; the Alplakes drop-in profile decodes") {
+    let lakes = try await client.getLakeTemperatures().ok.body.json
+    guard lakes.lakes.count >= 3, lakes.lakes.contains(where: { $0.key == "upperzurich" && $0.name == "Zürichsee" }) else { return "\(lakes.lakes.map(\.key))" }
+    let profile = try await client.getAlplakesProfile(path: .init(lake: "geneva", time: "202611241207")).ok.body.json
+    guard profile.depth.data.count == profile.variables.t.data.count else { return "depths and temperatures differ" }
+    let unknown = try await client.getAlplakesProfile(path: .init(lake: "atlantis", time: "202611241207"))
+    guard case .notFound = unknown else { return "expected 404, got \(unknown)" }
+    return nil
+}
+
 await check("POST /api/ships/refresh: 401 without or with a wrong token, 200 with the token") {
     guard case .unauthorized(let missing) = try await client.refreshShips() else { return "no token was not 401" }
     guard missing.headers.wwwAuthenticate.hasPrefix("Bearer") else { return "WWW-Authenticate: \(missing.headers.wwwAuthenticate)" }
