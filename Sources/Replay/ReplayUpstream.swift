@@ -13,7 +13,9 @@ import Logging
 /// ZSG's `timestamp` (a date, in epoch milliseconds), the day at the same distance from today as the recorded
 /// day was from the recording's first day (a recording made last week serves this week); for a stationboard's
 /// `date` (or `datetime`), likewise, with the answer's dates moved to the one asked for; else the same FMI
-/// `storedquery_id` (a point forecast serves any point); else the first. An exchange that recorded no answer
+/// `storedquery_id` (a point forecast serves any point); else, for a `lat`/`lon` query, the recording nearest that
+/// point; else the first. A path segment holding a time (`yyyyMMddHHmm`) matches any time, and JSON forecasts
+/// (OpenWeather, Alplakes) are moved by the whole 3-hour steps since they were recorded. An exchange that recorded no answer
 /// (a timeout, a refused connection) is answered `502` with the recorded error.
 public final class ReplayUpstream: Sendable {
     private struct Entry: Sendable {
@@ -34,7 +36,9 @@ public final class ReplayUpstream: Sendable {
         var byRoute: [String: [Entry]] = [:]
         for item in recorded {
             guard let components = URLComponents(string: item.exchange.url), let host = components.host else { continue }
-            let route = Self.route(host: host, port: components.port, path: components.path)
+            // Paths that carry times (Alplakes' `…/{yyyyMMddHHmm}/…`) are served for any time: the segment becomes a
+            // template parameter.
+            let route = Self.template(Self.route(host: host, port: components.port, path: components.path))
             var query: [String: String] = [:]
             for pair in components.queryItems ?? [] { query[pair.name] = pair.value ?? "" }
             let received = (try? Date(item.exchange.receivedAt, strategy: .iso8601)) ?? Date()
@@ -83,6 +87,16 @@ public final class ReplayUpstream: Sendable {
         "/" + host + (port.map { ":\($0)" } ?? "") + (path.isEmpty ? "/" : path)
     }
 
+    /// `route` with every 12-digit segment (a `yyyyMMddHHmm` time) made a template parameter.
+    static func template(_ route: String) -> String {
+        var index = 0
+        return route.split(separator: "/", omittingEmptySubsequences: false).map { segment -> String in
+            guard segment.count == 12, segment.allSatisfy({ $0.isASCII && $0.isNumber }) else { return String(segment) }
+            index += 1
+            return "{t\(index)}"
+        }.joined(separator: "/")
+    }
+
     private static func answer(_ request: HTTPRequest, from entries: [Entry], moveToNow: Bool, now: Date) -> HTTPResponse {
         var query: [String: String] = [:]
         for pair in request.query.pairs { query[pair.name] = pair.value }
@@ -99,6 +113,9 @@ public final class ReplayUpstream: Sendable {
         }
         if let wanted = requestedDate(query, now: now), let recorded = entry.query["date"].flatMap(CalendarDate.init) {
             body = TimeShift.shift(days: wanted.dayNumber - recorded.dayNumber, inJSON: body)
+        } else if moveToNow, query["id"] == nil, contentType?.lowercased().contains("json") == true {
+            // OpenWeather and Alplakes: whole 3-hour model steps since the recording, so the forecast starts now.
+            body = TimeShift.shift(seconds: TimeShift.forecastSteps(from: entry.receivedAt, to: now), inForecastJSON: body)
         }
         return HTTPResponse(status: HTTPStatus(code: status, reason: "Replayed"), headers: headers, body: body)
     }
@@ -131,6 +148,15 @@ public final class ReplayUpstream: Sendable {
         }
         if let storedQuery = query["storedquery_id"], let same = entries.first(where: { $0.query["storedquery_id"] == storedQuery }) {
             return same
+        }
+        if let latitude = query["lat"].flatMap(Double.init), let longitude = query["lon"].flatMap(Double.init) {
+            // A point forecast (OpenWeather): the recording nearest the point asked.
+            let located = entries.compactMap { entry in
+                entry.query["lat"].flatMap(Double.init).flatMap { lat in entry.query["lon"].flatMap(Double.init).map { (entry, lat, $0) } }
+            }
+            if let nearest = located.min(by: { hypot($0.1 - latitude, $0.2 - longitude) < hypot($1.1 - latitude, $1.2 - longitude) }) {
+                return nearest.0
+            }
         }
         return entries.first
     }

@@ -6,6 +6,7 @@ public enum StationboardAnswer: Sendable {
     case board(body: [UInt8], freshFor: Int, stale: Bool)
     /// The upstream knows no such station (remembered for `freshFor` seconds).
     case unknownStation(String, freshFor: Int)
-    /// Nothing stored for the request and the upstream cannot be asked now.
-    case unavailable(reason: String, retryAfter: Int)
+    /// Nothing stored for the request and the upstream cannot be asked now. `clientShare`: because this client
+    /// used its share of the budget (`429`), not because the upstream or the shared budget failed (`503`).
+    case unavailable(reason: String, retryAfter: Int, clientShare: Bool)
 }

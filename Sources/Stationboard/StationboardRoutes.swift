@@ -24,7 +24,8 @@ public struct StationboardRoutes: Sendable {
 
     /// The HTTP answer for a service's answer, made once per answer (the service keeps it in memory): a board
     /// with its ETag and the freshness left as `max-age` (stale: `X-Pier-Stale` + `Warning: 110`), `404` for an
-    /// unknown station (cacheable like a board), `503` + `Retry-After` when nothing can be served.
+    /// unknown station (cacheable like a board), `503` + `Retry-After` when nothing can be served (`429` when it is
+    /// this client's share of the budget that is spent).
     @Sendable public static func prepare(_ answer: StationboardAnswer) -> CachedResponse {
         switch answer {
         case .board(let body, let freshFor, let stale):
@@ -37,8 +38,9 @@ public struct StationboardRoutes: Sendable {
         case .unknownStation(let station, let freshFor):
             return CachedResponse(
                 .error(.notFound, "transport.opendata.ch knows no station with id \(station)", headers: ["Cache-Control": "public, max-age=\(freshFor)"]))
-        case .unavailable(let reason, let retryAfter):
-            return CachedResponse(.error(.serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
+        case .unavailable(let reason, let retryAfter, let clientShare):
+            return CachedResponse(
+                .error(clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
         }
     }
 }

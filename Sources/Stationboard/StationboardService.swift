@@ -162,6 +162,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         }
         let reason: String
         let retryAfter: Int
+        var clientShare = false
         switch outcome {
         case .answered(.board(let document, let fetchedAt)):
             // The call remembered it already; everyone who joined the call shares that rendering.
@@ -178,6 +179,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
             case .clientShare: "this client has used its share of the request budget for transport.opendata.ch"
             case .paused: "transport.opendata.ch asked for a pause (429)"
             }
+            clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
         }
         if let last {
@@ -185,7 +187,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
             return remember(last.document, fetchedAt: last.fetchedAt, stale: true, query: query, now: now).response
         }
         unavailableAnswers?.increment()
-        return prepare(.unavailable(reason: "no stationboard available for this request: \(reason)", retryAfter: retryAfter))
+        return prepare(.unavailable(reason: "no stationboard available for this request: \(reason)", retryAfter: retryAfter, clientShare: clientShare))
     }
 
     /// One upstream call (the caller holds a token): check, store, remember.

@@ -40,6 +40,9 @@ public final class ForecastService: Sendable {
         /// Whole seconds until asking again could help.
         public var retryAfter: Int
         public var reason: String
+        /// Because this client used its share of the budget (`429`), not because FMI or the shared budget
+        /// could not serve (`503`).
+        public var clientShare = false
         public var description: String { reason }
     }
 
@@ -178,7 +181,7 @@ public final class ForecastService: Sendable {
             if let stored { return .stale(stored) }
             let seconds = RetryAfter.seconds(retryAfter)
             let why = reason == .clientShare ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
-            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))"))
+            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))", clientShare: reason == .clientShare))
         }
     }
 

@@ -83,7 +83,9 @@ public struct WeatherRoutes: Sendable {
             answer = try await forecasts.forecast(at: point, client: clients.client(of: request), now: now)
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
-            throw HTTPError(.serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
+            // RFC 6585: this client, not the service, should slow down.
+            throw HTTPError(
+                unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, now: now)
     }

@@ -39,7 +39,7 @@ final class DemoAndCaptureTests: EndToEndTestCase {
             arguments: ["serve", "--demo"], database: database,
             environment: [
                 "PIER_DEMO_DIR": demoDirectory, "LOG_LEVEL": "warning", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5",
-                "PIER_REFRESH_TOKEN": "demo-token", "PIER_ZSG_PAUSE_S": "0",
+                "PIER_REFRESH_TOKEN": "demo-token", "PIER_ZSG_PAUSE_S": "0", "PIER_ALPLAKES_PAUSE_S": "0",
                 "PIER_ZSG_URL": "http://127.0.0.1:9/zsg/schiffeinsatz", "PIER_METEONEWS_URL": "http://127.0.0.1:9/meteonews",
                 "PIER_FMI_URL": "http://127.0.0.1:9/wfs", "PIER_TRANSPORT_URL": "http://127.0.0.1:9/transport/v1",
             ])
@@ -81,6 +81,26 @@ final class DemoAndCaptureTests: EndToEndTestCase {
             from: Date(), timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate]))
         let observed = try XCTUnwrap(ISO8601DateFormatter().date(from: weather.current.observed_at))
         XCTAssertLessThan(Date().timeIntervalSince(observed), 3 * 3600, "observations moved to the current hour")
+
+        // Next Wave's lake weather (no key in the demo), lake temperatures (all 27 lakes), sun times.
+        let forecast = try RawClient.request(port: pier.port, "/v1/lake-weather?lat=47.37&lon=8.54")
+        XCTAssertEqual(forecast.status, 200, forecast.bodyText)
+        XCTAssertEqual(forecast.header("X-Pier-Demo"), "true")
+        let slots = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(forecast.body)) as? [String: Any])?["list"] as? [[String: Any]])
+        let first = try XCTUnwrap(slots.first?["dt"] as? Int)
+        XCTAssertLessThan(abs(Double(first) - Date().timeIntervalSince1970), 3 * 3600, "the recorded forecast moved to now")
+        var temperatures = try RawClient.request(port: pier.port, "/v1/lake-temperatures")
+        var lakeCount = 0
+        while Date() < deadline.addingTimeInterval(30) {
+            temperatures = try RawClient.request(port: pier.port, "/v1/lake-temperatures")
+            lakeCount = ((try? JSONSerialization.jsonObject(with: Data(temperatures.body)) as? [String: Any])?["lakes"] as? [Any])?.count ?? 0
+            if lakeCount == 27 { break }
+            usleep(200_000)
+        }
+        XCTAssertEqual(lakeCount, 27, temperatures.bodyText)
+        let lakeList = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(temperatures.body)) as? [String: Any])?["lakes"] as? [[String: Any]])
+        XCTAssertTrue(lakeList.allSatisfy { (($0["forecast"] as? [Any])?.count ?? 0) >= 14 }, "48 hours of forecast from now")
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/sun?lat=47.37&lon=8.54").status, 200)
 
         let health = try RawClient.request(port: pier.port, "/health")
         XCTAssertEqual(health.header("X-Pier-Demo"), "true")

@@ -222,14 +222,21 @@ final class StationboardServiceTests: XCTestCase {
             let query = StationboardQuery(station: "8503651", date: CalendarDate(year: 2026, month: 8, day: day))
             statuses.append(await service.response(for: query, client: greedy).response.status.code)
         }
-        // The share is half the burst: two calls, then 503 with the seconds until this client's next token.
-        XCTAssertEqual(statuses, [200, 200, 503, 503])
+        // The share is half the burst: two calls, then 429 (this client should slow down, RFC 6585) with the
+        // seconds until this client's next token.
+        XCTAssertEqual(statuses, [200, 200, 429, 429])
         let refused = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-09")), client: greedy)
         XCTAssertEqual(Int(refused.response.headers["retry-after"] ?? ""), 20)
         // Another client still gets its own.
         let fine = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-10")), client: other)
         XCTAssertEqual(fine.response.status, .ok)
         XCTAssertEqual(upstream.requests(.transport).count, 3)
+        // The last token of the shared burst; after it the service's budget is spent for everyone: 503.
+        let last = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-11")), client: IPAddress("192.0.2.3"))
+        XCTAssertEqual(last.response.status, .ok)
+        let spent = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-12")), client: IPAddress("192.0.2.4"))
+        XCTAssertEqual(spent.response.status, .serviceUnavailable)
+        XCTAssertNotNil(spent.response.headers["retry-after"])
     }
 
     func testJourneysWithNullFieldsAndOtherTransportAreServedWithoutAShip() async throws {

@@ -187,6 +187,29 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         XCTAssertEqual(service.budget.snapshot().refused[.budget], 4)
     }
 
+    /// Budget refusals say whose budget it is: this client's share (429 at the route) or everyone's (503).
+    func testARefusalSaysWhetherItWasThisClientsShareOrTheSharedBudget() async throws {
+        let clock = ManualClock()
+        let service = service(neighbourKilometres: 0, budget: .init(ratePerMinute: 60, burst: 4, clientShare: 0.25), clock: clock)
+        let greedy = try XCTUnwrap(IPAddress("203.0.113.5"))
+        _ = try await service.forecast(at: Coordinate(latitude: 61.0, longitude: 24.0)!, client: greedy)
+        do {
+            _ = try await service.forecast(at: Coordinate(latitude: 61.1, longitude: 24.0)!, client: greedy)
+            XCTFail("the client's share is one call")
+        } catch let unavailable as ForecastService.Unavailable {
+            XCTAssertTrue(unavailable.clientShare)
+        }
+        for (index, latitude) in [61.2, 61.3, 61.4].enumerated() {
+            _ = try await service.forecast(at: Coordinate(latitude: latitude, longitude: 24.0)!, client: IPAddress("198.51.100.\(index + 1)"))
+        }
+        do {
+            _ = try await service.forecast(at: Coordinate(latitude: 61.5, longitude: 24.0)!, client: IPAddress("192.0.2.9"))
+            XCTFail("the shared burst is spent")
+        } catch let unavailable as ForecastService.Unavailable {
+            XCTAssertFalse(unavailable.clientShare)
+        }
+    }
+
     func testOneClientCannotDrainTheBudgetWhileAnotherGetsItsOwnCell() async throws {
         let clock = ManualClock()
         let service = service(budget: .init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: clock)

@@ -58,3 +58,31 @@ capture("weather", "weather", [
      "&parameters=Temperature,WindSpeedMS,WindDirection,Humidity,Pressure,Precipitation1h,WeatherSymbol3", "text/xml; charset=UTF-8",
      (fixtures / "fmi" / "forecast-point.xml").read_bytes(), "2026-11-23T06:00:00Z"),
 ], "2026-11-23T06:00:00Z")
+
+# OpenWeather (lake weather): the three forecast fixtures, each recorded when its first slot began (the replay
+# moves them by whole 3-hour steps to now and serves the one nearest the point asked). The key is not recorded.
+forecasts = []
+for name, lat, lon in [("forecast-zurich-2026-07-04.json", "47.35", "8.55"), ("forecast-rapperswil-2026-11-23.json", "47.25", "8.80"),
+                       ("forecast-ouchy-2026-11-23.json", "46.50", "6.65")]:
+    body = (fixtures / "openweather" / name).read_bytes()
+    first = json.loads(body)["list"][0]["dt"]
+    received = dt.datetime.fromtimestamp(first, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    forecasts.append((f"https://api.openweathermap.org/data/2.5/forecast?lat={lat}&lon={lon}&appid=REDACTED&units=metric",
+                      "application/json; charset=utf-8", body, received))
+capture("lake-weather", "lake-weather", forecasts, "2026-11-23T09:00:00Z")
+
+# Alplakes: every lake of the app's mapping, written by the fixture generator at 2026-11-23 09:00 UTC (profile)
+# with the surface series from 6 hours before to 54 hours after (what Pier asks).
+sys.path.insert(0, str(root / "scripts" / "fixtures"))
+import gen_alplakes  # noqa: E402
+
+anchor = dt.datetime(2026, 11, 23, 9, tzinfo=dt.timezone.utc)
+start, end = anchor - dt.timedelta(hours=6), anchor + dt.timedelta(hours=54)
+exchanges = []
+for lake in dict.fromkeys(key for _, key in gen_alplakes.MAPPING):
+    base = "https://alplakes-api.eawag.ch/simulations/1d"
+    exchanges.append((f"{base}/profile/simstrat/{lake}/{gen_alplakes.path_time(anchor)}", "application/json",
+                      json.dumps(gen_alplakes.profile(lake, anchor), separators=(",", ":")).encode(), "2026-11-23T09:00:00Z"))
+    exchanges.append((f"{base}/point/simstrat/{lake}/{gen_alplakes.path_time(start)}/{gen_alplakes.path_time(end)}/0", "application/json",
+                      json.dumps(gen_alplakes.point(lake, start, end), separators=(",", ":")).encode(), "2026-11-23T09:00:00Z"))
+capture("alplakes", "alplakes", exchanges, "2026-11-23T09:00:00Z")
