@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""A local stand-in for OpenWeather's 5-day forecast and Alplakes' 1D routes, for scripts/bench: answers written
+on the fly by the fixture generators (scripts/fixtures/gen_openweather.py, gen_alplakes.py) for any point, lake
+and time, so that cold keys are really cold. GET /_stats answers {"openweather": calls, "cells": distinct points
+asked, "alplakes": calls} (the upstream's own count, for the population simulation).
+Usage: nextwave_fixture_server.py PORT"""
+import datetime as dt, json, os, sys, threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
+import gen_alplakes  # noqa: E402
+import gen_openweather  # noqa: E402
+
+LOCK = threading.Lock()
+STATS = {"openweather": 0, "alplakes": 0}
+CELLS = set()
+FORECASTS = {}
+
+
+def forecast(lat, lon):
+    key = (round(lat, 4), round(lon, 4))
+    with LOCK:
+        cached = FORECASTS.get(key)
+    if cached is None:
+        cached = json.dumps(gen_openweather.forecast(lat, lon)).encode()
+        with LOCK:
+            FORECASTS[key] = cached
+    return cached
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        parts = url.path.strip("/").split("/")
+        status, body = 404, b'{"detail":"Not Found"}'
+        if url.path == "/_stats":
+            with LOCK:
+                body, status = json.dumps(dict(STATS, cells=len(CELLS))).encode(), 200
+        elif url.path == "/data/2.5/forecast":
+            lat, lon = float(query.get("lat", ["0"])[0]), float(query.get("lon", ["0"])[0])
+            with LOCK:
+                STATS["openweather"] += 1
+                CELLS.add((lat, lon))
+            body, status = forecast(lat, lon), 200
+        elif len(parts) >= 6 and parts[:2] == ["simulations", "1d"] and parts[3] == "simstrat":
+            with LOCK:
+                STATS["alplakes"] += 1
+            lake = parts[4]
+            if lake not in gen_alplakes.LAKES:
+                status, body = 400, json.dumps({"detail": f"simstrat simulation results are not available for {lake}"}).encode()
+            elif parts[2] == "profile":
+                status, body = 200, json.dumps(gen_alplakes.profile(lake, gen_alplakes.parse_path_time(parts[5]))).encode()
+            elif parts[2] == "point" and len(parts) == 8:
+                start, end = gen_alplakes.parse_path_time(parts[5]), gen_alplakes.parse_path_time(parts[6])
+                status, body = 200, json.dumps(gen_alplakes.point(lake, start, end)).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+if __name__ == "__main__":
+    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
