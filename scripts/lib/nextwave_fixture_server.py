@@ -2,7 +2,7 @@
 """A local stand-in for OpenWeather's 5-day forecast and Alplakes' 1D routes, for scripts/bench: answers written
 on the fly by the fixture generators (scripts/fixtures/gen_openweather.py, gen_alplakes.py) for any point, lake
 and time, so that cold keys are really cold. GET /_stats answers {"openweather": calls, "cells": distinct points
-asked, "alplakes": calls} (the upstream's own count, for the population simulation).
+asked, "per_cell_max": most calls for one point, "alplakes": calls} (the upstream's own count, for the population simulation).
 Usage: nextwave_fixture_server.py PORT"""
 import datetime as dt, json, os, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -14,7 +14,7 @@ import gen_openweather  # noqa: E402
 
 LOCK = threading.Lock()
 STATS = {"openweather": 0, "alplakes": 0}
-CELLS = set()
+CELLS = {}
 FORECASTS = {}
 
 
@@ -39,12 +39,13 @@ class Handler(BaseHTTPRequestHandler):
         status, body = 404, b'{"detail":"Not Found"}'
         if url.path == "/_stats":
             with LOCK:
-                body, status = json.dumps(dict(STATS, cells=len(CELLS))).encode(), 200
+                body = json.dumps(dict(STATS, cells=len(CELLS), per_cell_max=max(CELLS.values(), default=0))).encode()
+                status = 200
         elif url.path == "/data/2.5/forecast":
             lat, lon = float(query.get("lat", ["0"])[0]), float(query.get("lon", ["0"])[0])
             with LOCK:
                 STATS["openweather"] += 1
-                CELLS.add((lat, lon))
+                CELLS[(lat, lon)] = CELLS.get((lat, lon), 0) + 1
             body, status = forecast(lat, lon), 200
         elif len(parts) >= 6 and parts[:2] == ["simulations", "1d"] and parts[3] == "simstrat":
             with LOCK:
