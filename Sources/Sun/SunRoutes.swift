@@ -11,6 +11,9 @@ public struct SunRoutes: Sendable {
     static let datedMaxAge = 86_400
 
     private let now: @Sendable () -> Date
+    /// Dated answers by point and date: they never change, and apps ask for the same few points (Next Wave asks
+    /// for one point for every lake), so a repeat costs a lookup instead of nine solved events.
+    private let dated = BoundedCache<String, CachedResponse>(capacity: 4096)
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
@@ -26,21 +29,23 @@ public struct SunRoutes: Sendable {
         let point = try Coordinate(query, longitude: query["lon"] == nil && query["lng"] != nil ? "lng" : "lon")
         // Both given: `lon` wins, but a bad `lng` is still a bad request.
         if query["lon"] != nil, query["lng"] != nil { _ = try Coordinate(query, longitude: "lng") }
-        let instant = now()
-        let today = Int(instant.timeIntervalSince1970.rounded(.down)) / 86_400
-        let date: CalendarDate
-        let maxAge: Int
         if let text = query["date"] {
             guard let given = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date as YYYY-MM-DD, not '\(text.prefix(40))'")
             }
-            date = given
-            maxAge = Self.datedMaxAge
-        } else {
-            // "Today" in UTC, as the upstream's default; it is another day at the next UTC midnight.
-            date = CalendarDate(dayNumber: today)
-            maxAge = max(1, (today + 1) * 86_400 - Int(instant.timeIntervalSince1970.rounded(.up)))
+            let key = "\(point.latitude),\(point.longitude),\(given)"
+            if let cached = dated[key] { return cached.response(for: request) }
+            let body = SunResponse.body(SunTimes(date: given, latitude: point.latitude, longitude: point.longitude))
+            let answer = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(Self.datedMaxAge)"])
+            dated.set(answer, for: key)
+            return answer.response(for: request)
         }
+        // "Today" in UTC, as the upstream's default; it is another day at the next UTC midnight. Its max-age
+        // shrinks by the second, so this answer is built each time.
+        let instant = now()
+        let today = Int(instant.timeIntervalSince1970.rounded(.down)) / 86_400
+        let date = CalendarDate(dayNumber: today)
+        let maxAge = max(1, (today + 1) * 86_400 - Int(instant.timeIntervalSince1970.rounded(.up)))
         let body = SunResponse.body(SunTimes(date: date, latitude: point.latitude, longitude: point.longitude))
         return CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"]).response(for: request)
     }
