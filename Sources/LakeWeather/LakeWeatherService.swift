@@ -57,13 +57,13 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     public static var source: String { "lake-weather" }
 
     public let settings: Settings
-    private let gate: UpstreamGate<String, IPAddress, Fetched>
+    private let gate: UpstreamGate<ForecastCell, IPAddress, Fetched>
     private let quota: DailyQuota?
     private let client: OpenWeatherClient
     private let store: LakeWeatherStore
-    private let memory: LRUCache<String, Held>
+    private let memory: LRUCache<ForecastCell, Held>
     private let prepare: @Sendable (LakeWeatherAnswer) -> Prepared
-    private let loading = SingleFlight<String, LakeWeatherStore.Stored?>()
+    private let loading = SingleFlight<ForecastCell, LakeWeatherStore.Stored?>()
     private let board: SourceStatusBoard?
     private let runner: FetchRunner?
     private let reachable = SharedValue<Bool?>(nil)
@@ -98,7 +98,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         droppedSlots = metrics?.counter(
             "pier_openweather_slots_dropped_total", help: "Forecast slots left out because the app could not decode them (no wind.deg, …).")
         var refusals: [String: Counter] = [:]
-        for reason in UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"] {
+        for reason in UpstreamGate<ForecastCell, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"] {
             refusals[reason] = metrics?.counter(
                 "pier_openweather_refusals_total", help: "Lake weather requests not sent to OpenWeather: budget, client share, pause or daily quota.",
                 labels: [("reason", reason)])
@@ -129,7 +129,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
 
     /// The answer held in memory while it holds (the route's fast path); `nil` when PostgreSQL or the upstream must be asked.
     public func cachedResponse(for cell: ForecastCell, now: Date = Date()) -> Prepared? {
-        guard let held = memory[cell.description], now < held.until else { return nil }
+        guard let held = memory[cell], now < held.until else { return nil }
         hits?.increment()
         return held.response
     }
@@ -137,10 +137,10 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     public func response(for cell: ForecastCell, client: IPAddress?, now: Date = Date()) async -> Prepared {
         if let cached = cachedResponse(for: cell, now: now) { return cached }
         misses?.increment()
-        let key = cell.description
+        let key = cell
         let stored = await loading.value(for: key) { [store, logger] in
             do { return try await store.forecast(for: cell) } catch {
-                logger.warning("could not read a stored forecast", metadata: ["cell": "\(key)", "error": "\(error)"])
+                logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
                 return nil
             }
         }
@@ -257,7 +257,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
             document: document, fetchedAt: fetchedAt, until: until, stale: stale,
             response: prepare(.forecast(body: body, freshFor: max(0, Int(until.timeIntervalSince(now).rounded())), stale: stale)),
             bytes: body.count)
-        memory.set(held, for: cell.description, cost: document.body.count + held.bytes + 256)
+        memory.set(held, for: cell, cost: document.body.count + held.bytes + 256)
         return held
     }
 
