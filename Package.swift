@@ -130,7 +130,7 @@ if Context.environment["PIER_FUZZ"] != nil {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("http", ["HTTPServer"]), ("query", ["HTTPServer"]), ("date", ["Fetching"]), ("zsg", ["Ships", "Markup"]),
         ("meteonews", ["Lakes", "Markup"]), ("fmi", ["Weather"]), ("html", ["Markup"]), ("xml", ["Markup"]),
-        ("transport", ["Stationboard"]),
+        ("transport", ["Stationboard"]), ("openweather", ["LakeWeather"]), ("alplakes", ["Alplakes"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(

@@ -12,6 +12,15 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         case clientShare = "client_share"
         /// The upstream asked for a pause that has not ended.
         case paused
+
+        /// Why no call was made, in a sentence naming `upstream` (for the JSON error of a refused request).
+        public func reason(upstream: String) -> String {
+            switch self {
+            case .budget: "the request budget for \(upstream) is spent"
+            case .clientShare: "this client has used its share of the request budget for \(upstream)"
+            case .paused: "calls to \(upstream) are paused (it refused or rate-limited the last one)"
+            }
+        }
     }
 
     public enum Outcome: Sendable {

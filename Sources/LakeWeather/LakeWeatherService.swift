@@ -171,11 +171,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
             refusals[refusal.rawValue]?.increment()
-            reason = switch refusal {
-            case .budget: "the request budget for OpenWeather is spent"
-            case .clientShare: "this client has used its share of the request budget for OpenWeather"
-            case .paused: "OpenWeather calls are paused (the key was refused or the account blocked)"
-            }
+            reason = refusal.reason(upstream: "OpenWeather")
             clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
         }

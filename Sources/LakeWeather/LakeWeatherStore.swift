@@ -8,10 +8,7 @@ public struct LakeWeatherStore: Sendable {
     /// old still covers three days when OpenWeather fails, an older one is not worth keeping.
     public static let history = "2 days"
 
-    public struct Stored: Sendable {
-        public var body: [UInt8]
-        public var fetchedAt: Date
-    }
+    public typealias Stored = StoredBody
 
     private let pool: PostgresPool
 

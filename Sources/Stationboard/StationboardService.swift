@@ -174,11 +174,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
             refusals[refusal]?.increment()
-            reason = switch refusal {
-            case .budget: "the request budget for transport.opendata.ch is spent"
-            case .clientShare: "this client has used its share of the request budget for transport.opendata.ch"
-            case .paused: "transport.opendata.ch asked for a pause (429)"
-            }
+            reason = refusal.reason(upstream: "transport.opendata.ch")
             clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
         }

@@ -8,11 +8,7 @@ public struct StationboardStore: Sendable {
     /// timetable worth serving when the upstream fails, but not for ever.
     public static let history = "3 days"
 
-    /// A stored answer.
-    public struct Stored: Sendable {
-        public var body: [UInt8]
-        public var fetchedAt: Date
-    }
+    public typealias Stored = StoredBody
 
     private let pool: PostgresPool
 

@@ -51,28 +51,3 @@ final class LakeWeatherEndToEndTests: EndToEndTestCase {
         }
     }
 }
-
-/// The members of an OpenWeather forecast the Next Wave app requires (see LakeWeatherTests/AppForecast.swift).
-private struct AppForecast: Decodable {
-    struct Item: Decodable {
-        struct Main: Decodable {
-            let temp, feels_like, temp_min, temp_max: Double
-            let pressure, humidity: Int
-        }
-        struct Weather: Decodable {
-            let id: Int
-            let main, description, icon: String
-        }
-        struct Wind: Decodable {
-            let speed: Double
-            let deg: Int
-            let gust: Double?
-        }
-        let dt: Int
-        let main: Main
-        let weather: [Weather]
-        let wind: Wind
-        let dt_txt: String
-    }
-    let list: [Item]
-}
