@@ -31,6 +31,9 @@ def forecast(lat, lon):
 
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    # Headers and body go out in two writes; with Nagle on, the last segment of a keep-alive answer waits for the
+    # client's delayed ACK (~40 ms) — a stall of this stand-in, not of the upstream or of Pier.
+    disable_nagle_algorithm = True
 
     def do_GET(self):
         url = urlparse(self.path)
