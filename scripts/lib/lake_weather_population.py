@@ -4,8 +4,8 @@ upstream (the local OpenWeather's own count, GET /_stats of scripts/lib/nextwave
 
 Points: POINTS stations spread along 16 lakes (each lake drawn as a polyline between shore towns, stations a
 few hundred metres off it, deterministic for the seed) — generated here; the app's own station list stays the
-app's. Users: each has one to four favourite stations (nearby stations more popular) and opens the app at random
-moments; an opening asks for every favourite, as the app does at start.
+app's. Users: 5,000, each behind its own address, with one to four favourite stations (a few stations are
+everyone's) and opening the app at random moments; an opening asks for every favourite, as the app does at start.
 
     lake_weather_population.py PIER_URL UPSTREAM_URL SECONDS [REQUESTS_PER_SECOND] [POINTS]
 
@@ -55,7 +55,9 @@ def main():
     rng = random.Random(7)
     points = stations(count, rng)
     popularity = [1 / (1 + i) ** 0.8 for i in range(count)]  # a few stations are everyone's
-    users = [rng.choices(points, popularity, k=rng.randint(1, 4)) for _ in range(5000)]
+    # Each user behind its own address (the proxy's X-Forwarded-For), as phones are: one client's share of the
+    # budget is not everyone's.
+    users = [(f"10.{n // 65536}.{n // 256 % 256}.{n % 256}", rng.choices(points, popularity, k=rng.randint(1, 4))) for n in range(5000)]
     statuses, lock, requests = {}, threading.Lock(), [0]
     deadline = time.monotonic() + seconds
     target = urlparse(pier)
@@ -64,9 +66,10 @@ def main():
         local = random.Random(seed)
         connection = http.client.HTTPConnection(target.hostname, target.port, timeout=30)
         while time.monotonic() < deadline:
-            for lat, lon in local.choice(users):
+            address, favourites = local.choice(users)
+            for lat, lon in favourites:
                 try:
-                    connection.request("GET", f"/v1/lake-weather?lat={lat}&lon={lon}&units=metric")
+                    connection.request("GET", f"/v1/lake-weather?lat={lat}&lon={lon}&units=metric", headers={"X-Forwarded-For": address})
                     response = connection.getresponse()
                     response.read()
                     status = response.status
