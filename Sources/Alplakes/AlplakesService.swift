@@ -83,8 +83,10 @@ public final class AlplakesService: Sendable {
             }
         }
         if !failures.isEmpty {
+            // The lakes that did arrive are stored and served; the run still counts as failed (suspect for a
+            // wrong-shaped answer) so that /health, the logs and the captures show the others.
             let summary = "\(failures.count) of \(settings.lakes.count) lakes failed (\(failures.prefix(3).joined(separator: "; ")))"
-            throw suspect ? FetchError.suspect(summary) : FetchError.other(summary)
+            throw FetchError.partial(summary, stored: fetched, suspect: suspect)
         }
         return FetchSummary(itemCount: fetched, scrapedAt: Date())
     }

@@ -33,7 +33,8 @@ public final class FetchRunner: Sendable {
         lastCaptures.withLock { $0[source] }
     }
 
-    /// Called with the source's name after every successful run (to tell other processes).
+    /// Called with the source's name after every run that stored new data — every success, and a failure that
+    /// stored part of its data (``FetchError/partial(_:stored:suspect:)``) — to tell other processes.
     public func onSuccess(_ hook: @escaping @Sendable (String) async -> Void) {
         successHook.withLock { $0 = hook }
     }
@@ -95,7 +96,9 @@ public final class FetchRunner: Sendable {
             logger.warning("could not record the fetch run", metadata: ["source": "\(job.source)", "error": "\(error)"])
         }
         finish(job, id: id, result: result, started: started)
-        if case .success = result, let hook = successHook.withLock({ $0 }) { await hook(job.source) }
+        // New data, even from a run that failed part-way, is announced so that other processes load it.
+        let storedSomething = if case .failure(let error) = result { error.storedSomething } else { true }
+        if storedSomething, let hook = successHook.withLock({ $0 }) { await hook(job.source) }
         return result
     }
 

@@ -54,6 +54,20 @@ final class FetchRunnerTests: XCTestCase {
 
     /// The scheduler reloads the board from `fetch_runs` now and then; a read made just before a run's success
     /// was written must not roll that success back (seen as a `stale` source right after fresh data was served).
+    /// Other processes hear of every run that stored data: successes, and failures that stored part of theirs.
+    func testNewDataIsAnnouncedAfterASuccessAndAPartialFailureOnly() async throws {
+        let runner = FetchRunner(log: FetchRunLog(pool: pool), board: SourceStatusBoard(sources: [("test", .seconds(3600))]))
+        let announced = Mutex(0)
+        runner.onSuccess { _ in announced.withLock { $0 += 1 } }
+        _ = await runner.run(job { FetchSummary(itemCount: 1, scrapedAt: Date()) })
+        _ = await runner.run(job { throw FetchError.partial("1 of 3 lakes failed", stored: 2, suspect: true) })
+        _ = await runner.run(job { throw FetchError.partial("3 of 3 lakes failed", stored: 0, suspect: false) })
+        _ = await runner.run(job { throw FetchError.suspect("looks odd") })
+        XCTAssertEqual(announced.withLock { $0 }, 2)
+        let recorded = try await outcomes()
+        XCTAssertEqual(recorded, ["ok", "suspect", "failed", "suspect"])
+    }
+
     func testAReloadReadBeforeASuccessDoesNotRollItBack() {
         let board = SourceStatusBoard(sources: [("test", .seconds(3600)), ("other", .seconds(3600))])
         let earlier = Date(timeIntervalSince1970: 1_795_400_000)
