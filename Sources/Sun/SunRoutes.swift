@@ -11,8 +11,8 @@ public struct SunRoutes: Sendable {
     static let datedMaxAge = 86_400
 
     private let now: @Sendable () -> Date
-    /// Dated answers by point and date: they never change, and apps ask for the same few points (Next Wave asks
-    /// for one point for every lake), so a repeat costs a lookup instead of nine solved events.
+    /// Dated answers by their parameters as written: they never change, and apps ask for the same few points
+    /// (Next Wave asks for one point for every lake), so a repeat costs a lookup instead of nine solved events.
     private let dated = BoundedCache<String, CachedResponse>(capacity: 4096)
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
@@ -25,16 +25,17 @@ public struct SunRoutes: Sendable {
 
     func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = request.query
+        // A dated request seen before is answered by its parameters as written: they were checked then.
+        let key = query["date"].map { "\($0)|\(query["lat"] ?? "")|\(query["lon"] ?? "")|\(query["lng"] ?? "")" }
+        if let key, let cached = dated[key] { return cached.response(for: request) }
         // sunrise-sunset.org names the longitude `lng`; Pier's other routes say `lon`. Both are accepted.
         let point = try Coordinate(query, longitude: query["lon"] == nil && query["lng"] != nil ? "lng" : "lon")
         // Both given: `lon` wins, but a bad `lng` is still a bad request.
         if query["lon"] != nil, query["lng"] != nil { _ = try Coordinate(query, longitude: "lng") }
-        if let text = query["date"] {
+        if let text = query["date"], let key {
             guard let given = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date as YYYY-MM-DD, not '\(text.prefix(40))'")
             }
-            let key = "\(point.latitude),\(point.longitude),\(given)"
-            if let cached = dated[key] { return cached.response(for: request) }
             let body = SunResponse.body(SunTimes(date: given, latitude: point.latitude, longitude: point.longitude))
             let answer = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(Self.datedMaxAge)"])
             dated.set(answer, for: key)
