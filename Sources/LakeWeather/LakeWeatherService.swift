@@ -137,8 +137,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     public func response(for cell: ForecastCell, client: IPAddress?, now: Date = Date()) async -> Prepared {
         if let cached = cachedResponse(for: cell, now: now) { return cached }
         misses?.increment()
-        let key = cell
-        let stored = await loading.value(for: key) { [store, logger] in
+        let stored = await loading.value(for: cell) { [store, logger] in
             do { return try await store.forecast(for: cell) } catch {
                 logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
                 return nil
@@ -147,13 +146,13 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         var last: (document: ForecastDocument, fetchedAt: Date)?
         if let stored, let document = try? ForecastDocument(parsing: stored.body) { last = (document, stored.fetchedAt) }
         // Memory may hold a newer forecast than PostgreSQL (its write failed).
-        if let held = memory.peek(key), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = (held.document, held.fetchedAt) }
+        if let held = memory.peek(cell), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = (held.document, held.fetchedAt) }
         if let last, now.timeIntervalSince(last.fetchedAt) < settings.ttl.seconds {
             return remember(last.document, fetchedAt: last.fetchedAt, stale: false, cell: cell, now: now).response
         }
-        let outcome = await gate.call(key, client: client) { [self] in
+        let outcome = await gate.call(cell, client: client) { [self] in
             // A call for this cell may have landed between our look at memory and this one starting.
-            if let held = memory.peek(key), !held.stale, now < held.until { return .forecast(held.document, fetchedAt: held.fetchedAt) }
+            if let held = memory.peek(cell), !held.stale, now < held.until { return .forecast(held.document, fetchedAt: held.fetchedAt) }
             if let quota, case .spent(let retryAfter) = await quota.take(now: now) {
                 refusals["daily_quota"]?.increment()
                 return .failed("OpenWeather's daily quota for this server is spent", retryAfter: retryAfter)
@@ -165,7 +164,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         var clientShare = false
         switch outcome {
         case .answered(.forecast(let document, let fetchedAt)):
-            if let held = memory.peek(key), held.fetchedAt == fetchedAt, !held.stale { return held.response }
+            if let held = memory.peek(cell), held.fetchedAt == fetchedAt, !held.stale { return held.response }
             return remember(document, fetchedAt: fetchedAt, stale: false, cell: cell, now: now).response
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
@@ -235,10 +234,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         _ work: @escaping @Sendable () async -> (OpenWeatherClient.Answer?, String?)
     ) async -> OpenWeatherClient.Answer? {
         guard let runner else { return await work().0 }
-        return await runner.capturingFailures(of: Self.source) {
-            let (answer, failure) = await work()
-            return (answer, failure)
-        }
+        return await runner.capturingFailures(of: Self.source) { await work() }
     }
 
     private func recordUpstream(reachable: Bool, error: String?) {
