@@ -3,14 +3,14 @@ import Fetching
 import Foundation
 import Logging
 
-/// `pier fetch ships|lakes --once`: one scrape, recorded in `fetch_runs` like a scheduled one.
+/// `pier fetch ships|lakes|weather|alplakes --once`: one scheduled source fetched now, recorded in `fetch_runs` like a scheduled run.
 struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Fetch one source now and exit (non-zero when the fetch failed or looked wrong).",
         discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE) and the PIER_* upstream settings listed in docs/operations.md.")
 
-    @Argument(help: "The source to fetch: one that `pier serve` fetches on a schedule (ships, lakes, weather).")
+    @Argument(help: "The source to fetch: one that `pier serve` fetches on a schedule (ships, lakes, weather, alplakes).")
     var source: String
 
     @Flag(help: "Run one fetch and exit (the only mode; the background schedule belongs to `pier serve`).")
