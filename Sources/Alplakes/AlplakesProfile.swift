@@ -21,6 +21,9 @@ public struct AlplakesProfile: Sendable {
         guard let values = root["variables"]?["T"]?["data"]?.elements, values.count == depths.count,
             values.allSatisfy({ $0.isNull || $0.number(in: body) != nil })
         else { throw .unexpectedShape("the profile's variables.T.data does not match its depths") }
+        if let implausible = values.lazy.compactMap({ $0.number(in: body) }).first(where: { !AlplakesProblem.plausible.contains($0) }) {
+            throw .unexpectedShape("a profile temperature of \(implausible) is not a lake's in °C")
+        }
         self.body = body
         self.time = time
         surfaceTemperature = values.reversed().lazy.compactMap { $0.number(in: body) }.first
@@ -31,6 +34,9 @@ public struct AlplakesProfile: Sendable {
 public enum AlplakesProblem: Error, Sendable, Equatable, CustomStringConvertible {
     case notJSON(String)
     case unexpectedShape(String)
+
+    /// Lake water in °C; a value outside (Kelvin, a fill value such as -999) means the answer changed.
+    static let plausible: ClosedRange<Double> = -5...45
 
     public var description: String {
         switch self {

@@ -59,6 +59,10 @@ public struct ForecastDocument: Sendable {
             case .failure(let reason): dropped.append(reason.text)
             }
         }
+        // Pier asks for metric units: a temperature no air on Earth has had means another unit or a changed answer.
+        if let implausible = slots.first(where: { !(-90...60).contains($0.temperature) }) {
+            throw .unexpectedShape("a temperature of \(implausible.temperature) is not °C")
+        }
         guard !slots.isEmpty else {
             throw .unexpectedShape(elements.isEmpty ? "an empty list" : "no slot the app can decode (\(dropped.first ?? ""))")
         }

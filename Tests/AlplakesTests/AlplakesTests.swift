@@ -86,6 +86,9 @@ final class AlplakesDocumentTests: XCTestCase {
             XCTAssertThrowsError(try AlplakesProfile(parsing: Array(text.utf8)), text)
         }
         XCTAssertThrowsError(try AlplakesSeries(parsing: Array(#"{"time":["yesterday"],"depth":{"data":0},"variables":{"T":{"data":[1]}}}"#.utf8)))
+        // Kelvin, or a fill value, is a changed answer, not a temperature.
+        XCTAssertThrowsError(try AlplakesSeries(parsing: Array(plain.replacingOccurrences(of: "21.2", with: "294.35").utf8)))
+        XCTAssertThrowsError(try AlplakesProfile(parsing: Array(#"{"time":"2026-07-04T12:00:00+00:00","depth":{"data":[1.0,0.0]},"variables":{"T":{"data":[-999.0,21.0]}}}"#.utf8)))
     }
 }
 

@@ -65,6 +65,7 @@ final class ForecastDocumentTests: XCTestCase {
             (#"{"cod":"200","list":[],"city":{"timezone":0}}"#, "empty list"), (#"{"cod":"200","list":[{"dt":1}]}"#, "no timezone"),
             (withoutDegrees, "no slot has wind.deg"), (floatDegrees, "wind.deg not an integer anywhere"),
             (String(valid.dropLast(40)), "truncated"),
+            (valid.replacingOccurrences(of: #""temp": ?([0-9])"#, with: #""temp": 27$1"#, options: .regularExpression), "Kelvin, not metric"),
         ] {
             XCTAssertThrowsError(try ForecastDocument(parsing: Array(text.utf8)), why)
         }
