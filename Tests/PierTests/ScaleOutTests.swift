@@ -69,6 +69,28 @@ final class ScaleOutTests: EndToEndTestCase {
         XCTAssertEqual(second.stop(), 0)
     }
 
+    /// One Alplakes lake failing for good fails every run, but the lakes that arrived are announced: another
+    /// process serves them without fetching (it would otherwise never load new lakes).
+    func testLakesStoredByARunThatFailedPartWayReachTheOtherProcess() throws {
+        let lakes = (FixtureUpstream.alplakesLakes + ["nosuchlake"]).joined(separator: ",")
+        let reader = try startPier(["PIER_FETCH": "off", "PIER_ALPLAKES_LAKES": lakes])
+        XCTAssertEqual(try RawClient.request(port: reader.port, "/v1/lake-temperatures").status, 503, "nothing fetched yet")
+        let fetcher = try startPier(["PIER_ALPLAKES_LAKES": lakes, "PIER_LEADER_CHECK_S": "0.2"])
+        XCTAssertTrue(try eventually {
+            let runs = try database.connection().query("SELECT count(*) AS n FROM fetch_runs WHERE source = 'alplakes' AND outcome = 'failed'")
+            return try runs[0].decode(Int.self, "n") >= 1
+        }, "the run failed (one lake is unknown upstream)")
+        var keys: [String] = []
+        XCTAssertTrue(try eventually {
+            let response = try RawClient.request(port: reader.port, "/v1/lake-temperatures")
+            let lakes = (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["lakes"] as? [[String: Any]]
+            keys = lakes?.compactMap { $0["key"] as? String } ?? []
+            return keys == FixtureUpstream.alplakesLakes
+        }, "the reader serves the lakes that arrived: \(keys)")
+        XCTAssertEqual(fetcher.stop(), 0)
+        XCTAssertEqual(reader.stop(), 0)
+    }
+
     private func sourceStates(_ pier: PierProcess) -> [String: String] {
         let sources = health(pier)["sources"] as? [String: [String: Any]] ?? [:]
         return sources.compactMapValues { $0["status"] as? String }
