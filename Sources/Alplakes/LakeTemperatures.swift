@@ -1,5 +1,6 @@
 import Fetching
 import Foundation
+import HTTPServer
 
 /// `/v1/lake-temperatures`: every lake's surface temperature now and its next 48 hours, in one answer.
 public enum LakeTemperatures {
@@ -16,8 +17,8 @@ public enum LakeTemperatures {
             guard let lake = byKey[key] else { continue }
             if !first { out += "," }
             first = false
-            out += "{\"key\":\(quote(key)),\"name\":\(quote(AlplakesLake.name(of: key))),"
-            out += "\"surface_temperature\":\(number(lake.profile.surfaceTemperature)),\"at\":\"\(Timestamp.iso8601(lake.profile.time))\","
+            out += "{\"key\":\(JSONString.quote(key)),\"name\":\(JSONString.quote(AlplakesLake.name(of: key))),"
+            out += "\"surface_temperature\":\(JSONString.number(lake.profile.surfaceTemperature)),\"at\":\"\(Timestamp.iso8601(lake.profile.time))\","
             out += "\"forecast\":["
             var firstStep = true
             for step in lake.series.steps {
@@ -31,30 +32,12 @@ public enum LakeTemperatures {
                 until = min(until, step.time.addingTimeInterval(1))
                 if !firstStep { out += "," }
                 firstStep = false
-                out += "{\"time\":\"\(Timestamp.iso8601(step.time))\",\"temperature\":\(number(step.temperature))}"
+                out += "{\"time\":\"\(Timestamp.iso8601(step.time))\",\"temperature\":\(JSONString.number(step.temperature))}"
             }
             out += "]}"
         }
         let updated = lakes.map(\.fetchedAt).max()
         out += "],\"lastUpdated\":\(updated.map { "\"\(Timestamp.iso8601($0))\"" } ?? "null")}"
         return (Array(out.utf8), max(until, now.addingTimeInterval(1)))
-    }
-
-    private static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
-    }
-
-    private static func number(_ value: Double?) -> String {
-        guard let value, value.isFinite else { return "null" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

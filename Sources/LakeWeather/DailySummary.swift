@@ -1,5 +1,6 @@
 import Fetching
 import Foundation
+import HTTPServer
 
 /// Pier's `daily` addition to a forecast: one entry per local date of the point, from that date's slots —
 /// the true minimum and maximum (not one slot's), the morning and afternoon temperatures, the strongest
@@ -77,10 +78,7 @@ public struct DailySummary: Sendable, Equatable {
     /// The `daily` array: `date`, `temp_min`, `temp_max`, `morning_temp`, `afternoon_temp`, `wind_max`,
     /// `wind_max_kn` (one decimal), `gust_max`, `weather_id`; unknown values `null`.
     public static func json(_ days: [DailySummary]) -> [UInt8] {
-        func number(_ value: Double?) -> String {
-            guard let value, value.isFinite else { return "null" }
-            return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-        }
+        let number = JSONString.number
         var out = "["
         for (index, day) in days.enumerated() {
             if index > 0 { out += "," }

@@ -1,4 +1,5 @@
-/// JSON string quoting without Foundation, for the server's own error bodies.
+/// JSON string quoting and number writing without Foundation, for the server's own error bodies and the
+/// bodies features write by hand.
 public enum JSONString {
     /// `text` as a JSON string literal, quotes included.
     public static func quote(_ text: String) -> String {
@@ -19,5 +20,12 @@ public enum JSONString {
         }
         out += "\""
         return out
+    }
+
+    /// A number as JSON: whole values without a fraction (`14`, not `14.0`), others as Swift's shortest form
+    /// (`21.3`); `null` for `nil` and for values JSON cannot hold (NaN, infinity).
+    public static func number(_ value: Double?) -> String {
+        guard let value, value.isFinite else { return "null" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }
