@@ -68,6 +68,10 @@ let package = Package(
         .target(
             name: "Alplakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .target(
+            name: "NSWDepartures",
+            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -82,7 +86,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -108,6 +112,10 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(
             name: "AlplakesTests", dependencies: ["Alplakes", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "NSWDeparturesTests",
+            dependencies: ["NSWDepartures", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),

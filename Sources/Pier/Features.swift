@@ -2,6 +2,7 @@ import Alplakes
 import Feature
 import LakeWeather
 import Lakes
+import NSWDepartures
 import Ships
 import Stationboard
 import Sun
@@ -22,6 +23,7 @@ enum Features {
             LakeWeatherFeature(settings: try .init(reader), context: context),
             AlplakesFeature(settings: try .init(reader), context: context),
             SunFeature(),
+            NSWDeparturesFeature(settings: try .init(reader), context: context),
         ]
     }
 }

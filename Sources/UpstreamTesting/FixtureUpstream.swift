@@ -5,7 +5,7 @@ import Logging
 import Replay
 import Synchronization
 
-/// A local stand-in for ZSG, MeteoNews, FMI, transport.opendata.ch, OpenWeather and Alplakes: our own HTTP server serving the recorded
+/// A local stand-in for ZSG, MeteoNews, FMI, transport.opendata.ch, OpenWeather, Alplakes and TfNSW: our own HTTP server serving the recorded
 /// fixture pages, with switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL`,
 /// `PIER_METEONEWS_URL`, `PIER_FMI_URL` and `PIER_TRANSPORT_URL` at ``zsgURL``, ``meteoNewsURL``, ``fmiURL``
 /// and ``transportURL``.
@@ -34,10 +34,12 @@ public final class FixtureUpstream: Sendable {
         case rateLimited(retryAfter: Int)
         /// `200` with exactly these bytes as JSON (variants of an answer).
         case json([UInt8])
+        /// Exactly this answer (TfNSW's `403` with `X-Error-Detail`, …).
+        case answer(status: Int, headers: [String: String], body: [UInt8])
     }
 
     public enum Upstream: String, Sendable {
-        case zsg, meteonews, fmi, transport, openweather, alplakes
+        case zsg, meteonews, fmi, transport, openweather, alplakes, tfnsw
     }
 
     /// One request as the upstream saw it.
@@ -64,6 +66,15 @@ public final class FixtureUpstream: Sendable {
     private let lakes: [String: (profile: [UInt8], time: Int, point: [UInt8])]
     /// The lakes the Alplakes fixtures hold; any other is the upstream's `400`.
     public static let alplakesLakes = ["upperzurich", "geneva", "lucernealpnachersee"]
+    /// TfNSW `departure_mon` answers by stop id, written for ``tfnswFixtureNow`` (served moved to now); any other stop
+    /// is answered with the unknown-stop answer.
+    private let departureMonitors: [String: [UInt8]]
+    private let unknownStop: [UInt8]
+    private let tfnswErrors: [Int: [UInt8]]
+    /// The stops the TfNSW fixtures hold.
+    public static let tfnswStops = ["G203519", "203294"]
+    /// The "now" the TfNSW fixtures were written for (2026-07-05T22:10:00Z, Monday 08:10 in Sydney).
+    public static let tfnswFixtureNow = 1_783_289_400
     /// The station the transport fixtures are for (Zürich Bürkliplatz (See)); any other id is unknown (`404`).
     public static let transportStation = "8503651"
 
@@ -86,6 +97,11 @@ public final class FixtureUpstream: Sendable {
             lakes[lake] = (profile, Self.profileTime(profile), try Fixtures.bytes("alplakes", "point-\(lake).json"))
         }
         self.lakes = lakes
+        var monitors: [String: [UInt8]] = [:]
+        for stop in Self.tfnswStops { monitors[stop] = try Fixtures.bytes("nsw", "departure_mon-\(stop).json") }
+        departureMonitors = monitors
+        unknownStop = try Fixtures.bytes("nsw", "departure_mon-unknown-stop.json")
+        tfnswErrors = [401: try Fixtures.bytes("nsw", "401.json")]
         var router = Router()
         let holder = Holder()
         router.on(.get, "/schiffeinsatz", access: .restricted) { request async in
@@ -107,6 +123,9 @@ public final class FixtureUpstream: Sendable {
             router.on(.get, template, access: .restricted) { request async in
                 await holder.upstream?.answer(.alplakes, request) ?? .text("", status: .serviceUnavailable)
             }
+        }
+        router.on(.get, "/v1/tp/departure_mon", access: .restricted) { request async in
+            await holder.upstream?.answer(.tfnsw, request) ?? .text("", status: .serviceUnavailable)
         }
         router.on(.get, "/redirect", access: .restricted) { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -147,6 +166,7 @@ public final class FixtureUpstream: Sendable {
     public var transportURL: String { baseURL + "/v1" }
     public var openWeatherURL: String { baseURL + "/data/2.5" }
     public var alplakesURL: String { baseURL }
+    public var tfnswURL: String { baseURL + "/v1/tp" }
 
     public func requests(_ upstream: Upstream) -> [Request] {
         let path = switch upstream {
@@ -156,6 +176,7 @@ public final class FixtureUpstream: Sendable {
         case .transport: "/v1/stationboard"
         case .openweather: "/data/2.5/forecast"
         case .alplakes: "/simulations/1d/"
+        case .tfnsw: "/v1/tp/departure_mon"
         }
         return log.withLock { $0.filter { upstream == .alplakes ? $0.path.hasPrefix(path) : $0.path == path } }
     }
@@ -172,6 +193,9 @@ public final class FixtureUpstream: Sendable {
         log.withLock { $0.append(Request(path: request.path, query: query, headers: headers)) }
 
         switch modes.withLock({ $0[upstream] }) ?? .normal {
+        case let .status(code) where upstream == .tfnsw && tfnswErrors[code] != nil:
+            return HTTPResponse(
+                status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json"], body: tfnswErrors[code] ?? [])
         case let .status(code) where upstream == .openweather && openWeatherErrors[code] != nil:
             return HTTPResponse(
                 status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json; charset=utf-8"],
@@ -199,7 +223,12 @@ public final class FixtureUpstream: Sendable {
                 body: Array(#"{"errors":[{"message":"Too Many Requests"}]}"#.utf8))
         case let .json(body):
             return HTTPResponse(headers: ["Content-Type": "application/json"], body: body)
+        case let .answer(status, headers, body):
+            var fields = HTTPHeaders()
+            for (name, value) in headers { fields.add(name, value) }
+            return HTTPResponse(status: HTTPStatus(code: status, reason: "Upstream Answer"), headers: fields, body: body)
         case .normal:
+            if upstream == .tfnsw { return departureMonitor(query) }
             if upstream == .transport { return stationboard(query) }
             if upstream == .openweather { return forecast(query) }
             if upstream == .alplakes { return alplakes(request.path) }
@@ -212,6 +241,32 @@ public final class FixtureUpstream: Sendable {
         case .shifted:
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"], offset: 1))
         }
+    }
+
+    /// `departure_mon` for the stop in `name_dm`, its times moved so that the fixture's "now" is this minute; an
+    /// unknown stop gets the unknown-stop answer (HTTP 200, like the real service).
+    private func departureMonitor(_ query: [String: String]) -> HTTPResponse {
+        guard let body = departureMonitors[query["name_dm"] ?? ""] else {
+            return HTTPResponse(headers: ["Content-Type": "application/json"], body: unknownStop)
+        }
+        return HTTPResponse(headers: ["Content-Type": "application/json"], body: TimeShift.shift(body, by: TimeInterval(Self.tfnswShift())))
+    }
+
+    /// Seconds the TfNSW fixtures are moved by: from their "now" to the start of the current minute.
+    public static func tfnswShift(now: Date = Date()) -> Int {
+        Int(now.timeIntervalSince1970) / 60 * 60 - tfnswFixtureNow
+    }
+
+    /// TfNSW's limit answers as recorded (`403` with `X-Error-Detail`): `over-rate` or `over-quota`.
+    public static func tfnswLimit(_ name: String) throws -> Mode {
+        let body = try Fixtures.bytes("nsw", "403-\(name).json")
+        let head = String(decoding: try Fixtures.bytes("nsw", "403-\(name).headers"), as: UTF8.self)
+        var headers: [String: String] = [:]
+        for line in head.split(separator: "\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        return .answer(status: 403, headers: headers, body: body)
     }
 
     /// The forecast written for the point nearest the asked one, as recorded (its dates are the fixture's).

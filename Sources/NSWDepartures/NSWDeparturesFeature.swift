@@ -1,0 +1,68 @@
+import Feature
+import Fetching
+import HTTPServer
+
+/// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with
+/// Pier's key, budget and daily quota; `/v1/nsw/departures`. Without `PIER_NSW_API_KEY` the route answers
+/// `503` and `/health` shows the source `disabled` (demo mode replays recordings, key or not).
+public struct NSWDeparturesFeature: Feature {
+    public typealias Service = NSWDeparturesService<NSWDeparturesRoutes.Prepared>
+    public static let source = Service.source
+    public var name: String { Self.source }
+
+    public struct Settings: Sendable {
+        /// `PIER_NSW_URL`: the Trip Planner API's base (`/departure_mon` is appended).
+        public var url = TfNSWClient.defaultURL
+        /// `PIER_NSW_API_KEY` (or `_FILE`).
+        public var key: String?
+        public var service = Service.Settings()
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            url = try reader.url("PIER_NSW_URL", default: url)
+            key = try reader.secret("PIER_NSW_API_KEY")
+            service.ttl = try reader.seconds("PIER_NSW_TTL_S", default: service.ttl)
+            let perSecond = try reader.number("PIER_NSW_REQUESTS_PER_SECOND", default: service.budget.ratePerMinute / 60, in: 0...1000)
+            service.budget = RequestBudget.Settings(
+                ratePerMinute: perSecond * 60,
+                burst: try reader.int("PIER_NSW_BURST", default: service.budget.burst, in: 1...1000),
+                clientShare: try reader.number("PIER_NSW_CLIENT_SHARE", default: service.budget.clientShare, in: 0.001...1))
+            service.perDay = try reader.int("PIER_NSW_REQUESTS_PER_DAY", default: service.perDay ?? 0, in: 0...100_000_000)
+            service.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: service.cacheBytes)
+        }
+    }
+
+    public let service: Service?
+    private let routes: NSWDeparturesRoutes
+
+    public init(settings: Settings, context: FeatureContext) {
+        // Recordings stand in for TfNSW in the demo: any key does, and no budget is needed.
+        let key = settings.key ?? (context.upstreamsAreRecordings ? "demo" : nil)
+        context.board.register(Self.source, staleAfter: .seconds(3600), onDemand: true, disabled: key == nil)
+        if let key {
+            var serviceSettings = settings.service
+            var quota: DailyQuota?
+            if context.upstreamsAreRecordings {
+                serviceSettings.budget = .unlimited
+            } else if let perDay = serviceSettings.perDay {
+                quota = DailyQuota(upstream: "tfnsw", limit: perDay, timeZone: DepartureQuery.sydney, pool: context.pool)
+            }
+            service = Service(
+                client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream),
+                store: NSWDeparturesStore(pool: context.pool), quota: quota, settings: serviceSettings, board: context.board,
+                runner: context.runner, metrics: context.metrics, prepare: NSWDeparturesRoutes.prepare)
+        } else {
+            service = nil
+        }
+        routes = NSWDeparturesRoutes(service: service, clients: context.clients)
+    }
+
+    public func load() async throws { try await service?.load() }
+
+    public func register(in router: inout Router) { routes.register(in: &router) }
+
+    public func healthDetails(for source: String) -> String? {
+        source == Self.source ? service?.healthJSON() : nil
+    }
+}

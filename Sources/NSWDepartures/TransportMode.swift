@@ -1,0 +1,44 @@
+/// A TfNSW mode as the route names it (`mode=`) and as `departure_mon` writes it (`transportation.product.class`),
+/// with the mode colour the app paints its badge in.
+public enum TransportMode: String, Sendable, CaseIterable, Codable {
+    case train, metro, lightrail, bus, coach, ferry
+    /// Class 11: shown as a bus (its colour), but only in answers for all modes — the app's `mode=bus`
+    /// request leaves school buses out (it excludes class 11), and so does Pier's.
+    case schoolbus
+
+    /// The modes `mode=` accepts (case-insensitive: the app's own name is `lightRail`).
+    public static let requestable: [TransportMode] = [.bus, .lightrail, .train, .metro, .ferry, .coach]
+
+    public init?(request text: String) {
+        guard let mode = Self.requestable.first(where: { $0.rawValue.caseInsensitiveCompare(text) == .orderedSame }) else { return nil }
+        self = mode
+    }
+
+    /// `transportation.product.class`; an unknown class is shown as a bus (the most common mode).
+    public init(productClass: Int?) {
+        switch productClass {
+        case 1: self = .train
+        case 2: self = .metro
+        case 4: self = .lightrail
+        case 7: self = .coach
+        case 9: self = .ferry
+        case 11: self = .schoolbus
+        default: self = .bus
+        }
+    }
+
+    /// TfNSW's mode colour (hex, no `#`: the app's `Color(hex:)` accepts both).
+    public var colour: String {
+        switch self {
+        case .train: "F6891F"
+        case .metro: "168388"
+        case .lightrail: "EE343F"
+        case .bus, .schoolbus: "00B5EF"
+        case .ferry: "5AB031"
+        case .coach: "742283"
+        }
+    }
+
+    /// The text colour on every mode colour.
+    public static let foreground = "FFFFFF"
+}

@@ -1,0 +1,226 @@
+import Basics
+import DatabaseTesting
+import Fetching
+import Foundation
+import HTTPServer
+import Postgres
+import UpstreamTesting
+import XCTest
+
+@testable import NSWDepartures
+
+/// The service against real PostgreSQL and a local TfNSW serving the fixtures moved to now.
+final class NSWDeparturesServiceTests: XCTestCase {
+    var database: TestDatabase!
+    var pool: PostgresPool!
+    var upstream: FixtureUpstream!
+    let clock = SharedValue<Double>(1000)
+    static let key = "nsw-test-key-0123456789"
+
+    override func setUp() async throws {
+        database = try TestDatabase.create()
+        pool = try await database.migratedPool()
+        upstream = try FixtureUpstream()
+    }
+
+    override func tearDown() {
+        upstream?.stop()
+        pool?.close()
+        database?.drop()
+    }
+
+    typealias Service = NSWDeparturesService<NSWDeparturesRoutes.Prepared>
+
+    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
+        var settings = Service.Settings()
+        configure(&settings)
+        let clock = clock
+        return Service(
+            client: TfNSWClient(baseURL: upstream.tfnswURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
+            store: NSWDeparturesStore(pool: pool),
+            quota: perDay.map { DailyQuota(upstream: "tfnsw", limit: $0, timeZone: DepartureQuery.sydney, pool: pool) },
+            settings: settings, board: board, clock: { clock.value }, prepare: NSWDeparturesRoutes.prepare)
+    }
+
+    let bus = DepartureQuery(stop: "G203519", mode: .bus)
+    let all = DepartureQuery(stop: "G203519")
+
+    func decode(_ prepared: NSWDeparturesRoutes.Prepared, file: StaticString = #filePath, line: UInt = #line) throws -> AppDepartures {
+        let response = prepared.cached.response
+        XCTAssertEqual(response.status, .ok, String(decoding: response.body, as: UTF8.self), file: file, line: line)
+        return try JSONDecoder().decode(AppDepartures.self, from: Data(response.body))
+    }
+
+    func testFortyConcurrentRequestsForOneStopCostOneCallForEveryModeAndReplicasShare() async throws {
+        let service = service()
+        let bodies = await withTaskGroup(of: [UInt8].self) { group in
+            for index in 0..<40 {
+                let query = index % 2 == 0 ? bus : DepartureQuery(stop: "G203519", mode: .lightrail)
+                group.addTask { await service.response(for: query, client: nil).cached.response.body }
+            }
+            return await group.reduce(into: [[UInt8]]()) { $0.append($1) }
+        }
+        XCTAssertEqual(Set(bodies).count, 2, "one answer per mode")
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 1)
+        let asked = try XCTUnwrap(upstream.requests(.tfnsw).first)
+        XCTAssertEqual(asked.headers["authorization"], "apikey \(Self.key)")
+        XCTAssertEqual(asked.query["name_dm"], "G203519")
+        XCTAssertEqual(asked.query["outputFormat"], "rapidJSON")
+        XCTAssertEqual(asked.query["mode"], "direct")
+        XCTAssertEqual(asked.query["TfNSWDM"], "true")
+        XCTAssertNil(asked.query["exclMOT_5"], "every mode in the one call")
+        XCTAssertFalse(asked.query.values.contains { $0.contains(Self.key) }, "the key is never in the URL")
+        XCTAssertEqual(asked.query["itdDate"]?.count, 8)
+        let served = try decode(await service.response(for: all, client: nil))
+        XCTAssertEqual(served.stopEvents.count, 8)
+        // Another process answers from PostgreSQL: no call.
+        let second = self.service()
+        let again = try decode(await second.response(for: bus, client: nil))
+        XCTAssertEqual(again.stopEvents.count, 6)
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 1)
+        let prepared = await second.response(for: bus, client: nil)
+        let maxAge = try XCTUnwrap(prepared.cached.response.headers["cache-control"]).replacingOccurrences(of: "public, max-age=", with: "")
+        XCTAssertLessThanOrEqual(try XCTUnwrap(Int(maxAge)), 30)
+        XCTAssertNotNil(prepared.fetchedAt)
+    }
+
+    func testDeparturesThatHaveLeftAreDroppedFromEveryAnswer() async throws {
+        let service = service { $0.ttl = .seconds(3600) }
+        let now = Date()
+        let first = try decode(await service.response(for: all, client: nil, now: now))
+        let firstLeaves = try XCTUnwrap(first.stopEvents.first?.departure)
+        // Just after the first departure leaves (still fresh): the same data, one departure fewer, no call.
+        let after = firstLeaves.addingTimeInterval(1)
+        let cached = try XCTUnwrap(service.cachedResponse(for: all, now: after))
+        let later = try JSONDecoder().decode(AppDepartures.self, from: Data(cached.cached.response.body))
+        XCTAssertEqual(later.stopEvents.count, first.stopEvents.count - 1)
+        XCTAssertEqual(later.stopEvents.first?.id, first.stopEvents[1].id)
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 1)
+        // max-age counts from the fetch to the next departure; Age says how much of it has passed.
+        let maxAge = try XCTUnwrap(Int(try XCTUnwrap(cached.cached.response.headers["cache-control"]).dropFirst("public, max-age=".count)))
+        let age = try XCTUnwrap(Int(try XCTUnwrap(cached.response(for: HTTPRequest(method: .get, target: "/", path: "/"), now: after).headers["age"])))
+        let nextLeaves = try XCTUnwrap(first.stopEvents[1].departure)
+        XCTAssertEqual(Double(maxAge - age), nextLeaves.timeIntervalSince(after), accuracy: 2)
+        // Stale after a failure, far later: only what is still to come.
+        upstream.set(.tfnsw, .status(500))
+        _ = try await pool.execute("UPDATE nsw_departures SET fetched_at = now() - interval '2 hours'")
+        let expired = self.service()
+        let lastPlanned = try XCTUnwrap(first.stopEvents.compactMap(\.departure).max())
+        let nearEnd = lastPlanned.addingTimeInterval(-1)
+        let stale = await expired.response(for: all, client: nil, now: nearEnd)
+        XCTAssertEqual(stale.cached.response.headers["x-pier-stale"], "nsw")
+        XCTAssertEqual(try decode(stale).stopEvents.count, 1)
+        // When every departure has left, a stale answer says nothing: 503.
+        let end = lastPlanned.addingTimeInterval(1)
+        let none = await expired.response(for: all, client: nil, now: end)
+        XCTAssertEqual(none.cached.response.status, .serviceUnavailable)
+        XCTAssertNotNil(none.cached.response.headers["retry-after"])
+    }
+
+    func testAStaleAnswerIsServedWhenTfNSWFailsThrottlesOrRefusesAndThePausesHold() async throws {
+        let board = SourceStatusBoard()
+        board.register(Service.source, staleAfter: .seconds(3600), onDemand: true)
+        let service = service(board: board) { $0.provisional = .seconds(1) }
+        _ = try decode(await service.response(for: all, client: nil))
+        for (index, mode) in [
+            FixtureUpstream.Mode.status(500), .garbage, .json(Array(#"{"stopEvents":[{"x":1}]}"#.utf8)), try FixtureUpstream.tfnswLimit("over-rate"),
+            .rateLimited(retryAfter: 2), try FixtureUpstream.tfnswLimit("over-quota"), .status(401),
+        ].enumerated() {
+            upstream.set(.tfnsw, mode)
+            clock.update { $0 += 100_000 }  // past any pause of the last round
+            let later = Date().addingTimeInterval(Double(31 + index * 2))
+            let stale = await service.response(for: all, client: nil, now: later)
+            XCTAssertEqual(stale.cached.response.status, .ok, "\(mode)")
+            XCTAssertEqual(stale.cached.response.headers["x-pier-stale"], "nsw", "\(mode)")
+            XCTAssertEqual(stale.cached.response.headers["warning"], "110 - \"Response is Stale\"")
+            XCTAssertEqual(upstream.requests(.tfnsw).count, 2 + index, "\(mode): asked once")
+        }
+        // The 401 paused every call: asking again now costs nothing.
+        let health = service.healthJSON()
+        XCTAssertTrue(health.contains(#""paused_s":600"#), health)
+        _ = await service.response(for: DepartureQuery(stop: "203294"), client: nil)
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 8)
+        XCTAssertEqual(board.statuses().first { $0.source == Service.source }?.lastError?.hasPrefix("401: TfNSW refused this server's key"), true)
+        XCTAssertFalse(health.contains(Self.key))
+    }
+
+    func testOverQuotaPausesUntilMidnightInSydneyAndNothingStoredIs503() async throws {
+        let service = service()
+        upstream.set(.tfnsw, try FixtureUpstream.tfnswLimit("over-quota"))
+        let response = await service.response(for: all, client: nil)
+        XCTAssertEqual(response.cached.response.status, .serviceUnavailable)
+        XCTAssertTrue(String(decoding: response.cached.response.body, as: UTF8.self).contains("daily quota"))
+        let paused = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""paused_s""#) }?.split(separator: ":").last ?? ""))
+        let sydney = DepartureQuery.sydney
+        let midnight = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
+        XCTAssertEqual(Double(paused), midnight, accuracy: 5)
+        // Throttled: a short pause, Retry-After from TfNSW's 403.
+        let other = self.service()
+        upstream.set(.tfnsw, try FixtureUpstream.tfnswLimit("over-rate"))
+        let throttled = await other.response(for: all, client: nil)
+        XCTAssertEqual(throttled.cached.response.status, .serviceUnavailable)
+        XCTAssertEqual(throttled.cached.response.headers["retry-after"], "5")
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 2)
+    }
+
+    func testAnUnknownStopIs404AndRememberedAcrossRequestsAndReplicas() async throws {
+        let service = service()
+        let unknown = DepartureQuery(stop: "X999")
+        let first = await service.response(for: unknown, client: nil)
+        XCTAssertEqual(first.cached.response.status, .notFound)
+        XCTAssertEqual(String(decoding: first.cached.response.body, as: UTF8.self), #"{"error":"TfNSW knows no stop with id X999"}"#)
+        _ = await service.response(for: DepartureQuery(stop: "X999", mode: .bus), client: nil)
+        _ = await self.service().response(for: unknown, client: nil)
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 1)
+    }
+
+    func testTheBudgetAndAClientsShare() async throws {
+        let service = service { $0.budget = .init(ratePerMinute: 60, burst: 4, clientShare: 0.25) }
+        let phone = IPAddress("198.51.100.7")
+        let first = await service.response(for: DepartureQuery(stop: "G203519"), client: phone)
+        XCTAssertEqual(first.cached.response.status, .ok)
+        // This client's share (one of four) is spent; nothing is stored for the next stop: 429.
+        let second = await service.response(for: DepartureQuery(stop: "203294"), client: phone)
+        XCTAssertEqual(second.cached.response.status, .tooManyRequests)
+        XCTAssertNotNil(second.cached.response.headers["retry-after"])
+        // Other clients spend the rest; then the budget itself is spent: 503.
+        for (index, stop) in ["A1", "A2", "A3"].enumerated() {
+            let answer = await service.response(for: DepartureQuery(stop: stop), client: IPAddress("198.51.100.\(20 + index)"))
+            XCTAssertEqual(answer.cached.response.status, .notFound)
+        }
+        let spent = await service.response(for: DepartureQuery(stop: "203294"), client: IPAddress("198.51.100.99"))
+        XCTAssertEqual(spent.cached.response.status, .serviceUnavailable)
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 4)
+    }
+
+    func testTheDailyQuotaIsCountedInPostgreSQLAndSpreadOverTheWatchedStops() async throws {
+        let service = service(perDay: 3)
+        for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 3)
+        // The quota is spent for every replica: a fourth stop is not asked.
+        let refused = await self.service(perDay: 3).response(for: DepartureQuery(stop: "B2"), client: nil)
+        XCTAssertEqual(refused.cached.response.status, .serviceUnavailable)
+        XCTAssertTrue(String(decoding: refused.cached.response.body, as: UTF8.self).contains("daily quota"))
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 3)
+        // With no quota left and stops watched, answers stay fresh far longer than 30 s.
+        XCTAssertTrue(service.healthJSON().contains(#""left_today":0"#), service.healthJSON())
+        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        XCTAssertGreaterThan(ttl, 3600)
+    }
+
+    func testTheQuotaStretchesFreshnessBeforeItRunsOut() async throws {
+        // 1,000 calls a day over 3 watched stops: each stop fresh for about 3 × (seconds left today) / 1,000.
+        let service = service(perDay: 1000)
+        for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
+        let sydney = DepartureQuery.sydney
+        let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
+        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        XCTAssertEqual(Double(ttl), max(30, 3 * left / 998), accuracy: 2)
+        // An answer 40 s old is still fresh when the spread asks for more than 40 s.
+        if ttl > 60 {
+            let later = Date().addingTimeInterval(40)
+            _ = await service.response(for: DepartureQuery(stop: "G203519", mode: .bus), client: nil, now: later)
+            XCTAssertEqual(upstream.requests(.tfnsw).count, 3)
+        }
+    }
+}
