@@ -18,8 +18,9 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
     public struct Settings: Sendable {
         /// `PIER_NSW_TTL_S`: freshness at best (real-time data changes by the minute).
         public var ttl: Duration = .seconds(30)
-        /// `PIER_NSW_REQUESTS_PER_SECOND` (× 60), `PIER_NSW_BURST`, `PIER_NSW_CLIENT_SHARE`: under the Bronze plan's 5 a second.
-        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.25)
+        /// `PIER_NSW_REQUESTS_PER_SECOND` (× 60), `PIER_NSW_BURST`, `PIER_NSW_CLIENT_SHARE`: under the Bronze plan's 5 a second;
+        /// a client may start two calls at once (the app shows a bus and a light-rail stop).
+        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.5)
         /// `PIER_NSW_REQUESTS_PER_DAY` (the Bronze plan allows 60,000; some room is left for the key's other
         /// uses and the replicas' races); `nil`: no quota.
         public var perDay: Int? = 50_000

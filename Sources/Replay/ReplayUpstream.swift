@@ -15,7 +15,9 @@ import Logging
 /// `date` (or `datetime`), likewise, with the answer's dates moved to the one asked for; else the same FMI
 /// `storedquery_id` (a point forecast serves any point); else, for a `lat`/`lon` query, the recording nearest that
 /// point; else the first. A path segment holding a time (`yyyyMMddHHmm`) matches any time, and JSON forecasts
-/// (OpenWeather, Alplakes) are moved by the whole 3-hour steps since they were recorded. An exchange that recorded no answer
+/// (OpenWeather, Alplakes) are moved by the whole 3-hour steps since they were recorded. A TfNSW `departure_mon`
+/// request (`name_dm`) gets the recording of its stop (else the one recorded for `name_dm=*`), moved by the whole
+/// minutes since it was recorded. An exchange that recorded no answer
 /// (a timeout, a refused connection) is answered `502` with the recorded error.
 public final class ReplayUpstream: Sendable {
     private struct Entry: Sendable {
@@ -111,7 +113,10 @@ public final class ReplayUpstream: Sendable {
         if moveToNow, contentType?.lowercased().contains("xml") == true {
             body = TimeShift.shift(body, by: TimeShift.hours(from: entry.receivedAt, to: now))
         }
-        if let wanted = requestedDate(query, now: now), let recorded = entry.query["date"].flatMap(CalendarDate.init) {
+        if moveToNow, query["name_dm"] != nil {
+            // TfNSW departures: moved by the whole minutes since the recording, so they leave from now on.
+            body = TimeShift.shift(body, by: TimeShift.minutes(from: entry.receivedAt, to: now))
+        } else if let wanted = requestedDate(query, now: now), let recorded = entry.query["date"].flatMap(CalendarDate.init) {
             body = TimeShift.shift(days: wanted.dayNumber - recorded.dayNumber, inJSON: body)
         } else if moveToNow, query["id"] == nil, contentType?.lowercased().contains("json") == true {
             // OpenWeather and Alplakes: whole 3-hour model steps since the recording, so the forecast starts now.
@@ -144,6 +149,12 @@ public final class ReplayUpstream: Sendable {
             if let first = dated.map(\.1).min() {
                 let offset = wanted.dayNumber - CalendarDate(now, in: zurich).dayNumber
                 return dated.min { abs($0.1 - first - offset) < abs($1.1 - first - offset) }?.0
+            }
+        }
+        if let stop = query["name_dm"] {
+            // A TfNSW stop: its own recording, else the one recorded for any other stop (`name_dm=*`).
+            if let same = entries.first(where: { $0.query["name_dm"] == stop }) ?? entries.first(where: { $0.query["name_dm"] == "*" }) {
+                return same
             }
         }
         if let storedQuery = query["storedquery_id"], let same = entries.first(where: { $0.query["storedquery_id"] == storedQuery }) {

@@ -23,6 +23,11 @@ public enum TimeShift {
         return output
     }
 
+    /// The whole minutes from `then` to `now`, in seconds (TfNSW's departures are planned to the minute).
+    public static func minutes(from then: Date, to now: Date) -> TimeInterval {
+        ((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 60).rounded(.down) * 60
+    }
+
     /// Moves a transport.opendata.ch-style JSON answer by whole days: every local date-time (`"2026-07-04T10:30…`)
     /// and every epoch `…Timestamp": <seconds>` member, so a recorded stationboard serves another date.
     public static func shift(days: Int, inJSON document: [UInt8]) -> [UInt8] {

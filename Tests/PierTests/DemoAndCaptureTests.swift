@@ -102,6 +102,17 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertTrue(lakeList.allSatisfy { (($0["forecast"] as? [Any])?.count ?? 0) >= 14 }, "48 hours of forecast from now")
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/sun?lat=47.37&lon=8.54").status, 200)
 
+        // Sydney departures (no key in the demo): the recorded stops moved to now; any other stop is unknown.
+        let departures = try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=G203519&mode=bus")
+        XCTAssertEqual(departures.status, 200, departures.bodyText)
+        XCTAssertEqual(departures.header("X-Pier-Demo"), "true")
+        let events = try JSONDecoder().decode(AppDepartures.self, from: Data(departures.body)).stopEvents
+        XCTAssertGreaterThanOrEqual(events.count, 20)
+        let next = try XCTUnwrap(events.first?.departure)
+        XCTAssertTrue((0...300).contains(next.timeIntervalSinceNow), "the recorded departures moved to now: \(next)")
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=203294").status, 200)
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=X1").status, 404)
+
         let health = try RawClient.request(port: pier.port, "/health")
         XCTAssertEqual(health.header("X-Pier-Demo"), "true")
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])

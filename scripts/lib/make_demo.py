@@ -4,7 +4,7 @@ format of `pier fetch --save` (NNN.body + NNN.json, run.json). Run it again afte
 ZSG: seven day fragments for 2026-11-23 … 2026-11-29 (the four fixture pages in turn); transport.opendata.ch:
 the stationboard of Zürich Bürkliplatz (See) for the same seven days (the fixture board of the same page, moved to
 the date, so every course of the day departs); MeteoNews: the lake table; FMI: the all-stations observations and a point forecast, both anchored at 2026-11-23T06:00:00Z (the
-replay moves them to the current hour)."""
+replay moves them to the current hour); TfNSW: the departures of the Trip Planner app's two default stops."""
 import calendar, datetime as dt, json, pathlib, shutil, sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -86,3 +86,17 @@ for lake in dict.fromkeys(key for _, key in gen_alplakes.MAPPING):
     exchanges.append((f"{base}/point/simstrat/{lake}/{gen_alplakes.path_time(start)}/{gen_alplakes.path_time(end)}/0", "application/json",
                       json.dumps(gen_alplakes.point(lake, start, end), separators=(",", ":")).encode(), "2026-11-23T09:00:00Z"))
 capture("alplakes", "alplakes", exchanges, "2026-11-23T09:00:00Z")
+
+# TfNSW departures (Sydney): the Trip Planner app's two default stops, written by the fixture generator at
+# 2026-11-23 21:00 UTC (08:00 in Sydney) with 30 departures each, and the unknown-stop answer for any other stop
+# (recorded as `name_dm=*`). The replay moves them by the whole minutes since, so they leave from now on.
+import gen_nsw  # noqa: E402
+
+anchor = dt.datetime(2026, 11, 23, 21, tzinfo=dt.timezone.utc)
+base = ("https://api.transport.nsw.gov.au/v1/tp/departure_mon?outputFormat=rapidJSON&coordOutputFormat=EPSG%3A4326&mode=direct"
+        "&type_dm=stop&name_dm={}&depArrMacro=dep&itdDate=20261124&itdTime=0800&departureMonitorMacro=true&TfNSWDM=true")
+departures = [(base.format(stop), "application/json", json.dumps(gen_nsw.departure_mon(stop, anchor, count=30)[0], separators=(",", ":")).encode(),
+               "2026-11-23T21:00:00Z") for stop in ["G203519", "203294"]]
+departures.append((base.format("*"), "application/json", json.dumps(gen_nsw.unknown_stop(), separators=(",", ":")).encode(), "2026-11-23T21:00:00Z"))
+capture("nsw", "nsw", departures, "2026-11-23T21:00:00Z")
+
