@@ -362,6 +362,6 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
         return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json),"
             + "\"quota\":\(quota?.snapshot().json ?? "null"),\"ttl_s\":\(Int(currentTTL.value.rounded(.up))),"
-            + "\"cache\":{\"bytes\":\(boards.bytes + renderings.bytes),\"stops\":\(boards.count),\"answers\":\(renderings.count)}"
+            + "\"cache\":{\"bytes\":\(boards.bytes + renderings.bytes),\"entries\":\(renderings.count),\"stops\":\(boards.count)}"
     }
 }

@@ -13,7 +13,7 @@ final class OpenAPITests: EndToEndTestCase {
                            "PIER_TRANSPORT_REQUESTS_PER_MINUTE": "100000", "PIER_TRANSPORT_BURST": "100000", "PIER_TRANSPORT_CLIENT_SHARE": "1",
                            "PIER_OPENWEATHER_KEY": "schemathesis-key", "PIER_OPENWEATHER_REQUESTS_PER_MINUTE": "100000",
                            "PIER_OPENWEATHER_BURST": "100000", "PIER_OPENWEATHER_CLIENT_SHARE": "1",
-                           "PIER_NSW_API_KEY": "schemathesis-key", "PIER_NSW_REQUESTS_PER_SECOND": "100000", "PIER_NSW_BURST": "1000",
+                           "PIER_NSW_API_KEY": "schemathesis-key", "PIER_NSW_REQUESTS_PER_SECOND": "1000", "PIER_NSW_BURST": "1000",
                            "PIER_NSW_CLIENT_SHARE": "1"]
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)

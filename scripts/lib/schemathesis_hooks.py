@@ -6,6 +6,10 @@ today cannot be written in JSON Schema, so schema-valid dates are moved into it 
 the generated value), and a generated `datetime` takes the generated `date`'s day. Invalid values are left as
 they are: the negative phase still checks that they are refused.
 
+`/v1/nsw/departures` refuses a `date` (`YYYYMMDD`, Sydney) more than a day in the past or 28 days ahead, for the
+same reason; a schema-valid date is moved to a day from today to 28 days ahead — before every call (`before_call`),
+since the coverage phase builds its `00000000` without the `map_query` hook.
+
 `/v1/alplakes/…/point/…/{start}/{end}/{depth}` refuses a window whose start is not before its end, as the
 upstream does; two independent path parameters cannot say so in JSON Schema, so a valid pair in the wrong
 order is swapped (and an equal pair widened to the pattern's last minute).
@@ -39,10 +43,23 @@ def _into_window(text):
     return (_today() + datetime.timedelta(days=offset)).isoformat()
 
 
+NSW_DATE = re.compile(r"^([0-9]{4})([0-9]{2})([0-9]{2})$")
+NSW_DAYS_AHEAD = 28
+
+
+def _into_sydney_window(text):
+    """Any `YYYYMMDD` the pattern allows (also 20260230: the schema cannot say which days a month has) moved to a
+    day from today to 28 days ahead in Sydney, chosen from its digits."""
+    year, month, day = (int(part) for part in NSW_DATE.match(text).groups())
+    today = datetime.datetime.now(zoneinfo.ZoneInfo("Australia/Sydney")).date()
+    return (today + datetime.timedelta(days=(year * 372 + month * 31 + day) % (NSW_DAYS_AHEAD + 1))).strftime("%Y%m%d")
+
+
 @schemathesis.hook
 def map_query(context, query):
     operation = getattr(context, "operation", None)
-    if operation is None or getattr(operation, "path", None) != "/v1/stationboard" or not isinstance(query, dict):
+    path = getattr(operation, "path", None) if operation is not None else None
+    if path != "/v1/stationboard" or not isinstance(query, dict):
         return query
     date = query.get("date")
     if isinstance(date, str) and DATE.match(date):
@@ -77,3 +94,13 @@ def map_path_parameters(context, path_parameters):
         else:
             path_parameters["start"] = "000001010000"
     return path_parameters
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    operation = getattr(context, "operation", None)
+    if operation is None or getattr(operation, "path", None) != "/v1/nsw/departures" or not isinstance(case.query, dict):
+        return
+    date = case.query.get("date")
+    if isinstance(date, str) and NSW_DATE.match(date):
+        case.query["date"] = _into_sydney_window(date)

@@ -96,6 +96,17 @@ await check("GET /v1/lake-temperatures lists the lakes; the Alplakes drop-in pro
     return nil
 }
 
+await check("GET /v1/nsw/departures decodes the app's stop events for a mode; an unknown stop is 404, a bad mode 400") {
+    let bus = try await client.getNSWDepartures(query: .init(stop: "G203519", mode: "bus")).ok.body.json
+    guard bus.stopEvents.count == 6, bus.stopEvents.allSatisfy({ $0.transportation.colour.background.rawValue == "00B5EF" }) else {
+        return "\(bus.stopEvents.count) bus departures"
+    }
+    guard bus.stopEvents.map(\.departureTime) == bus.stopEvents.map(\.departureTime).sorted() else { return "not sorted by departure time" }
+    guard case .notFound = try await client.getNSWDepartures(query: .init(stop: "X1")) else { return "an unknown stop was not 404" }
+    guard case .badRequest = try await client.getNSWDepartures(query: .init(stop: "G203519", mode: "tram")) else { return "mode=tram was not 400" }
+    return nil
+}
+
 await check("POST /api/ships/refresh: 401 without or with a wrong token, 200 with the token") {
     guard case .unauthorized(let missing) = try await client.refreshShips() else { return "no token was not 401" }
     guard missing.headers.wwwAuthenticate.hasPrefix("Bearer") else { return "WWW-Authenticate: \(missing.headers.wwwAuthenticate)" }
