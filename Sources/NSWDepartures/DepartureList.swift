@@ -2,10 +2,10 @@ import HTTPServer
 
 /// The app's `DepartureResponse` written from departures: `{"stopEvents": [ … ]}` with every key the app
 /// requires on every event (one event missing one would fail the app's whole list).
-enum DepartureList {
+public enum DepartureList {
     /// The departures after `now` (those that have left are dropped) of `mode` (all when `nil`), in their
     /// order (sorted by departure time).
-    static func json(_ departures: [Departure], mode: TransportMode?, after now: Int) -> [UInt8] {
+    public static func json(_ departures: [Departure], mode: TransportMode?, after now: Int) -> [UInt8] {
         var output: [UInt8] = []
         output.reserveCapacity(64 + departures.count * 560)
         output.append(contentsOf: #"{"stopEvents":["#.utf8)
@@ -19,8 +19,8 @@ enum DepartureList {
         return output
     }
 
-    /// The departures that will be in an answer for `mode` after `now`, and when the first of them leaves.
-    static func nextDeparture(_ departures: [Departure], mode: TransportMode?, after now: Int) -> Int? {
+    /// When the first departure of `mode` (any when `nil`) after `now` leaves: the answer made at `now` holds until then.
+    public static func nextDeparture(_ departures: [Departure], mode: TransportMode?, after now: Int) -> Int? {
         departures.lazy.filter { $0.departureTime > now && (mode == nil || $0.mode == mode) }.map(\.departureTime).min()
     }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Simulates Next Wave users asking /v1/lake-weather for stations along the Swiss lakes, and reports what it cost
-upstream (the local OpenWeather's own count, GET /_stats of scripts/lib/nextwave_fixture_server.py).
+upstream (the local OpenWeather's own count, GET /_stats of scripts/lib/upstream_fixture_server.py).
 
 Points: POINTS stations spread along 16 lakes (each lake drawn as a polyline between shore towns, stations a
 few hundred metres off it, deterministic for the seed) — generated here; the app's own station list stays the

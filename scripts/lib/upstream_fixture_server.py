@@ -1,20 +1,24 @@
 #!/usr/bin/env python3
-"""A local stand-in for OpenWeather's 5-day forecast and Alplakes' 1D routes, for scripts/bench: answers written
-on the fly by the fixture generators (scripts/fixtures/gen_openweather.py, gen_alplakes.py) for any point, lake
-and time, so that cold keys are really cold. GET /_stats answers {"openweather": calls, "cells": distinct points
-asked, "per_cell_max": most calls for one point, "alplakes": calls} (the upstream's own count, for the population simulation).
-Usage: nextwave_fixture_server.py PORT"""
+"""A local stand-in for OpenWeather's 5-day forecast, Alplakes' 1D routes and TfNSW's departure_mon, for
+scripts/bench: answers written on the fly by the fixture generators (scripts/fixtures/gen_openweather.py,
+gen_alplakes.py, gen_nsw.py) for any point, lake, stop and time, so that cold keys are really cold. GET /_stats
+answers {"openweather": calls, "cells": distinct points asked, "per_cell_max": most calls for one point,
+"alplakes": calls, "tfnsw": calls, "stops": distinct stops asked, "per_stop_max": most calls for one stop} (the
+upstream's own count, for the population simulations).
+Usage: upstream_fixture_server.py PORT"""
 import datetime as dt, json, os, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fixtures"))
 import gen_alplakes  # noqa: E402
+import gen_nsw  # noqa: E402
 import gen_openweather  # noqa: E402
 
 LOCK = threading.Lock()
-STATS = {"openweather": 0, "alplakes": 0}
+STATS = {"openweather": 0, "alplakes": 0, "tfnsw": 0}
 CELLS = {}
+STOPS = {}
 FORECASTS = {}
 
 
@@ -42,7 +46,8 @@ class Handler(BaseHTTPRequestHandler):
         status, body = 404, b'{"detail":"Not Found"}'
         if url.path == "/_stats":
             with LOCK:
-                body = json.dumps(dict(STATS, cells=len(CELLS), per_cell_max=max(CELLS.values(), default=0))).encode()
+                body = json.dumps(dict(STATS, cells=len(CELLS), per_cell_max=max(CELLS.values(), default=0),
+                                       stops=len(STOPS), per_stop_max=max(STOPS.values(), default=0))).encode()
                 status = 200
         elif url.path == "/data/2.5/forecast":
             lat, lon = float(query.get("lat", ["0"])[0]), float(query.get("lon", ["0"])[0])
@@ -50,6 +55,14 @@ class Handler(BaseHTTPRequestHandler):
                 STATS["openweather"] += 1
                 CELLS[(lat, lon)] = CELLS.get((lat, lon), 0) + 1
             body, status = forecast(lat, lon), 200
+        elif url.path.endswith("/departure_mon"):
+            # About 40 departures, as TfNSW sends, written for now (any stop id is a made-up stop).
+            stop = query.get("name_dm", [""])[0]
+            with LOCK:
+                STATS["tfnsw"] += 1
+                STOPS[stop] = STOPS.get(stop, 0) + 1
+            answer, _ = gen_nsw.departure_mon(stop, dt.datetime.now(dt.timezone.utc), count=40)
+            body, status = json.dumps(answer, separators=(",", ":")).encode(), 200
         elif len(parts) >= 6 and parts[:2] == ["simulations", "1d"] and parts[3] == "simstrat":
             with LOCK:
                 STATS["alplakes"] += 1
