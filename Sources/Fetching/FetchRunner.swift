@@ -102,6 +102,14 @@ public final class FetchRunner: Sendable {
         return result
     }
 
+    /// ``capturingFailures(of:_:)`` of `runner`, or just `work` without one (a service built without a runner).
+    public static func capturingFailures<T: Sendable>(
+        _ runner: FetchRunner?, of source: String, _ work: @escaping @Sendable () async -> (value: T, failure: String?)
+    ) async -> T {
+        guard let runner else { return await work().value }
+        return await runner.capturingFailures(of: source, work)
+    }
+
     /// Runs one on-demand upstream call (a request's, not a scheduled run) with its answers captured when the
     /// policy keeps failed runs: `work` returns its value and, when the answer was wrong or failed, why — that
     /// capture is then saved like a failed run's (`PIER_SAVE_SUSPECT_DIR`), so upstream garbage can become a fixture.

@@ -38,23 +38,16 @@ public struct LakeWeatherFeature: Feature {
     private let routes: LakeWeatherRoutes
 
     public init(settings: Settings, context: FeatureContext) {
-        // Recordings stand in for OpenWeather in the demo: any key does, and no budget is needed.
-        let key = settings.key ?? (context.upstreamsAreRecordings ? "demo" : nil)
+        let key = context.upstreamKey(settings.key)
         context.board.register(Self.source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
-        if let key {
+        service = key.map { key in
             var serviceSettings = settings.service
-            var quota: DailyQuota?
-            if context.upstreamsAreRecordings {
-                serviceSettings.budget = .unlimited
-            } else if let perDay = serviceSettings.perDay {
-                quota = DailyQuota(upstream: "openweather", limit: perDay, pool: context.pool)
-            }
-            service = LakeWeatherService(
+            serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
+            return LakeWeatherService(
                 client: OpenWeatherClient(baseURL: settings.url, key: key, client: context.upstream),
-                store: LakeWeatherStore(pool: context.pool), quota: quota, settings: serviceSettings, board: context.board,
-                runner: context.runner, metrics: context.metrics, prepare: LakeWeatherRoutes.prepare)
-        } else {
-            service = nil
+                store: LakeWeatherStore(pool: context.pool), quota: context.dailyQuota(upstream: "openweather", perDay: serviceSettings.perDay),
+                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics,
+                prepare: LakeWeatherRoutes.prepare)
         }
         routes = LakeWeatherRoutes(service: service, clients: context.clients)
     }

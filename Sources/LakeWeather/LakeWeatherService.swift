@@ -64,12 +64,11 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     private let memory: LRUCache<ForecastCell, Held>
     private let prepare: @Sendable (LakeWeatherAnswer) -> Prepared
     private let loading = SingleFlight<ForecastCell, LakeWeatherStore.Stored?>()
-    private let board: SourceStatusBoard?
+    private let report: UpstreamReport
     private let runner: FetchRunner?
-    private let reachable = SharedValue<Bool?>(nil)
     private let hits: Counter?, misses: Counter?, upstreamCalls: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
     private let droppedSlots: Counter?
-    private let refusals: [String: Counter]
+    private let refusals: RefusalCounters
     private let logger: Logger
 
     public init(
@@ -84,7 +83,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         self.client = client
         self.store = store
         self.quota = quota
-        self.board = board
+        report = UpstreamReport(source: Self.source, board: board)
         self.runner = runner
         self.prepare = prepare
         self.logger = logger
@@ -97,13 +96,10 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         unavailableAnswers = metrics?.counter("pier_lake_weather_unavailable_total", help: "Lake weather requests answered 503 or 429 (nothing stored).")
         droppedSlots = metrics?.counter(
             "pier_openweather_slots_dropped_total", help: "Forecast slots left out because the app could not decode them (no wind.deg, …).")
-        var refusals: [String: Counter] = [:]
-        for reason in UpstreamGate<ForecastCell, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"] {
-            refusals[reason] = metrics?.counter(
-                "pier_openweather_refusals_total", help: "Lake weather requests not sent to OpenWeather: budget, client share, pause or daily quota.",
-                labels: [("reason", reason)])
-        }
-        self.refusals = refusals
+        refusals = RefusalCounters(
+            metrics: metrics, name: "pier_openweather_refusals_total",
+            help: "Lake weather requests not sent to OpenWeather: budget, client share, pause or daily quota.",
+            reasons: UpstreamGate<ForecastCell, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"])
         if let metrics {
             let memory = memory
             metrics.gauge("pier_lake_weather_cache_bytes", help: "Bytes of lake weather answers held in memory.") { Double(memory.bytes) }
@@ -119,7 +115,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     public func load() async throws {
         try await quota?.load()
         if let last = try await store.lastFetch() {
-            board?.load([Self.source: SourceHistory(lastSuccess: last, lastOutcome: .ok)])
+            report.stored(lastSuccess: last)
         }
     }
 
@@ -154,7 +150,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
             // A call for this cell may have landed between our look at memory and this one starting.
             if let held = memory.peek(cell), !held.stale, now < held.until { return .forecast(held.document, fetchedAt: held.fetchedAt) }
             if let quota, case .spent(let retryAfter) = await quota.take(now: now) {
-                refusals["daily_quota"]?.increment()
+                refusals.count("daily_quota")
                 return .failed("OpenWeather's daily quota for this server is spent", retryAfter: retryAfter)
             }
             return await fetch(cell)
@@ -169,7 +165,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals[refusal.rawValue]?.increment()
+            refusals.count(refusal.rawValue)
             reason = refusal.reason(upstream: "OpenWeather")
             clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
@@ -185,35 +181,34 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
     /// One upstream call (the caller holds a token and a unit of the quota): check, store, remember.
     private func fetch(_ cell: ForecastCell) async -> Fetched {
         upstreamCalls?.increment()
-        let fetched: Fetched? = await capturing { [self] in
+        let answer: OpenWeatherClient.Answer? = await FetchRunner.capturingFailures(runner, of: Self.source) { [self] in
             do {
                 return (try await client.forecast(for: cell), nil)
             } catch {
                 logger.warning("OpenWeather failed", metadata: ["url": "\(client.displayURL(for: cell))", "error": "\(error)"])
-                var reachable = error is ForecastDocument.Problem
-                if case .status? = error as? UpstreamError { reachable = true }
-                recordUpstream(reachable: reachable, error: "\(error)")
+                report.failed(error, isAnswer: error is ForecastDocument.Problem)
                 return (nil, "\(error)")
             }
-        }.map { answer -> Fetched in
+        }
+        let fetched: Fetched? = answer.map { answer -> Fetched in
             switch answer {
             case .forecast(let document): return .forecast(document, fetchedAt: Date())
             case .unauthorized:
                 gate.pause(seconds: Double(settings.pauseAfterRefusal))
                 logger.error("OpenWeather refused the key (401); pausing calls", metadata: ["pause_s": "\(settings.pauseAfterRefusal)"])
-                recordUpstream(reachable: true, error: "401: OpenWeather refused the key (pausing \(settings.pauseAfterRefusal) s)")
+                report.answered(error: "401: OpenWeather refused the key (pausing \(settings.pauseAfterRefusal) s)")
                 return .failed("OpenWeather refused this server's key", retryAfter: settings.pauseAfterRefusal)
             case .rateLimited(let seconds):
                 let pause = min(RetryAfter.limit, seconds ?? settings.pauseAfterRefusal)
                 gate.pause(seconds: Double(pause))
                 logger.warning("OpenWeather answered 429; pausing calls", metadata: ["pause_s": "\(pause)"])
-                recordUpstream(reachable: true, error: "429: OpenWeather blocked the account (pausing \(pause) s)")
+                report.answered(error: "429: OpenWeather blocked the account (pausing \(pause) s)")
                 return .failed("OpenWeather is rate-limiting this server (429)", retryAfter: max(1, pause))
             }
         }
         guard let fetched else { return .failed("OpenWeather failed", retryAfter: settings.retryAfterFailure) }
         guard case .forecast(let document, let fetchedAt) = fetched else { return fetched }
-        recordUpstream(reachable: true, error: nil)
+        report.answered()
         if !document.dropped.isEmpty {
             droppedSlots?.increment(by: UInt64(document.dropped.count))
             logger.info(
@@ -229,19 +224,6 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         return fetched
     }
 
-    /// Runs the call with its answers captured when captures of failures are configured.
-    private func capturing(
-        _ work: @escaping @Sendable () async -> (OpenWeatherClient.Answer?, String?)
-    ) async -> OpenWeatherClient.Answer? {
-        guard let runner else { return await work().0 }
-        return await runner.capturingFailures(of: Self.source) { await work() }
-    }
-
-    private func recordUpstream(reachable: Bool, error: String?) {
-        self.reachable.update { $0 = reachable }
-        board?.record(Self.source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
-    }
-
     private func remember(_ document: ForecastDocument, fetchedAt: Date, stale: Bool, cell: ForecastCell, now: Date) -> Held {
         let until = stale ? now.addingTimeInterval(settings.provisional.seconds) : fetchedAt.addingTimeInterval(settings.ttl.seconds)
         let body = document.rendered(daily: DailySummary.json(DailySummary.days(document.slots, utcOffset: document.utcOffset)))
@@ -255,8 +237,6 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
 
     /// Members of the `lake-weather` source's `/health` object.
     public func healthJSON() -> String {
-        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json),"
-            + "\"quota\":\(quota?.snapshot().json ?? "null"),\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
+        report.healthMembers(gate: gate, quota: quota) + ",\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
     }
 }

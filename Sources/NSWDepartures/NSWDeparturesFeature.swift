@@ -37,23 +37,17 @@ public struct NSWDeparturesFeature: Feature {
     private let routes: NSWDeparturesRoutes
 
     public init(settings: Settings, context: FeatureContext) {
-        // Recordings stand in for TfNSW in the demo: any key does, and no budget is needed.
-        let key = settings.key ?? (context.upstreamsAreRecordings ? "demo" : nil)
+        let key = context.upstreamKey(settings.key)
         context.board.register(Self.source, staleAfter: .seconds(3600), onDemand: true, disabled: key == nil)
-        if let key {
+        service = key.map { key in
             var serviceSettings = settings.service
-            var quota: DailyQuota?
-            if context.upstreamsAreRecordings {
-                serviceSettings.budget = .unlimited
-            } else if let perDay = serviceSettings.perDay {
-                quota = DailyQuota(upstream: "tfnsw", limit: perDay, timeZone: DepartureQuery.sydney, pool: context.pool)
-            }
-            service = Service(
+            serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
+            return Service(
                 client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream),
-                store: NSWDeparturesStore(pool: context.pool), quota: quota, settings: serviceSettings, board: context.board,
-                runner: context.runner, metrics: context.metrics, prepare: NSWDeparturesRoutes.prepare)
-        } else {
-            service = nil
+                store: NSWDeparturesStore(pool: context.pool),
+                quota: context.dailyQuota(upstream: "tfnsw", perDay: serviceSettings.perDay, timeZone: DepartureQuery.sydney),
+                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics,
+                prepare: NSWDeparturesRoutes.prepare)
         }
         routes = NSWDeparturesRoutes(service: service, clients: context.clients)
     }

@@ -82,12 +82,11 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
     private let currentTTL: SharedValue<Double>
     private let prepare: @Sendable (NSWDeparturesAnswer) -> Prepared
     private let loading = SingleFlight<String, NSWDeparturesStore.Stored?>()
-    private let board: SourceStatusBoard?
+    private let report: UpstreamReport
     private let runner: FetchRunner?
-    private let reachable = SharedValue<Bool?>(nil)
     private let hits: Counter?, misses: Counter?, upstreamCalls: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
     private let droppedEvents: Counter?
-    private let refusals: [String: Counter]
+    private let refusals: RefusalCounters
     private let logger: Logger
 
     public init(
@@ -100,7 +99,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         self.client = client
         self.store = store
         self.quota = quota
-        self.board = board
+        report = UpstreamReport(source: Self.source, board: board)
         self.runner = runner
         self.prepare = prepare
         self.logger = logger
@@ -115,13 +114,10 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         unavailableAnswers = metrics?.counter("pier_nsw_unavailable_total", help: "Sydney departure requests answered 503 or 429 (nothing to serve).")
         droppedEvents = metrics?.counter(
             "pier_tfnsw_events_dropped_total", help: "departure_mon events left out because they could not be read (no planned time, …).")
-        var refusals: [String: Counter] = [:]
-        for reason in UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"] {
-            refusals[reason] = metrics?.counter(
-                "pier_tfnsw_refusals_total", help: "Sydney departure requests not sent to TfNSW: budget, client share, pause or daily quota.",
-                labels: [("reason", reason)])
-        }
-        self.refusals = refusals
+        refusals = RefusalCounters(
+            metrics: metrics, name: "pier_tfnsw_refusals_total",
+            help: "Sydney departure requests not sent to TfNSW: budget, client share, pause or daily quota.",
+            reasons: UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue) + ["daily_quota"])
         if let metrics {
             let boards = boards, renderings = renderings, currentTTL = currentTTL
             metrics.gauge("pier_nsw_cache_bytes", help: "Bytes of Sydney departure answers held in memory.") { Double(boards.bytes + renderings.bytes) }
@@ -140,7 +136,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
     public func load() async throws {
         try await quota?.load()
         if let last = try await store.lastFetch() {
-            board?.load([Self.source: SourceHistory(lastSuccess: last, lastOutcome: .ok)])
+            report.stored(lastSuccess: last)
         }
     }
 
@@ -183,7 +179,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
                 return held.departures.map { .departures($0, fetchedAt: held.fetchedAt) } ?? .unknownStop(fetchedAt: held.fetchedAt)
             }
             if let quota, case .spent(let retryAfter) = await quota.take(now: now) {
-                refusals["daily_quota"]?.increment()
+                refusals.count("daily_quota")
                 return .failed("TfNSW's daily quota for this server is spent (it resets at midnight in Sydney)", retryAfter: RetryAfter.seconds(Double(retryAfter)))
             }
             return await fetch(query, ttl: ttl)
@@ -203,7 +199,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals[refusal.rawValue]?.increment()
+            refusals.count(refusal.rawValue)
             reason = refusal.reason(upstream: "TfNSW")
             clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
@@ -239,14 +235,12 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
     /// One upstream call (the caller holds a token and a unit of the quota): read, store, remember.
     private func fetch(_ query: DepartureQuery, ttl: Double) async -> Fetched {
         upstreamCalls?.increment()
-        let answer: TfNSWClient.Answer? = await capturing { [self] in
+        let answer: TfNSWClient.Answer? = await FetchRunner.capturingFailures(runner, of: Self.source) { [self] in
             do {
                 return (try await client.departures(for: query), nil)
             } catch {
                 logger.warning("TfNSW failed", metadata: ["url": "\(client.url(for: query, now: Date()))", "error": "\(error)"])
-                var reachable = error is DepartureMonitor.Problem
-                if case .status? = error as? UpstreamError { reachable = true }
-                recordUpstream(reachable: reachable, error: "\(error)")
+                report.failed(error, isAnswer: error is DepartureMonitor.Problem)
                 return (nil, "\(error)")
             }
         }
@@ -259,13 +253,13 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
             gate.pause(seconds: Double(pause))
             let why = "\(status): TfNSW refused this server's key\(detail.map { " (\($0))" } ?? "")"
             logger.error("TfNSW refused the key; pausing calls", metadata: ["status": "\(status)", "pause_s": "\(pause)"])
-            recordUpstream(reachable: true, error: "\(why) (pausing \(pause) s)")
+            report.answered(error: "\(why) (pausing \(pause) s)")
             return .failed("TfNSW refused this server's key", retryAfter: pause)
         case .overRate(let seconds)?:
             let pause = min(RetryAfter.limit, max(1, seconds ?? settings.pauseAfterThrottle))
             gate.pause(seconds: Double(pause))
             logger.warning("TfNSW is throttling the key (over its rate limit); pausing calls", metadata: ["pause_s": "\(pause)"])
-            recordUpstream(reachable: true, error: "TfNSW: over the key's rate limit (pausing \(pause) s)")
+            report.answered(error: "TfNSW: over the key's rate limit (pausing \(pause) s)")
             return .failed("TfNSW is rate-limiting this server", retryAfter: pause)
         case .overQuota?:
             // Every caller of the key is refused until midnight in Sydney.
@@ -273,10 +267,10 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
             let pause = max(1, day.adding(days: 1).start(in: Self.sydney).timeIntervalSince(now).rounded(.up))
             gate.pause(seconds: pause)
             logger.error("TfNSW says the key's daily quota is spent; pausing calls until midnight in Sydney", metadata: ["pause_s": "\(Int(pause))"])
-            recordUpstream(reachable: true, error: "TfNSW: the key's daily quota is spent (pausing \(Int(pause)) s, until midnight in Sydney)")
+            report.answered(error: "TfNSW: the key's daily quota is spent (pausing \(Int(pause)) s, until midnight in Sydney)")
             return .failed("TfNSW's daily quota for this server is spent (it resets at midnight in Sydney)", retryAfter: RetryAfter.seconds(pause))
         case .monitor(let monitor)?:
-            recordUpstream(reachable: true, error: nil)
+            report.answered()
             if !monitor.dropped.isEmpty {
                 droppedEvents?.increment(by: UInt64(monitor.dropped.count))
                 logger.info(
@@ -297,17 +291,6 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
             keep(Board(departures: departures, fetchedAt: now, until: now.addingTimeInterval(lifetime), stale: false), for: query.key)
             return departures.map { .departures($0, fetchedAt: now) } ?? .unknownStop(fetchedAt: now)
         }
-    }
-
-    /// Runs the call with its answers captured when captures of failures are configured.
-    private func capturing(_ work: @escaping @Sendable () async -> (TfNSWClient.Answer?, String?)) async -> TfNSWClient.Answer? {
-        guard let runner else { return await work().0 }
-        return await runner.capturingFailures(of: Self.source) { await work() }
-    }
-
-    private func recordUpstream(reachable: Bool, error: String?) {
-        self.reachable.update { $0 = reachable }
-        board?.record(Self.source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
     }
 
     private func remember(_ departures: [Departure]?, fetchedAt: Date, until: Date, stale: Bool, query: DepartureQuery, now: Date) -> Prepared {
@@ -359,9 +342,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
 
     /// Members of the `nsw` source's `/health` object.
     public func healthJSON() -> String {
-        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json),"
-            + "\"quota\":\(quota?.snapshot().json ?? "null"),\"ttl_s\":\(Int(currentTTL.value.rounded(.up))),"
+        report.healthMembers(gate: gate, quota: quota) + ",\"ttl_s\":\(Int(currentTTL.value.rounded(.up))),"
             + "\"cache\":{\"bytes\":\(boards.bytes + renderings.bytes),\"entries\":\(renderings.count),\"stops\":\(boards.count)}"
     }
 }

@@ -65,12 +65,10 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
     private let memory: LRUCache<String, Held>
     private let prepare: @Sendable (StationboardAnswer) -> Prepared
     private let loading = SingleFlight<String, StationboardStore.Stored?>()
-    private let board: SourceStatusBoard?
-    /// Whether the upstream answered this process's last request at all (`nil`: not asked yet), for `/health`.
-    private let reachable = SharedValue<Bool?>(nil)
+    private let report: UpstreamReport
     private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
     private let hits: Counter?, misses: Counter?, upstreamCalls: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
-    private let refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter]
+    private let refusals: RefusalCounters
     private let logger: Logger
 
     /// - Parameters:
@@ -88,7 +86,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         self.store = store
         self.courses = courses
         self.settings = settings
-        self.board = board
+        report = UpstreamReport(source: Self.source, board: board)
         self.logger = logger
         gate = UpstreamGate(budget: settings.budget, clock: clock)
         memory = LRUCache(budgetBytes: settings.cacheBytes)
@@ -100,13 +98,10 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
             "pier_stationboard_stale_total", help: "Stationboard answers served stale (the upstream failed or could not be asked).")
         unavailableAnswers = metrics?.counter(
             "pier_stationboard_unavailable_total", help: "Stationboard requests answered 503 (nothing stored, the upstream not available).")
-        var refusals: [UpstreamGate<String, IPAddress, Fetched>.Refusal: Counter] = [:]
-        for reason in UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases {
-            refusals[reason] = metrics?.counter(
-                "pier_transport_refusals_total", help: "Stationboard requests not sent upstream: budget, client share or the upstream's pause.",
-                labels: [("reason", reason.rawValue)])
-        }
-        self.refusals = refusals
+        refusals = RefusalCounters(
+            metrics: metrics, name: "pier_transport_refusals_total",
+            help: "Stationboard requests not sent upstream: budget, client share or the upstream's pause.",
+            reasons: UpstreamGate<String, IPAddress, Fetched>.Refusal.allCases.map(\.rawValue))
         if let metrics {
             let memory = memory, budget = gate.budget
             metrics.gauge("pier_stationboard_cache_bytes", help: "Bytes of stationboard answers held in memory.") { Double(memory.bytes) }
@@ -120,7 +115,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
     /// After a restart, `/health` shows when the newest stored answer was fetched.
     public func load() async throws {
         if let last = try await store.lastFetch() {
-            board?.load([Self.source: SourceHistory(lastSuccess: last, lastOutcome: .ok)])
+            report.stored(lastSuccess: last)
         }
     }
 
@@ -173,7 +168,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals[refusal]?.increment()
+            refusals.count(refusal.rawValue)
             reason = refusal.reason(upstream: "transport.opendata.ch")
             clientShare = refusal == .clientShare
             retryAfter = RetryAfter.seconds(seconds)
@@ -195,14 +190,12 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         } catch {
             logger.warning("transport.opendata.ch failed", metadata: ["url": "\(client.url(for: query))", "error": "\(error)"])
             // Reachable when it answered at all (an error status, an answer that is not a stationboard).
-            var reachable = error is StationboardDocument.Problem
-            if case .status? = error as? UpstreamError { reachable = true }
-            recordUpstream(reachable: reachable, error: "\(error)")
+            report.failed(error, isAnswer: error is StationboardDocument.Problem)
             return .failed("transport.opendata.ch failed: \(error)", retryAfter: settings.retryAfterFailure)
         }
         switch answer {
         case .board(let document):
-            recordUpstream(reachable: true, error: nil)
+            report.answered()
             let fetchedAt = Date()
             do {
                 try await store.store(document.body, for: query, serviceDate: query.serviceDate(today: today(now)), fetchedAt: fetchedAt)
@@ -212,20 +205,15 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
             _ = remember(document, fetchedAt: fetchedAt, stale: false, query: query, now: now)
             return .board(document, fetchedAt: fetchedAt)
         case .unknownStation:
-            recordUpstream(reachable: true, error: nil)
+            report.answered()
             return .unknownStation
         case .rateLimited(let seconds):
             let pause = min(RetryAfter.limit, seconds ?? settings.retryAfterFailure)
             gate.pause(seconds: Double(pause))
             logger.warning("transport.opendata.ch answered 429", metadata: ["retry_after": "\(pause)"])
-            recordUpstream(reachable: true, error: "429 Too Many Requests (pausing \(pause) s)")
+            report.answered(error: "429 Too Many Requests (pausing \(pause) s)")
             return .failed("transport.opendata.ch is rate-limiting (429)", retryAfter: max(1, pause))
         }
-    }
-
-    private func recordUpstream(reachable: Bool, error: String?) {
-        self.reachable.update { $0 = reachable }
-        board?.record(Self.source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
     }
 
     public func today(_ now: Date = Date()) -> CalendarDate {
@@ -294,8 +282,6 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
 
     /// Members of the `stationboard` source's `/health` object: the upstream, the budget and memory.
     public func healthJSON() -> String {
-        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json),"
-            + "\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
+        report.healthMembers(gate: gate) + ",\"cache\":{\"bytes\":\(memory.bytes),\"entries\":\(memory.count)}"
     }
 }

@@ -1,0 +1,21 @@
+import Foundation
+import Fetching
+
+extension FeatureContext {
+    /// The key to call a keyed upstream with: the configured one, or — when the upstreams are recordings — any
+    /// (recordings need none); `nil`: the feature is disabled.
+    public func upstreamKey(_ configured: String?) -> String? {
+        configured ?? (upstreamsAreRecordings ? "demo" : nil)
+    }
+
+    /// `budget`, or no limit worth the name when the upstreams are recordings.
+    public func upstreamBudget<Client>(_ budget: RequestBudget<Client>.Settings) -> RequestBudget<Client>.Settings {
+        upstreamsAreRecordings ? .unlimited : budget
+    }
+
+    /// A key's daily quota counted in PostgreSQL; `nil` without a limit, or when the upstreams are recordings.
+    public func dailyQuota(upstream: String, perDay: Int?, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) -> DailyQuota? {
+        guard let perDay, !upstreamsAreRecordings else { return nil }
+        return DailyQuota(upstream: upstream, limit: perDay, timeZone: timeZone, pool: pool)
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+/// What an on-demand upstream (asked per request, through an ``UpstreamGate``) reports about itself: each call's
+/// outcome on the status board (`/health`'s `ok` / `failing` and `last_error`), whether the upstream answered
+/// this process's last call at all, and the `/health` members every such source shows.
+public final class UpstreamReport: Sendable {
+    public let source: String
+    private let board: SourceStatusBoard?
+    /// `nil`: not asked yet.
+    private let reachable = SharedValue<Bool?>(nil)
+
+    public init(source: String, board: SourceStatusBoard?) {
+        self.source = source
+        self.board = board
+    }
+
+    /// After a restart: the newest answer the store holds was fetched at `date` (`/health` shows it before
+    /// this process asks anything).
+    public func stored(lastSuccess date: Date) {
+        board?.load([source: SourceHistory(lastSuccess: date, lastOutcome: .ok)])
+    }
+
+    /// A call that was answered (`error`: why the answer was not good: a refused key, a rate limit).
+    public func answered(error: String? = nil) {
+        record(reachable: true, error: error)
+    }
+
+    /// A call that failed: reachable when the upstream answered at all (an error status, or — `isAnswer` — an
+    /// answer that was not what was asked for), unreachable after a timeout or a transport error.
+    public func failed(_ error: any Error, isAnswer: Bool) {
+        var answered = isAnswer
+        if case .status? = error as? UpstreamError { answered = true }
+        record(reachable: answered, error: "\(error)")
+    }
+
+    private func record(reachable: Bool, error: String?) {
+        self.reachable.update { $0 = reachable }
+        board?.record(source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
+    }
+
+    /// `"upstream":"reachable|unreachable|unknown","paused_s":…,"budget":{…}`.
+    public func healthMembers<Key, Client, Value>(gate: UpstreamGate<Key, Client, Value>) -> String {
+        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
+        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json)"
+    }
+
+    /// The same and `"quota":{…}` (`null` without a quota).
+    public func healthMembers<Key, Client, Value>(gate: UpstreamGate<Key, Client, Value>, quota: DailyQuota?) -> String {
+        healthMembers(gate: gate) + ",\"quota\":\(quota?.snapshot().json ?? "null")"
+    }
+}
