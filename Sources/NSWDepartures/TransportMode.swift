@@ -10,7 +10,11 @@ public enum TransportMode: String, Sendable, CaseIterable, Codable {
     public static let requestable: [TransportMode] = [.bus, .lightrail, .train, .metro, .ferry, .coach]
 
     public init?(request text: String) {
-        guard let mode = Self.requestable.first(where: { $0.rawValue.caseInsensitiveCompare(text) == .orderedSame }) else { return nil }
+        // ASCII letters compared without case, byte by byte (every request with `mode` parses one).
+        let bytes = text.utf8
+        guard let mode = Self.requestable.first(where: { mode in
+            mode.rawValue.utf8.count == bytes.count && zip(mode.rawValue.utf8, bytes).allSatisfy { $0 == $1 | 0x20 }
+        }) else { return nil }
         self = mode
     }
 
