@@ -294,6 +294,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
     }
 
     private func remember(_ departures: [Departure]?, fetchedAt: Date, until: Date, stale: Bool, query: DepartureQuery, now: Date) -> Prepared {
+        if departures == nil { watched.forget(query.key) }
         let held = Board(departures: departures, fetchedAt: fetchedAt, until: until, stale: stale)
         keep(held, for: query.key)
         return render(held, query: query, now: now)

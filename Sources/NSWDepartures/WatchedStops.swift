@@ -10,6 +10,11 @@ final class WatchedStops: Sendable {
         seen.withLock { $0[key] = now }
     }
 
+    /// A stop TfNSW does not know is nobody's to refresh.
+    func forget(_ key: String) {
+        _ = seen.withLock { $0.removeValue(forKey: key) }
+    }
+
     /// Stops asked within the last `window` seconds (older ones are forgotten).
     func count(at now: Double, window: Double) -> Int {
         seen.withLock { seen in

@@ -210,7 +210,7 @@ final class NSWDeparturesServiceTests: XCTestCase {
 
     func testTheQuotaStretchesFreshnessBeforeItRunsOut() async throws {
         // 1,000 calls a day over 3 watched stops: each stop fresh for about 3 × (seconds left today) / 1,000.
-        let service = service(perDay: 1000)
+        let service = service(perDay: 1000) { $0.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1) }
         for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         let sydney = DepartureQuery.sydney
         let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
@@ -222,5 +222,11 @@ final class NSWDeparturesServiceTests: XCTestCase {
             _ = await service.response(for: DepartureQuery(stop: "G203519", mode: .bus), client: nil, now: later)
             XCTAssertEqual(upstream.requests(.tfnsw).count, 3)
         }
+        // Stops TfNSW does not know are nobody's to refresh: they cost their call, not a share of the day.
+        for stop in ["X1", "X2", "X3"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
+        _ = await service.response(for: DepartureQuery(stop: "B2"), client: nil)
+        let spread = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        // Watched when B2's freshness was reckoned: G203519, 203294 and B2 itself (unknown too, but not yet known so).
+        XCTAssertEqual(Double(spread), max(30, 3 * left / 993), accuracy: 2, "X1…X3 were forgotten")
     }
 }
