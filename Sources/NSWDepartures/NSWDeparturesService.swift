@@ -24,8 +24,9 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         /// `PIER_NSW_REQUESTS_PER_DAY` (the Bronze plan allows 60,000; some room is left for the key's other
         /// uses and the replicas' races); `nil`: no quota.
         public var perDay: Int? = 50_000
-        /// `PIER_NSW_CACHE_MB`.
-        public var cacheBytes = 32 << 20
+        /// `PIER_NSW_CACHE_MB`: ~56 KB a stop (its departures and up to three modes' answers), so ~1,000 stops;
+        /// a stop that left memory costs a PostgreSQL read, not an upstream call.
+        public var cacheBytes = 64 << 20
         /// How long a stale answer is served before TfNSW is asked again.
         public var provisional: Duration = .seconds(15)
         /// `Retry-After` after a failure.
