@@ -30,6 +30,9 @@ public final class DailyQuota: Sendable {
         }
     }
 
+    /// Where most upstreams' day starts (OpenWeather's, Geoapify's).
+    public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+
     public let upstream: String
     public let limit: Int
     private let timeZone: TimeZone
@@ -40,7 +43,7 @@ public final class DailyQuota: Sendable {
     ///   - upstream: the row's name (`openweather`).
     ///   - limit: requests per day; `0` grants none.
     ///   - timeZone: where the upstream's day starts (UTC for OpenWeather).
-    public init(upstream: String, limit: Int, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current, pool: PostgresPool) {
+    public init(upstream: String, limit: Int, timeZone: TimeZone = DailyQuota.utc, pool: PostgresPool) {
         self.upstream = upstream
         self.limit = max(0, limit)
         self.timeZone = timeZone

@@ -20,26 +20,6 @@ public struct Departure: Sendable, Equatable, Codable {
     public var isAccessible: Bool
     public var isHighFrequency: Bool
 
-    public init(
-        id: String, locationName: String, occupancy: String? = nil, planned: Int, estimated: Int? = nil, number: String, disassembledName: String,
-        description: String, destination: String, mode: TransportMode, isCancelled: Bool = false, isAccessible: Bool = false,
-        isHighFrequency: Bool = false
-    ) {
-        self.id = id
-        self.locationName = locationName
-        self.occupancy = occupancy
-        self.planned = planned
-        self.estimated = estimated
-        self.number = number
-        self.disassembledName = disassembledName
-        self.description = description
-        self.destination = destination
-        self.mode = mode
-        self.isCancelled = isCancelled
-        self.isAccessible = isAccessible
-        self.isHighFrequency = isHighFrequency
-    }
-
     /// When it leaves: the estimate, else the timetable.
     public var departureTime: Int { estimated ?? planned }
 

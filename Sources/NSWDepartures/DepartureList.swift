@@ -1,3 +1,4 @@
+import Fetching
 import HTTPServer
 
 /// The app's `DepartureResponse` written from departures: `{"stopEvents": [ … ]}` with every key the app

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The parameters of a `/v1/nsw/departures` request, checked: the stop, the mode Pier filters its copy by, and
 /// the time asked for. One upstream answer per ``key`` serves every mode.
-public struct DepartureQuery: Sendable, Hashable {
+public struct DepartureQuery: Sendable {
     /// A stop or platform id (`G203519`, `203294`).
     public let stop: String
     /// `nil`: every mode.
@@ -31,15 +31,6 @@ public struct DepartureQuery: Sendable, Hashable {
         self.mode = mode
         self.at = at
         key = at.map { "\(stop)@\(Self.upstreamDate($0.date))T\($0.time)" } ?? stop
-    }
-
-    public static func == (lhs: DepartureQuery, rhs: DepartureQuery) -> Bool {
-        lhs.key == rhs.key && lhs.mode == rhs.mode
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
-        hasher.combine(mode)
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
@@ -90,11 +81,6 @@ public struct DepartureQuery: Sendable, Hashable {
     public func upstreamTime(now: Date) -> (date: String, time: String) {
         if let at { return (Self.upstreamDate(at.date), at.time) }
         return (Self.upstreamDate(CalendarDate(now, in: Self.sydney)), Self.clock(now))
-    }
-
-    /// The first instant an answer must cover: the time asked, else now.
-    public func from(now: Date) -> Date {
-        at.map { Self.instant($0.date, $0.time) } ?? now
     }
 
     static func upstreamDate(_ date: CalendarDate) -> String {

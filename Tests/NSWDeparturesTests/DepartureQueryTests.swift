@@ -43,7 +43,8 @@ final class DepartureQueryTests: XCTestCase {
         let later = try query("/v1/nsw/departures?stop=G203519&mode=bus&date=20260706&time=1730")
         XCTAssertEqual(later.key, "G203519@20260706T1730")
         XCTAssertEqual(later.upstreamTime(now: now).time, "1730")
-        XCTAssertEqual(later.from(now: now).timeIntervalSince(now), 9 * 3600 + 20 * 60)
+        let asked = try XCTUnwrap(later.at)
+        XCTAssertEqual(DepartureQuery.instant(asked.date, asked.time).timeIntervalSince(now), 9 * 3600 + 20 * 60)
         XCTAssertEqual(try query("/v1/nsw/departures?stop=G203519&date=20260710").key, "G203519@20260710T0000")
         XCTAssertEqual(try query("/v1/nsw/departures?stop=G203519&time=2100").key, "G203519@20260706T2100")
     }

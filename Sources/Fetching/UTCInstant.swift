@@ -1,11 +1,9 @@
-import Fetching
-
-/// Reads and writes the instants of `departure_mon` answers in epoch seconds, without Foundation's formatters
-/// (an answer holds a hundred of them): ISO 8601 with `Z` or an offset, fractions cut; written back as the
-/// contract wants them, UTC in whole seconds (`2026-07-05T22:13:00Z`).
-enum UTCInstant {
+/// Reads and writes ISO 8601 instants in epoch seconds without Foundation's formatters (an upstream document
+/// holds hundreds or thousands of them: FMI's series, TfNSW's departures): `Z` or an offset, fractions cut;
+/// written as the contract wants them, UTC in whole seconds (`2026-07-05T22:13:00Z`).
+public enum UTCInstant {
     /// Epoch seconds of `YYYY-MM-DDThh:mm:ss[.fff](Z|±hh:mm)`; anything else is `nil`.
-    static func parse(_ text: String) -> Int? {
+    public static func parse(_ text: String) -> Int? {
         let bytes = Array(text.utf8)
         guard bytes.count >= 20, bytes[4] == 0x2D, bytes[7] == 0x2D, bytes[10] == 0x54 || bytes[10] == 0x20, bytes[13] == 0x3A,
             bytes[16] == 0x3A
@@ -43,7 +41,7 @@ enum UTCInstant {
     }
 
     /// `2026-07-05T22:13:00Z`.
-    static func write(_ seconds: Int, into output: inout [UInt8]) {
+    public static func write(_ seconds: Int, into output: inout [UInt8]) {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
         let rest = seconds - days * 86_400
         let date = CalendarDate(dayNumber: days)
@@ -67,7 +65,7 @@ enum UTCInstant {
         output.append(0x5A)
     }
 
-    static func string(_ seconds: Int) -> String {
+    public static func string(_ seconds: Int) -> String {
         var output: [UInt8] = []
         write(seconds, into: &output)
         return String(decoding: output, as: UTF8.self)
