@@ -57,7 +57,9 @@ let package = Package(
         ),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
         // settings (SettingsReader). Domain-free.
-        .target(name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
+        .target(
+            name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .target(name: "Ships", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
@@ -72,6 +74,8 @@ let package = Package(
             name: "NSWDepartures",
             dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -86,7 +90,8 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -116,6 +121,12 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(
             name: "NSWDeparturesTests",
             dependencies: ["NSWDepartures", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "PlacesTests", dependencies: ["Places", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            swiftSettings: strict),
+        .testTarget(
+            name: "WikipediaTests", dependencies: ["Wikipedia", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),

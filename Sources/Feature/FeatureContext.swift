@@ -24,10 +24,13 @@ public struct FeatureContext: Sendable {
     /// The upstreams are recordings on loopback (`--demo`, `--replay`): no one to be polite to, so request
     /// budgets are lifted — a demo explores many points and boards from one client.
     public let upstreamsAreRecordings: Bool
+    /// `Pier/<version>`: how Pier names itself to upstreams that ask for a descriptive `User-Agent`.
+    public let product: String
 
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
-        clients: ClientAddress, retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool
+        clients: ClientAddress, retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
+        product: String = "Pier"
     ) {
         self.pool = pool
         self.upstream = upstream
@@ -39,5 +42,6 @@ public struct FeatureContext: Sendable {
         self.runTimeout = runTimeout
         self.cacheMaxAge = cacheMaxAge
         self.upstreamsAreRecordings = upstreamsAreRecordings
+        self.product = product
     }
 }

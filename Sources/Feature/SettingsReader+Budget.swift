@@ -9,6 +9,16 @@ extension SettingsReader {
             burst: try int(prefix + "_BURST", default: value.burst, in: 1...100_000),
             clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
     }
+
+    /// The same for upstreams whose limits are per second: `<prefix>_REQUESTS_PER_SECOND`, `<prefix>_BURST`,
+    /// `<prefix>_CLIENT_SHARE`.
+    public func perSecondBudget<Client>(_ prefix: String, default value: RequestBudget<Client>.Settings) throws -> RequestBudget<Client>.Settings {
+        let perSecond = try number(prefix + "_REQUESTS_PER_SECOND", default: value.ratePerMinute / 60, in: 0...1000)
+        return RequestBudget<Client>.Settings(
+            ratePerMinute: perSecond * 60,
+            burst: try int(prefix + "_BURST", default: value.burst, in: 1...1000),
+            clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
+    }
 }
 
 extension RequestBudget.Settings {

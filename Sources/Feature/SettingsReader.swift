@@ -64,6 +64,16 @@ public final class SettingsReader {
         return .milliseconds(Int64(parsed * 1000))
     }
 
+    /// Whole hours (a TTL of days or weeks), 1…8760.
+    public func hours(_ name: String, default value: Duration) throws -> Duration {
+        .seconds(3600 * (try int(name, default: Int(value.components.seconds / 3600), in: 1...8760)))
+    }
+
+    /// Whole days (a retention), 0…3650.
+    public func days(_ name: String, default value: Duration) throws -> Duration {
+        .seconds(86_400 * (try int(name, default: Int(value.components.seconds / 86_400), in: 0...3650)))
+    }
+
     /// Mebibytes, returned in bytes.
     public func megabytes(_ name: String, default bytes: Int) throws -> Int {
         try int(name, default: bytes >> 20, in: 1...1 << 20) << 20

@@ -50,24 +50,27 @@ public final class DailyQuota: Sendable {
         self.pool = pool
     }
 
-    /// Takes one request of today's quota.
-    public func take(now: Date = Date()) async -> Decision {
+    /// Takes `units` of today's quota (one request; Geoapify counts credits, several per call): all of them
+    /// or none.
+    public func take(units: Int = 1, now: Date = Date()) async -> Decision {
         let day = CalendarDate(now, in: timeZone)
         let retryAfter = max(1, Int(day.adding(days: 1).start(in: timeZone).timeIntervalSince(now).rounded(.up)))
-        guard limit > 0 else { return .spent(retryAfter: retryAfter) }
+        let units = max(1, units)
+        guard units <= limit else { return .spent(retryAfter: retryAfter) }
         do {
             let rows = try await pool.query(
                 """
-                INSERT INTO upstream_quota (upstream, day, used) VALUES ($1, $2::date, 1)
-                ON CONFLICT (upstream, day) DO UPDATE SET used = upstream_quota.used + 1 WHERE upstream_quota.used < $3
+                INSERT INTO upstream_quota (upstream, day, used) VALUES ($1, $2::date, $4)
+                ON CONFLICT (upstream, day) DO UPDATE SET used = upstream_quota.used + $4 WHERE upstream_quota.used + $4 <= $3
                 RETURNING used
-                """, [upstream, day.description, limit])
+                """, [upstream, day.description, limit, units])
             guard let used = try rows.first?.decode(Int.self, "used") else {
-                known.withLock { $0 = (day, limit) }
+                // Refused: fewer than `units` are left (none, when one was asked).
+                if units == 1 { known.withLock { $0 = (day, limit) } }
                 return .spent(retryAfter: retryAfter)
             }
             known.withLock { $0 = (day, used) }
-            if used == 1 {
+            if used == units {
                 // The first request of a day: forget counts older than a few weeks.
                 _ = try? await pool.execute("DELETE FROM upstream_quota WHERE upstream = $1 AND day < $2::date - 35", [upstream, day.description])
             }

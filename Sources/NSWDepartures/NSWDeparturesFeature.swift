@@ -23,11 +23,7 @@ public struct NSWDeparturesFeature: Feature {
             url = try reader.url("PIER_NSW_URL", default: url)
             key = try reader.secret("PIER_NSW_API_KEY")
             service.ttl = try reader.seconds("PIER_NSW_TTL_S", default: service.ttl)
-            let perSecond = try reader.number("PIER_NSW_REQUESTS_PER_SECOND", default: service.budget.ratePerMinute / 60, in: 0...1000)
-            service.budget = RequestBudget.Settings(
-                ratePerMinute: perSecond * 60,
-                burst: try reader.int("PIER_NSW_BURST", default: service.budget.burst, in: 1...1000),
-                clientShare: try reader.number("PIER_NSW_CLIENT_SHARE", default: service.budget.clientShare, in: 0.001...1))
+            service.budget = try reader.perSecondBudget("PIER_NSW", default: service.budget)
             service.perDay = try reader.int("PIER_NSW_REQUESTS_PER_DAY", default: service.perDay ?? 0, in: 0...100_000_000)
             service.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: service.cacheBytes)
         }

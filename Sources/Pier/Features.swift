@@ -3,10 +3,12 @@ import Feature
 import LakeWeather
 import Lakes
 import NSWDepartures
+import Places
 import Ships
 import Stationboard
 import Sun
 import Weather
+import Wikipedia
 
 /// Every feature of the service, in the order `/health` lists their sources — the one list the executable
 /// holds. `serve`, `fetch <source>`, `routes`, `/health`, the change feed and the status board all go through
@@ -24,6 +26,8 @@ enum Features {
             AlplakesFeature(settings: try .init(reader), context: context),
             SunFeature(),
             NSWDeparturesFeature(settings: try .init(reader), context: context),
+            PlacesFeature(settings: try .init(reader), context: context),
+            WikipediaFeature(settings: try .init(reader), context: context),
         ]
     }
 }

@@ -36,7 +36,8 @@ struct Services {
                 timeout: settings.upstreamTimeout, maximumBodyBytes: settings.upstreamMaxBytes, route: configuration.upstreamRoute ?? { $0 })),
             board: board, runner: runner, metrics: metrics, clients: ClientAddress(trustedProxies: configuration.trustedProxies),
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
-            cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil)
+            cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
+            product: "Pier/\(PierCommand.version)")
         let reader = SettingsReader(environment: configuration.environment)
         do {
             features = try Features.make(reader, context: context)

@@ -5,7 +5,7 @@ import Logging
 import Replay
 import Synchronization
 
-/// A local stand-in for ZSG, MeteoNews, FMI, transport.opendata.ch, OpenWeather, Alplakes and TfNSW: our own HTTP server serving the recorded
+/// A local stand-in for ZSG, MeteoNews, FMI, transport.opendata.ch, OpenWeather, Alplakes, TfNSW, Geoapify and Wikipedia: our own HTTP server serving the recorded
 /// fixture pages, with switches that make each upstream fail the ways real sites do. Tests point `PIER_ZSG_URL`,
 /// `PIER_METEONEWS_URL`, `PIER_FMI_URL` and `PIER_TRANSPORT_URL` at ``zsgURL``, ``meteoNewsURL``, ``fmiURL``
 /// and ``transportURL``.
@@ -39,7 +39,7 @@ public final class FixtureUpstream: Sendable {
     }
 
     public enum Upstream: String, Sendable {
-        case zsg, meteonews, fmi, transport, openweather, alplakes, tfnsw
+        case zsg, meteonews, fmi, transport, openweather, alplakes, tfnsw, geoapify, wikipedia
     }
 
     /// One request as the upstream saw it.
@@ -75,6 +75,17 @@ public final class FixtureUpstream: Sendable {
     public static let tfnswStops = ["G203519", "203294"]
     /// The "now" the TfNSW fixtures were written for (2026-07-05T22:10:00Z, Monday 08:10 in Sydney).
     public static let tfnswFixtureNow = 1_783_289_400
+    private let geoapifyPlaces: [UInt8]
+    private let geoapifyGeocode: [UInt8]
+    private let geoapifyErrors: [Int: [UInt8]]
+    /// Wikipedia summaries by normalised title; ``wikipediaRedirect`` answers `302` to the first; any other
+    /// title is the `404` problem document.
+    private let summaries: [String: [UInt8]]
+    private let summaryMissing: [UInt8]
+    private let openSearch: [UInt8]
+    public static let wikipediaTitles = ["Kaiserburg_Nürnberg", "Schöner_Brunnen"]
+    /// A title the fixture Wikipedia redirects (`302`) to `Kaiserburg_Nürnberg`, as RESTBase does for a redirect page.
+    public static let wikipediaRedirect = "Nürnberger_Burg"
     /// The station the transport fixtures are for (Zürich Bürkliplatz (See)); any other id is unknown (`404`).
     public static let transportStation = "8503651"
 
@@ -102,6 +113,18 @@ public final class FixtureUpstream: Sendable {
         departureMonitors = monitors
         unknownStop = try Fixtures.bytes("nsw", "departure_mon-unknown-stop.json")
         tfnswErrors = [401: try Fixtures.bytes("nsw", "401.json")]
+        geoapifyPlaces = try Fixtures.bytes("geoapify", "places-nuernberg.json")
+        geoapifyGeocode = try Fixtures.bytes("geoapify", "geocode-nuernberg.json")
+        geoapifyErrors = [
+            400: try Fixtures.bytes("geoapify", "400-top-level-category.json"), 401: try Fixtures.bytes("geoapify", "401.json"),
+            429: try Fixtures.bytes("geoapify", "429.json"),
+        ]
+        summaries = [
+            "Kaiserburg_Nürnberg": try Fixtures.bytes("wikipedia", "summary-Kaiserburg_Nuernberg.json"),
+            "Schöner_Brunnen": try Fixtures.bytes("wikipedia", "summary-Schoener_Brunnen.json"),
+        ]
+        summaryMissing = try Fixtures.bytes("wikipedia", "404.json")
+        openSearch = try Fixtures.bytes("wikipedia", "opensearch-Schoener_Brunnen_Nuernberg.json")
         var router = Router()
         let holder = Holder()
         router.on(.get, "/schiffeinsatz", access: .restricted) { request async in
@@ -126,6 +149,16 @@ public final class FixtureUpstream: Sendable {
         }
         router.on(.get, "/v1/tp/departure_mon", access: .restricted) { request async in
             await holder.upstream?.answer(.tfnsw, request) ?? .text("", status: .serviceUnavailable)
+        }
+        for path in ["/v2/places", "/v1/geocode/search"] {
+            router.on(.get, path, access: .restricted) { request async in
+                await holder.upstream?.answer(.geoapify, request) ?? .text("", status: .serviceUnavailable)
+            }
+        }
+        for template in ["/wiki/{lang}/api/rest_v1/page/summary/{title}", "/wiki/{lang}/w/api.php"] {
+            router.on(.get, template, access: .restricted) { request async in
+                await holder.upstream?.answer(.wikipedia, request) ?? .text("", status: .serviceUnavailable)
+            }
         }
         router.on(.get, "/redirect", access: .restricted) { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -167,18 +200,22 @@ public final class FixtureUpstream: Sendable {
     public var openWeatherURL: String { baseURL + "/data/2.5" }
     public var alplakesURL: String { baseURL }
     public var tfnswURL: String { baseURL + "/v1/tp" }
+    public var geoapifyURL: String { baseURL }
+    public var wikipediaURL: String { baseURL + "/wiki/{lang}" }
 
     public func requests(_ upstream: Upstream) -> [Request] {
-        let path = switch upstream {
-        case .zsg: "/schiffeinsatz"
-        case .meteonews: "/seen-in-der-schweiz"
-        case .fmi: "/wfs"
-        case .transport: "/v1/stationboard"
-        case .openweather: "/data/2.5/forecast"
-        case .alplakes: "/simulations/1d/"
-        case .tfnsw: "/v1/tp/departure_mon"
+        let matches: (String) -> Bool = switch upstream {
+        case .zsg: { $0 == "/schiffeinsatz" }
+        case .meteonews: { $0 == "/seen-in-der-schweiz" }
+        case .fmi: { $0 == "/wfs" }
+        case .transport: { $0 == "/v1/stationboard" }
+        case .openweather: { $0 == "/data/2.5/forecast" }
+        case .alplakes: { $0.hasPrefix("/simulations/1d/") }
+        case .tfnsw: { $0 == "/v1/tp/departure_mon" }
+        case .geoapify: { $0 == "/v2/places" || $0 == "/v1/geocode/search" }
+        case .wikipedia: { $0.hasPrefix("/wiki/") }
         }
-        return log.withLock { $0.filter { upstream == .alplakes ? $0.path.hasPrefix(path) : $0.path == path } }
+        return log.withLock { $0.filter { matches($0.path) } }
     }
 
     public func stop() {
@@ -196,6 +233,10 @@ public final class FixtureUpstream: Sendable {
         case let .status(code) where upstream == .tfnsw && tfnswErrors[code] != nil:
             return HTTPResponse(
                 status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json"], body: tfnswErrors[code] ?? [])
+        case let .status(code) where upstream == .geoapify && geoapifyErrors[code] != nil:
+            return HTTPResponse(
+                status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json; charset=utf-8"],
+                body: geoapifyErrors[code] ?? [])
         case let .status(code) where upstream == .openweather && openWeatherErrors[code] != nil:
             return HTTPResponse(
                 status: HTTPStatus(code: code, reason: "Upstream Error"), headers: ["Content-Type": "application/json; charset=utf-8"],
@@ -229,6 +270,8 @@ public final class FixtureUpstream: Sendable {
             return HTTPResponse(status: HTTPStatus(code: status, reason: "Upstream Answer"), headers: fields, body: body)
         case .normal:
             if upstream == .tfnsw { return departureMonitor(query) }
+            if upstream == .geoapify { return geoapify(request.path, query) }
+            if upstream == .wikipedia { return wikipedia(request.path, query) }
             if upstream == .transport { return stationboard(query) }
             if upstream == .openweather { return forecast(query) }
             if upstream == .alplakes { return alplakes(request.path) }
@@ -241,6 +284,34 @@ public final class FixtureUpstream: Sendable {
         case .shifted:
             return HTTPResponse(headers: Self.htmlHeaders, body: zsgPage(for: query["timestamp"], offset: 1))
         }
+    }
+
+    /// Places around any point are the Nürnberg fixture; a geocoding search for Nürnberg is the geocoding
+    /// fixture, any other text finds nothing.
+    private func geoapify(_ path: String, _ query: [String: String]) -> HTTPResponse {
+        let json: HTTPHeaders = ["Content-Type": "application/json; charset=utf-8"]
+        if path.hasSuffix("/v2/places") { return HTTPResponse(headers: json, body: geoapifyPlaces) }
+        let found = (query["text"] ?? "").lowercased().contains("nürnberg")
+        return HTTPResponse(headers: json, body: found ? geoapifyGeocode : Array(#"{"type":"FeatureCollection","features":[]}"#.utf8))
+    }
+
+    /// RESTBase's summaries (a known title, the redirect, or `404`) and `action=opensearch` (the fixture for a
+    /// search naming the Schöner Brunnen, else no titles).
+    private func wikipedia(_ path: String, _ query: [String: String]) -> HTTPResponse {
+        let json = "application/json; charset=utf-8"
+        guard let title = path.split(separator: "/summary/").last.map(String.init), path.contains("/summary/") else {
+            let search = query["search"] ?? ""
+            let body = search.contains("Brunnen") ? openSearch : Array("[\(JSONString.quote(search)),[],[],[]]".utf8)
+            return HTTPResponse(headers: ["Content-Type": json], body: body)
+        }
+        if title == Self.wikipediaRedirect {
+            let target = path.replacingOccurrences(of: title, with: "Kaiserburg_N%C3%BCrnberg")
+            return HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": target])
+        }
+        guard let body = summaries[title] else {
+            return HTTPResponse(status: .notFound, headers: ["Content-Type": "application/problem+json"], body: summaryMissing)
+        }
+        return HTTPResponse(headers: ["Content-Type": json], body: body)
     }
 
     /// `departure_mon` for the stop in `name_dm`, its times moved so that the fixture's "now" is this minute; an

@@ -1,0 +1,64 @@
+import Foundation
+import Postgres
+
+/// `upstream_answers`: answers fetched on demand, one row per (kind, key), shared by every replica.
+public struct SharedAnswerStore: Sendable {
+    private let pool: PostgresPool
+
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    public func answer(kind: String, key: String) async throws -> StoredAnswer? {
+        let rows = try await pool.query(
+            "SELECT status, body, fetched_at, expires_at FROM upstream_answers WHERE kind = $1 AND key = $2", [kind, key])
+        guard let row = rows.first else { return nil }
+        return StoredAnswer(
+            status: try row.decode(Int.self, "status"), body: Array(try row.decode(String.self, "body").utf8),
+            fetchedAt: try row.decode(Date.self, "fetched_at"), expiresAt: try row.decode(Date.self, "expires_at"))
+    }
+
+    /// Stores (replaces) the answer for `key`.
+    public func store(_ answer: StoredAnswer, kind: String, key: String, location: SharedAnswerLocation?) async throws {
+        _ = try await pool.execute(
+            """
+            INSERT INTO upstream_answers (kind, key, status, body, fetched_at, expires_at, near_params, latitude, longitude)
+            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+            ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body,
+                fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at
+            """,
+            [kind, key, answer.status, String(decoding: answer.body, as: UTF8.self), answer.fetchedAt, answer.expiresAt,
+             location?.parameters, location?.latitude, location?.longitude])
+    }
+
+    /// The stored point nearest to (`latitude`, `longitude`) with the same other parameters, within `metres`.
+    public func nearest(kind: String, parameters: String, latitude: Double, longitude: Double, within metres: Double) async throws
+        -> (latitude: Double, longitude: Double, metres: Double)?
+    {
+        let box = GeoDistance.box(latitude: latitude, longitude: longitude, metres: metres)
+        let rows = try await pool.query(
+            """
+            SELECT latitude, longitude FROM upstream_answers
+            WHERE kind = $1 AND near_params = $2 AND latitude BETWEEN $3 AND $4 AND longitude BETWEEN $5 AND $6
+            """, [kind, parameters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
+        var best: (latitude: Double, longitude: Double, metres: Double)?
+        for row in rows {
+            let stored = (latitude: try row.decode(Double.self, "latitude"), longitude: try row.decode(Double.self, "longitude"))
+            let distance = GeoDistance.metres(latitude, longitude, stored.latitude, stored.longitude)
+            if distance <= metres, distance < best?.metres ?? .infinity { best = (stored.latitude, stored.longitude, distance) }
+        }
+        return best
+    }
+
+    /// Deletes the kind's answers that expired before `cutoff` (its retention); returns how many.
+    @discardableResult
+    public func prune(kind: String, expiredBefore cutoff: Date) async throws -> Int {
+        try await pool.execute("DELETE FROM upstream_answers WHERE kind = $1 AND expires_at < $2", [kind, cutoff])
+    }
+
+    /// How many answers of the kind are stored, and when the newest was fetched.
+    public func summary(kind: String) async throws -> (count: Int, lastFetch: Date?) {
+        let row = try await pool.query("SELECT count(*) AS n, max(fetched_at) AS last FROM upstream_answers WHERE kind = $1", [kind]).first
+        return (try row?.decode(Int.self, "n") ?? 0, try row?.decode(Date?.self, "last"))
+    }
+}

@@ -1,0 +1,145 @@
+import Basics
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Metrics
+import Synchronization
+
+/// Geoapify places and geocoding for everyone, on one Geoapify budget: ``SharedAnswers`` for each (memory,
+/// PostgreSQL, Geoapify), one gate (calls per second, each client's share, one pause) and one daily quota in
+/// credits. A places request within ``Settings/reuseMetres`` of a stored one with the same radius, category set,
+/// limit and language reuses its answer (a distance match, not a grid: two points 30 m apart always share,
+/// wherever they fall); the nearest stored point wins.
+public final class PlacesService: Sendable {
+    public struct Settings: Sendable {
+        /// `PIER_PLACES_TTL_H`: POIs change over weeks.
+        public var placesTTL: Duration = .seconds(168 * 3600)
+        /// `PIER_GEOCODE_TTL_H`.
+        public var geocodeTTL: Duration = .seconds(30 * 86_400)
+        /// `PIER_PLACES_REUSE_M`.
+        public var reuseMetres = 100.0
+        /// `PIER_GEOAPIFY_CREDITS_PER_DAY` (the free plan has 3,000); `nil`: no quota.
+        public var creditsPerDay: Int? = 2500
+        /// `PIER_GEOAPIFY_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 5 a second).
+        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4)
+        /// `PIER_PLACES_CACHE_MB`, `PIER_GEOCODE_CACHE_MB`.
+        public var placesCacheBytes = 32 << 20
+        public var geocodeCacheBytes = 4 << 20
+        /// `PIER_PLACES_RETENTION_D`: how long answers stay in PostgreSQL after they expire (served when
+        /// Geoapify fails) before they are deleted.
+        public var retention: Duration = .seconds(30 * 86_400)
+
+        public init() {}
+    }
+
+    public static let placesSource = "places"
+    public static let geocodeSource = "geocode"
+
+    public let settings: Settings
+    public let places: SharedAnswers<PlacesKey>
+    public let geocode: SharedAnswers<GeocodeKey>
+    private let gate: SharedAnswerGate
+    private let quota: DailyQuota?
+    private let store: SharedAnswerStore
+    private let placesReport: UpstreamReport
+    private let geocodeReport: UpstreamReport
+    /// A request's point → the stored point whose answer it reuses.
+    private let aliases = LRUCache<PlacesKey, PlacesKey>(budgetBytes: 4 << 20)
+    /// Points being asked of Geoapify now: a neighbour arriving meanwhile waits for that answer.
+    private let pending = Mutex<[PlacesKey]>([])
+
+    public init(
+        client: GeoapifyClient, store: SharedAnswerStore, quota: DailyQuota?, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
+        runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
+        metrics: MetricsRegistry? = nil
+    ) {
+        self.settings = settings
+        self.quota = quota
+        self.store = store
+        gate = SharedAnswerGate(budget: settings.budget, clock: clock)
+        placesReport = UpstreamReport(source: Self.placesSource, board: board)
+        geocodeReport = UpstreamReport(source: Self.geocodeSource, board: board)
+        var placesSettings = SharedAnswers<PlacesKey>.Settings()
+        placesSettings.cacheBytes = settings.placesCacheBytes
+        placesSettings.retention = settings.retention
+        var geocodeSettings = placesSettings
+        geocodeSettings.cacheBytes = settings.geocodeCacheBytes
+        let dropped = Dictionary(uniqueKeysWithValues: PlacesCollection.Dropped.allCases.map { reason in
+            (reason, metrics?.counter(
+                "pier_places_features_dropped_total", help: "Geoapify features left out (no point, wrong type, nameless, duplicate).",
+                labels: [("reason", reason.rawValue)]))
+        })
+        places = SharedAnswers(
+            kind: Self.placesSource, upstream: "Geoapify", gate: gate, quota: quota, units: { $0.credits }, store: store, report: placesReport,
+            settings: placesSettings, runner: runner, metrics: metrics,
+            fetcher: { key in
+                let (answer, reasons) = try await client.places(key)
+                for reason in reasons { dropped[reason]??.increment() }
+                return answer
+            },
+            render: { PlacesRoutes.render($0, source: Self.placesSource) })
+        geocode = SharedAnswers(
+            kind: Self.geocodeSource, upstream: "Geoapify", gate: gate, quota: quota, store: store, report: geocodeReport,
+            settings: geocodeSettings, runner: runner, metrics: metrics, fetcher: { try await client.geocode($0) },
+            render: { PlacesRoutes.render($0, source: Self.geocodeSource) })
+        if let metrics, let quota {
+            metrics.gauge("pier_geoapify_credits_left_today", help: "Geoapify credits left today (all replicas).") {
+                let snapshot = quota.snapshot()
+                return Double(snapshot.limit - (snapshot.used ?? 0))
+            }
+        }
+    }
+
+    public func load() async throws {
+        try await quota?.load()
+        try await places.load()
+        try await geocode.load()
+    }
+
+    /// The places answer memory holds for the request's point or the point it reuses (the route's fast path).
+    public func cachedPlaces(for key: PlacesKey) -> CachedResponse? {
+        places.cachedResponse(for: aliases.peek(key) ?? key)
+    }
+
+    public func places(for key: PlacesKey, client: IPAddress?) async -> CachedResponse {
+        let (canonical, asking) = await canonical(for: key)
+        defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
+        return await places.response(for: canonical, client: client)
+    }
+
+    /// The stored (or being asked) point whose answer `key` reuses — the nearest within ``Settings/reuseMetres``
+    /// — or `key` itself, then marked as being asked (`asking`).
+    private func canonical(for key: PlacesKey) async -> (key: PlacesKey, asking: Bool) {
+        if let alias = aliases[key] { return (alias, false) }
+        if places.holds(key) { return (key, false) }
+        let metres = settings.reuseMetres
+        let parameters = key.parameters
+        var found: PlacesKey?
+        if metres > 0, let nearest = try? await store.nearest(
+            kind: Self.placesSource, parameters: parameters.description, latitude: key.latitude, longitude: key.longitude, within: metres)
+        {
+            found = PlacesKey(latitude: nearest.latitude, longitude: nearest.longitude, parameters: parameters)
+        }
+        let chosen: (key: PlacesKey, asking: Bool) = pending.withLock { pending in
+            if let found { return (found, false) }
+            let neighbour = pending.filter { $0.parameters == parameters }.min { Self.metres(key, $0) < Self.metres(key, $1) }
+            if let neighbour, Self.metres(key, neighbour) <= metres { return (neighbour, false) }
+            pending.append(key)
+            return (key, true)
+        }
+        if chosen.key != key { _ = aliases.set(chosen.key, for: key, cost: 160) }
+        return chosen
+    }
+
+    private static func metres(_ a: PlacesKey, _ b: PlacesKey) -> Double {
+        GeoDistance.metres(a.latitude, a.longitude, b.latitude, b.longitude)
+    }
+
+    /// Members of the `places` or `geocode` source's `/health` object: the shared budget and the day's
+    /// credits, and that cache's size.
+    public func healthJSON(for source: String) -> String {
+        let (report, cache) = source == Self.placesSource ? (placesReport, places.cacheJSON) : (geocodeReport, geocode.cacheJSON)
+        return report.healthMembers(gate: gate, quota: quota) + ",\"cache\":\(cache)"
+    }
+}

@@ -1,0 +1,33 @@
+import Feature
+import HTTPServer
+
+/// A page summary request: the language and the title in Wikipedia's normalised form (underscores for
+/// spaces, one at a time, none at either end — what RESTBase would redirect to), so `Schöner Brunnen` and
+/// `Schöner_Brunnen` are one cache entry and one upstream call.
+public struct SummaryKey: SharedAnswerKey {
+    /// MediaWiki's limit for a title.
+    public static let maximumBytes = 255
+    /// Characters MediaWiki never allows in a title.
+    static let forbidden: Set<Character> = ["#", "<", ">", "[", "]", "|", "{", "}"]
+
+    public var lang: String
+    public var title: String
+
+    public var storageKey: String { "\(lang):\(title)" }
+    public var description: String { storageKey }
+
+    /// - Parameter title: the path's title, percent-decoded.
+    public init(lang: String, title: String) throws {
+        self.lang = try WikipediaLanguage.code(lang)
+        let words = title.split(whereSeparator: { $0 == " " || $0 == "_" || $0.isWhitespace })
+        let normalised = words.joined(separator: "_")
+        guard !normalised.isEmpty else { throw HTTPError(.badRequest, "the title is empty") }
+        guard normalised.utf8.count <= Self.maximumBytes else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 bytes") }
+        guard !normalised.contains(where: { Self.forbidden.contains($0) }),
+            !normalised.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        else {
+            throw HTTPError(.badRequest, "a Wikipedia title cannot contain # < > [ ] | { } or control characters")
+        }
+        self.title = normalised
+    }
+}

@@ -1,0 +1,81 @@
+import Feature
+import Fetching
+import Foundation
+
+/// Wikipedia's page summaries (RESTBase, `GET {base}/api/rest_v1/page/summary/{title}`) and title search
+/// (`GET {base}/w/api.php?action=opensearch…`), `{lang}` in the base replaced by the language. Every call
+/// carries Pier's descriptive `User-Agent` with the operator's contact (Wikimedia's User-Agent policy).
+/// Redirects (RESTBase's `301` to a normalised title, `302` for a redirect page) are followed by the client.
+public struct WikipediaClient: Sendable {
+    public static let defaultURL = "https://{lang}.wikipedia.org"
+
+    private let baseURL: String
+    private let client: UpstreamClient
+    private let ttl: (summary: Duration, missing: Duration, search: Duration)
+    public let userAgent: String
+
+    /// - Parameters:
+    ///   - product: `Pier/0.1.0`.
+    ///   - contact: `PIER_CONTACT` (a URL or an e-mail address); without one the `User-Agent` is the name and version only.
+    public init(
+        baseURL: String = Self.defaultURL, client: UpstreamClient, product: String, contact: String?,
+        ttl: (summary: Duration, missing: Duration, search: Duration)
+    ) {
+        self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        self.client = client
+        self.ttl = ttl
+        userAgent = Self.userAgent(product: product, contact: contact)
+    }
+
+    /// `Pier/0.1.0 (https://example.org; ops@example.org)`: the policy's `<client>/<version> (<contact>)`.
+    static func userAgent(product: String, contact: String?) -> String {
+        guard let contact = contact?.trimmingCharacters(in: .whitespaces), !contact.isEmpty else { return product }
+        // A header value cannot hold line breaks or other controls.
+        let clean = String(contact.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
+        return "\(product) (\(clean))"
+    }
+
+    private func base(_ lang: String) -> String {
+        baseURL.replacingOccurrences(of: "{lang}", with: lang)
+    }
+
+    func summaryURL(_ key: SummaryKey) -> String {
+        "\(base(key.lang))/api/rest_v1/page/summary/\(key.title.addingPercentEncoding(withAllowedCharacters: .titleAllowed) ?? "")"
+    }
+
+    func openSearchURL(_ key: OpenSearchKey) -> String {
+        "\(base(key.lang))/w/api.php?action=opensearch&search=\(URLEncoding.queryValue(key.search))&limit=\(key.limit)&namespace=0&format=json"
+    }
+
+    private var headers: [String: String] { ["Accept": "application/json", "User-Agent": userAgent] }
+
+    /// The page's summary; a title Wikipedia does not have is a `404` answer to remember (its problem document kept).
+    public func summary(_ key: SummaryKey) async throws -> UpstreamAnswer {
+        let response = try await client.get(summaryURL(key), headers: headers, accepting: [403, 404, 429])
+        if let refusal = Self.refusal(response) { return refusal }
+        if response.status == 404 { return .answer(status: 404, body: response.body, ttl: ttl.missing) }
+        try WikipediaDocument.checkSummary(response.body)
+        return .answer(status: 200, body: response.body, ttl: ttl.summary)
+    }
+
+    public func openSearch(_ key: OpenSearchKey) async throws -> UpstreamAnswer {
+        let response = try await client.get(openSearchURL(key), headers: headers, accepting: [403, 429])
+        if let refusal = Self.refusal(response) { return refusal }
+        try WikipediaDocument.checkOpenSearch(response.body)
+        return .answer(status: 200, body: response.body, ttl: ttl.search)
+    }
+
+    /// `429`: slow down; `403`: Wikimedia blocked these requests (its answer to a missing or generic `User-Agent`).
+    private static func refusal(_ response: UpstreamResponse) -> UpstreamAnswer? {
+        switch response.status {
+        case 429: .rateLimited(retryAfter: response.retryAfter())
+        case 403: .refused(why: "403: Wikimedia refused this server's requests (check PIER_CONTACT and the User-Agent policy)")
+        default: nil
+        }
+    }
+}
+
+extension CharacterSet {
+    /// What a title may hold unescaped in a path segment (no `/`, `?`, `#`, `%`).
+    static let titleAllowed = CharacterSet.urlPathAllowed.subtracting(CharacterSet(charactersIn: "/?#%;"))
+}

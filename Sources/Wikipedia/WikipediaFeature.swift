@@ -1,0 +1,66 @@
+import Feature
+import Fetching
+import HTTPServer
+import Logging
+
+/// The Smart City Guide app's Wikipedia enrichment: page summaries and title searches on demand, kept for
+/// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).
+/// Wikipedia needs no key; it asks for a descriptive `User-Agent` with a contact, from `PIER_CONTACT`.
+public struct WikipediaFeature: Feature {
+    public var name: String { WikipediaService.source }
+
+    public struct Settings: Sendable {
+        /// `PIER_WIKIPEDIA_URL`: a base with `{lang}`.
+        public var url = WikipediaClient.defaultURL
+        /// `PIER_CONTACT`: a URL or an e-mail address for Wikimedia's operators.
+        public var contact: String?
+        public var service = WikipediaService.Settings()
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            url = try reader.url("PIER_WIKIPEDIA_URL", default: url)
+            contact = reader.string("PIER_CONTACT")
+            service.summaryTTL = try reader.hours("PIER_WIKIPEDIA_SUMMARY_TTL_H", default: service.summaryTTL)
+            service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL)
+            service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL)
+            service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention)
+            service.budget = try reader.perSecondBudget("PIER_WIKIPEDIA", default: service.budget)
+            service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes)
+        }
+    }
+
+    public let service: WikipediaService
+    public let client: WikipediaClient
+    private let contact: String?
+    private let routes: WikipediaRoutes
+
+    public init(settings: Settings, context: FeatureContext) {
+        context.board.register(WikipediaService.source, staleAfter: .seconds(86_400), onDemand: true)
+        var serviceSettings = settings.service
+        serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
+        contact = settings.contact
+        client = WikipediaClient(
+            baseURL: settings.url, client: context.upstream, product: context.product, contact: settings.contact,
+            ttl: (serviceSettings.summaryTTL, serviceSettings.missingTTL, serviceSettings.searchTTL))
+        service = WikipediaService(
+            client: client, store: SharedAnswerStore(pool: context.pool), settings: serviceSettings, board: context.board,
+            runner: context.runner, metrics: context.metrics)
+        routes = WikipediaRoutes(service: service, clients: context.clients)
+    }
+
+    public func load() async throws {
+        if contact?.isEmpty ?? true {
+            Logger(label: "pier.wikipedia").warning(
+                "PIER_CONTACT is not set: Wikimedia asks every client for a User-Agent with contact information and may block those without",
+                metadata: ["user_agent": "\(client.userAgent)"])
+        }
+        try await service.load()
+    }
+
+    public func register(in router: inout Router) { routes.register(in: &router) }
+
+    public func healthDetails(for source: String) -> String? {
+        source == WikipediaService.source ? service.healthJSON() : nil
+    }
+}

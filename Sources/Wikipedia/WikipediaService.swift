@@ -1,0 +1,65 @@
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Metrics
+
+/// Wikipedia's page summaries and title searches for everyone: ``SharedAnswers`` for each (memory, PostgreSQL,
+/// Wikipedia) behind one gate — at most ``Settings/budget`` requests a second to Wikimedia from this process,
+/// each client a share — and one `/health` source, `wikipedia`.
+public final class WikipediaService: Sendable {
+    public struct Settings: Sendable {
+        /// `PIER_WIKIPEDIA_SUMMARY_TTL_H`.
+        public var summaryTTL: Duration = .seconds(7 * 86_400)
+        /// `PIER_WIKIPEDIA_MISSING_TTL_H`: how long "no such page" is remembered.
+        public var missingTTL: Duration = .seconds(86_400)
+        /// `PIER_WIKIPEDIA_SEARCH_TTL_H`.
+        public var searchTTL: Duration = .seconds(86_400)
+        /// `PIER_WIKIPEDIA_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE`: politeness, not a quota.
+        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4)
+        /// `PIER_WIKIPEDIA_CACHE_MB`.
+        public var cacheBytes = 32 << 20
+        /// `PIER_WIKIPEDIA_RETENTION_D`: how long answers stay in PostgreSQL after they expire.
+        public var retention: Duration = .seconds(30 * 86_400)
+
+        public init() {}
+    }
+
+    public static let source = "wikipedia"
+
+    public let settings: Settings
+    public let summaries: SharedAnswers<SummaryKey>
+    public let searches: SharedAnswers<OpenSearchKey>
+    private let gate: SharedAnswerGate
+    private let report: UpstreamReport
+
+    public init(
+        client: WikipediaClient, store: SharedAnswerStore, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
+        runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
+        metrics: MetricsRegistry? = nil
+    ) {
+        self.settings = settings
+        gate = SharedAnswerGate(budget: settings.budget, clock: clock)
+        report = UpstreamReport(source: Self.source, board: board)
+        var answerSettings = SharedAnswerSettings()
+        answerSettings.retention = settings.retention
+        answerSettings.cacheBytes = settings.cacheBytes * 3 / 4
+        summaries = SharedAnswers(
+            kind: "wikipedia-summary", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
+            runner: runner, metrics: metrics, fetcher: { try await client.summary($0) }, render: WikipediaRoutes.renderSummary)
+        answerSettings.cacheBytes = settings.cacheBytes / 4
+        searches = SharedAnswers(
+            kind: "wikipedia-opensearch", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
+            runner: runner, metrics: metrics, fetcher: { try await client.openSearch($0) }, render: WikipediaRoutes.renderSearch)
+    }
+
+    public func load() async throws {
+        try await summaries.load()
+        try await searches.load()
+    }
+
+    /// Members of the `wikipedia` source's `/health` object.
+    public func healthJSON() -> String {
+        report.healthMembers(gate: gate) + ",\"cache\":{\"summaries\":\(summaries.cacheJSON),\"searches\":\(searches.cacheJSON)}"
+    }
+}
