@@ -187,4 +187,23 @@ final class PlacesServiceTests: XCTestCase {
         let answer8 = await service.geocode.response(for: nothing, client: nil)
         XCTAssertEqual(try decode(answer8).features.count, 0)
     }
+
+    /// Answers are deleted their retention after they expire (enforced on a store, at most every ten minutes
+    /// per process).
+    func testExpiredAnswersAreDeletedAfterTheirRetention() async throws {
+        let first = service {
+            $0.placesTTL = .milliseconds(1)
+            $0.retention = .zero
+        }
+        _ = await first.places(for: request(), client: nil)
+        try await Task.sleep(for: .milliseconds(20))
+        let second = service {
+            $0.placesTTL = .seconds(3600)
+            $0.retention = .zero
+        }
+        _ = await second.places(for: request(metresNorth: 5000), client: nil)
+        let keys = try await pool.query("SELECT key FROM upstream_answers").map { try $0.decode(String.self, "key") }
+        XCTAssertEqual(keys, [request(metresNorth: 5000).storageKey])
+        XCTAssertTrue(second.healthJSON(for: "places").contains(#""stored":1"#), second.healthJSON(for: "places"))
+    }
 }

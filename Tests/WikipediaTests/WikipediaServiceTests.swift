@@ -1,0 +1,170 @@
+import DatabaseTesting
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Postgres
+import UpstreamTesting
+import XCTest
+
+@testable import Wikipedia
+
+/// The service against real PostgreSQL and a local Wikipedia serving the fixtures.
+final class WikipediaServiceTests: XCTestCase {
+    var database: TestDatabase!
+    var pool: PostgresPool!
+    var upstream: FixtureUpstream!
+    let clock = SharedValue<Double>(1000)
+
+    override func setUp() async throws {
+        database = try TestDatabase.create()
+        pool = try await database.migratedPool()
+        upstream = try FixtureUpstream()
+    }
+
+    override func tearDown() {
+        upstream?.stop()
+        pool?.close()
+        database?.drop()
+    }
+
+    func service(contact: String? = "https://pier.example.org; ops@example.org", _ configure: (inout WikipediaService.Settings) -> Void = { _ in }) -> WikipediaService {
+        var settings = WikipediaService.Settings()
+        configure(&settings)
+        let clock = clock
+        return WikipediaService(
+            client: WikipediaClient(
+                baseURL: upstream.wikipediaURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5))), product: "Pier/0.1.0",
+                contact: contact, ttl: (settings.summaryTTL, settings.missingTTL, settings.searchTTL)),
+            store: SharedAnswerStore(pool: pool), settings: settings, clock: { clock.value })
+    }
+
+    func summary(_ title: String, lang: String = "de") throws -> SummaryKey {
+        try SummaryKey(lang: lang, title: title)
+    }
+
+    func testASummaryIsWikipediasJSONOnceForEveryoneWithPiersUserAgent() async throws {
+        let service = service()
+        let response = await service.summaries.response(for: try summary("Kaiserburg Nürnberg"), client: nil)
+        XCTAssertEqual(response.response.status, .ok)
+        XCTAssertEqual(response.response.body, try Fixtures.bytes("wikipedia", "summary-Kaiserburg_Nuernberg.json"), "passed on unchanged")
+        let app = try JSONDecoder().decode(AppWikipediaSummary.self, from: Data(response.response.body))
+        XCTAssertNotNil(app.extract)
+        XCTAssertNotNil(app.content_urls?.desktop?.page)
+        let asked = try XCTUnwrap(upstream.requests(.wikipedia).first)
+        XCTAssertEqual(asked.path, "/wiki/de/api/rest_v1/page/summary/Kaiserburg_Nürnberg", "spaces become underscores before asking")
+        XCTAssertEqual(asked.headers["user-agent"], "Pier/0.1.0 (https://pier.example.org; ops@example.org)")
+        // The app's %20 form, the underscore form, and a restart: no further call.
+        _ = await service.summaries.response(for: try summary("Kaiserburg_Nürnberg"), client: nil)
+        let restarted = self.service()
+        try await restarted.load()
+        let again = await restarted.summaries.response(for: try summary(" Kaiserburg  Nürnberg "), client: nil)
+        XCTAssertEqual(again.response.body, response.response.body)
+        XCTAssertEqual(upstream.requests(.wikipedia).count, 1)
+        XCTAssertTrue(restarted.healthJSON().contains(#""stored":1"#), restarted.healthJSON())
+    }
+
+    func testWithoutAContactTheUserAgentIsTheNameAndVersion() async throws {
+        let service = service(contact: nil)
+        _ = await service.summaries.response(for: try summary("Schöner Brunnen"), client: nil)
+        XCTAssertEqual(upstream.requests(.wikipedia).first?.headers["user-agent"], "Pier/0.1.0")
+        XCTAssertEqual(WikipediaClient.userAgent(product: "Pier/1", contact: "a\r\nX-Evil: 1"), "Pier/1 (aX-Evil: 1)", "no header injection")
+    }
+
+    func testARedirectIsFollowedAndAnUnknownTitleIsA404RememberedADay() async throws {
+        let service = service()
+        let redirected = await service.summaries.response(for: try summary(FixtureUpstream.wikipediaRedirect), client: nil)
+        XCTAssertEqual(redirected.response.status, .ok)
+        XCTAssertEqual(try JSONDecoder().decode(AppWikipediaSummary.self, from: Data(redirected.response.body)).title, "Kaiserburg Nürnberg")
+        let missing = await service.summaries.response(for: try summary("Gibt_es_nicht"), client: nil)
+        XCTAssertEqual(missing.response.status, .notFound)
+        let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(missing.response.body)) as? [String: String])
+        XCTAssertEqual(body["type"], "https://mediawiki.org/wiki/HyperSwitch/errors/not_found")
+        XCTAssertNotNil(body["error"])
+        let maxAge = try XCTUnwrap(missing.response.headers["cache-control"]).replacingOccurrences(of: "public, max-age=", with: "")
+        XCTAssertGreaterThan(try XCTUnwrap(Int(maxAge)), 86_000)
+        let calls = upstream.requests(.wikipedia).count
+        let restarted = self.service()
+        let again = await restarted.summaries.response(for: try summary("Gibt es nicht"), client: nil)
+        XCTAssertEqual(again.response.status, .notFound)
+        XCTAssertEqual(upstream.requests(.wikipedia).count, calls, "remembered in PostgreSQL")
+    }
+
+    func testOpenSearchIsCachedPerLanguageSearchAndLimit() async throws {
+        let service = service()
+        let query = try XCTUnwrap(QueryParameters(raw: "action=opensearch&search=Sch%C3%B6ner%20Brunnen%20N%C3%BCrnberg&limit=5&namespace=0&format=json"))
+        let key = try OpenSearchKey(lang: "de", query: query)
+        let response = await service.searches.response(for: key, client: nil)
+        XCTAssertEqual(response.response.body, try Fixtures.bytes("wikipedia", "opensearch-Schoener_Brunnen_Nuernberg.json"))
+        let array = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.response.body)) as? [Any])
+        XCTAssertEqual(array.count, 4, "the app gives up on anything but four elements")
+        let asked = try XCTUnwrap(upstream.requests(.wikipedia).first)
+        XCTAssertEqual(asked.path, "/wiki/de/w/api.php")
+        XCTAssertEqual(asked.query["search"], "Schöner Brunnen Nürnberg")
+        XCTAssertEqual(asked.query["limit"], "5")
+        _ = await service.searches.response(for: key, client: nil)
+        XCTAssertEqual(upstream.requests(.wikipedia).count, 1)
+        let other = try OpenSearchKey(lang: "de", query: try XCTUnwrap(QueryParameters(raw: "search=Sch%C3%B6ner%20Brunnen%20N%C3%BCrnberg&limit=6")))
+        _ = await service.searches.response(for: other, client: nil)
+        XCTAssertEqual(upstream.requests(.wikipedia).count, 2)
+    }
+
+    func testFailuresServeStaleElse503AndGarbageIsNotStored() async throws {
+        let service = service {
+            $0.summaryTTL = .milliseconds(1)
+            $0.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
+        }
+        _ = await service.summaries.response(for: try summary("Schöner_Brunnen"), client: nil)
+        try await Task.sleep(for: .milliseconds(20))
+        upstream.set(.wikipedia, .status(500))
+        let stale = await service.summaries.response(for: try summary("Schöner_Brunnen"), client: nil)
+        XCTAssertEqual(stale.response.status, .ok)
+        XCTAssertEqual(stale.response.headers["x-pier-stale"], "wikipedia")
+        let none = await service.summaries.response(for: try summary("Kaiserburg_Nürnberg"), client: nil)
+        XCTAssertEqual(none.response.status, .serviceUnavailable)
+        XCTAssertNotNil(none.response.headers["retry-after"])
+        upstream.set(.wikipedia, .json(Array(#"{"no":"title"}"#.utf8)))
+        let garbage = await service.summaries.response(for: try summary("Frauenkirche"), client: nil)
+        XCTAssertEqual(garbage.response.status, .serviceUnavailable)
+        upstream.set(.wikipedia, .json(Array(#"["a",["b"],["c"]]"#.utf8)))
+        let search = try OpenSearchKey(lang: "de", query: try XCTUnwrap(QueryParameters(raw: "search=x")))
+        let answer1 = await service.searches.response(for: search, client: nil).response.status
+        XCTAssertEqual(answer1, .serviceUnavailable)
+        let rows = try await pool.query("SELECT count(*) AS n FROM upstream_answers").first?.decode(Int.self, "n")
+        XCTAssertEqual(rows, 1)
+        // 429 pauses every Wikipedia call.
+        upstream.set(.wikipedia, .rateLimited(retryAfter: 20))
+        let answer2 = try await service.summaries.response(for: try summary("A_b"), client: nil).response.headers["retry-after"]
+        XCTAssertEqual(answer2, "20")
+        upstream.set(.wikipedia, .normal)
+        let answer3 = await service.searches.response(for: search, client: nil).response.status
+        XCTAssertEqual(answer3, .serviceUnavailable)
+        XCTAssertTrue(service.healthJSON().contains(#""paused_s":20"#), service.healthJSON())
+    }
+
+    func testThePoliteRateIsKeptAndEachClientHasAShare() async throws {
+        let service = service()
+        let client = IPAddress("203.0.113.7")
+        var statuses: [HTTPStatus] = []
+        for index in 0..<5 {
+            statuses.append(await service.summaries.response(for: try summary("Title_\(index)"), client: client).response.status)
+        }
+        XCTAssertEqual(statuses, [.notFound, .notFound, .notFound, .tooManyRequests, .tooManyRequests], "a client takes 60 % of the burst")
+        for index in 0..<3 { _ = await service.summaries.response(for: try summary("Other_\(index)"), client: IPAddress("198.51.100.\(index)")) }
+        XCTAssertEqual(upstream.requests(.wikipedia).count, 5, "at most the burst of 5 at once")
+        let refused = await service.summaries.response(for: try summary("Last"), client: IPAddress("192.0.2.1"))
+        XCTAssertEqual(refused.response.status, .serviceUnavailable)
+    }
+
+    func testBadTitlesAndLanguagesAre400() {
+        for (lang, title) in [("de", "a#b"), ("de", "   "), ("de", String(repeating: "ä", count: 200)), ("DE", "Berlin"), ("d", "Berlin"), ("de.evil.com", "x"), ("de/x", "y")] {
+            XCTAssertThrowsError(try SummaryKey(lang: lang, title: title)) { error in
+                XCTAssertEqual((error as? HTTPError)?.status, .badRequest, "\(lang) \(title)")
+            }
+        }
+        XCTAssertEqual(try? SummaryKey(lang: "zh-yue", title: "x").lang, "zh-yue")
+        XCTAssertThrowsError(try OpenSearchKey(lang: "de", query: QueryParameters(raw: "search=x&namespace=1") ?? QueryParameters()))
+        XCTAssertThrowsError(try OpenSearchKey(lang: "de", query: QueryParameters(raw: "search=x&limit=0") ?? QueryParameters()))
+        XCTAssertThrowsError(try OpenSearchKey(lang: "de", query: QueryParameters()))
+    }
+}
