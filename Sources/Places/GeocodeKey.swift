@@ -14,12 +14,8 @@ public struct GeocodeKey: SharedAnswerKey {
 
     /// `text` and `lang` from `/v1/geocode`'s query (`apiKey` is accepted and ignored).
     public init(_ query: QueryParameters) throws {
-        let normalised = (query["text"] ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
-        guard !normalised.isEmpty else { throw HTTPError(.badRequest, "text is required (a place name, e.g. text=Nürnberg)") }
-        guard normalised.count <= Self.maximumLength, !normalised.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw HTTPError(.badRequest, "text must be at most \(Self.maximumLength) characters of a place name")
-        }
-        text = normalised
+        text = try QueryText.normalised(
+            query["text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg").lowercased()
         lang = try PlacesQuery.lang(query["lang"])
     }
 }

@@ -66,10 +66,12 @@ public enum PlacesQuery {
         guard let text, !text.isEmpty else {
             throw HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
         }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false)
+        guard items.count <= maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
         var set = Set<String>()
-        for item in text.split(separator: ",", omittingEmptySubsequences: false) {
+        for item in items {
             let category = String(item)
-            guard !category.isEmpty, category.count <= 64,
+            guard !category.isEmpty,
                 category.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 95 }),
                 !category.hasPrefix("."), !category.hasSuffix("."), !category.contains("..")
             else {
@@ -81,7 +83,6 @@ public enum PlacesQuery {
             }
             set.insert(category)
         }
-        guard set.count <= maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
         return set.sorted()
     }
 

@@ -19,12 +19,7 @@ public struct OpenSearchKey: SharedAnswerKey {
     /// `search` and `limit` from the query (`namespace=0` and `format=json`, the app's, are the only ones served).
     public init(lang: String, query: QueryParameters) throws {
         self.lang = try WikipediaLanguage.code(lang)
-        let search = (query["search"] ?? "").split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        guard !search.isEmpty else { throw HTTPError(.badRequest, "search is required (the text to look for)") }
-        guard search.count <= Self.maximumLength, !search.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw HTTPError(.badRequest, "search must be at most \(Self.maximumLength) characters of text")
-        }
-        self.search = search
+        search = try QueryText.normalised(query["search"], parameter: "search", maximumLength: Self.maximumLength, example: "the text to look for")
         if let text = query["limit"] {
             guard let value = Int(text), Self.limitRange.contains(value) else {
                 throw HTTPError(.badRequest, "limit must be a whole number between 1 and 100, not '\(text.prefix(20))'")

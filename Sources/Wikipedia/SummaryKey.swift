@@ -5,8 +5,9 @@ import HTTPServer
 /// spaces, one at a time, none at either end — what RESTBase would redirect to), so `Schöner Brunnen` and
 /// `Schöner_Brunnen` are one cache entry and one upstream call.
 public struct SummaryKey: SharedAnswerKey {
-    /// MediaWiki's limit for a title.
-    public static let maximumBytes = 255
+    /// MediaWiki's limit for a title is 255 bytes; Pier counts code points (as the OpenAPI description can), and
+    /// a longer title in bytes is one Wikipedia refuses, answered as a page that does not exist.
+    public static let maximumLength = 255
     /// Characters MediaWiki never allows in a title.
     static let forbidden: Set<Character> = ["#", "<", ">", "[", "]", "|", "{", "}"]
 
@@ -19,12 +20,11 @@ public struct SummaryKey: SharedAnswerKey {
     /// - Parameter title: the path's title, percent-decoded.
     public init(lang: String, title: String) throws {
         self.lang = try WikipediaLanguage.code(lang)
-        let words = title.split(whereSeparator: { $0 == " " || $0 == "_" || $0.isWhitespace })
+        let words = title.split { $0 == "_" || $0.isWhitespace }
         let normalised = words.joined(separator: "_")
         guard !normalised.isEmpty else { throw HTTPError(.badRequest, "the title is empty") }
-        guard normalised.utf8.count <= Self.maximumBytes else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 bytes") }
-        guard !normalised.contains(where: { Self.forbidden.contains($0) }),
-            !normalised.unicodeScalars.contains(where: { $0.properties.generalCategory == .control })
+        guard title.unicodeScalars.count <= Self.maximumLength else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 characters") }
+        guard !normalised.contains(where: { Self.forbidden.contains($0) }), !normalised.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
         else {
             throw HTTPError(.badRequest, "a Wikipedia title cannot contain # < > [ ] | { } or control characters")
         }

@@ -49,11 +49,12 @@ public struct WikipediaClient: Sendable {
 
     private var headers: [String: String] { ["Accept": "application/json", "User-Agent": userAgent] }
 
-    /// The page's summary; a title Wikipedia does not have is a `404` answer to remember (its problem document kept).
+    /// The page's summary; a title Wikipedia does not have (`404`) or refuses as invalid (`400`, e.g. longer than
+    /// 255 bytes) is a `404` answer to remember (its problem document kept).
     public func summary(_ key: SummaryKey) async throws -> UpstreamAnswer {
-        let response = try await client.get(summaryURL(key), headers: headers, accepting: [403, 404, 429])
+        let response = try await client.get(summaryURL(key), headers: headers, accepting: [400, 403, 404, 429])
         if let refusal = Self.refusal(response) { return refusal }
-        if response.status == 404 { return .answer(status: 404, body: response.body, ttl: ttl.missing) }
+        if response.status == 404 || response.status == 400 { return .answer(status: 404, body: response.body, ttl: ttl.missing) }
         try WikipediaDocument.checkSummary(response.body)
         return .answer(status: 200, body: response.body, ttl: ttl.summary)
     }

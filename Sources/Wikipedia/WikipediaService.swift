@@ -60,8 +60,8 @@ public final class WikipediaService: Sendable {
         try await searches.load()
     }
 
-    /// Members of the `wikipedia` source's `/health` object.
+    /// Members of the `wikipedia` source's `/health` object: `cache` for the summaries, `search_cache` for the searches.
     public func healthJSON() -> String {
-        report.healthMembers(gate: gate) + ",\"cache\":{\"summaries\":\(summaries.cacheJSON),\"searches\":\(searches.cacheJSON)}"
+        report.healthMembers(gate: gate) + ",\"cache\":\(summaries.cacheJSON),\"search_cache\":\(searches.cacheJSON)"
     }
 }
