@@ -14,7 +14,10 @@ final class OpenAPITests: EndToEndTestCase {
                            "PIER_OPENWEATHER_KEY": "schemathesis-key", "PIER_OPENWEATHER_REQUESTS_PER_MINUTE": "100000",
                            "PIER_OPENWEATHER_BURST": "100000", "PIER_OPENWEATHER_CLIENT_SHARE": "1",
                            "PIER_NSW_API_KEY": "schemathesis-key", "PIER_NSW_REQUESTS_PER_SECOND": "1000", "PIER_NSW_BURST": "1000",
-                           "PIER_NSW_CLIENT_SHARE": "1"]
+                           "PIER_NSW_CLIENT_SHARE": "1",
+                           "PIER_GEOAPIFY_KEY": "schemathesis-key", "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
+                           "PIER_GEOAPIFY_CLIENT_SHARE": "1", "PIER_GEOAPIFY_CREDITS_PER_DAY": "100000000",
+                           "PIER_WIKIPEDIA_REQUESTS_PER_SECOND": "1000", "PIER_WIKIPEDIA_BURST": "1000", "PIER_WIKIPEDIA_CLIENT_SHARE": "1"]
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)
         let deadline = Date().addingTimeInterval(30)
