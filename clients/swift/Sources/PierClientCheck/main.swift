@@ -107,6 +107,26 @@ await check("GET /v1/nsw/departures decodes the app's stop events for a mode; an
     return nil
 }
 
+await check("GET /v1/geocode and /v1/places decode as the guide app's GeoJSON; a top-level category is 400") {
+    let city = try await client.getGeocode(query: .init(text: "Nürnberg", lang: "de")).ok.body.json
+    guard let point = city.features.first?.geometry.coordinates, point.count == 2 else { return "no coordinates for Nürnberg" }
+    let places = try await client.getPlaces(query: .init(
+        lat: point[1], lon: point[0], radius: 5000, categories: "tourism.attraction,entertainment.museum,leisure.park", limit: 50)).ok.body.json
+    guard places.features.count == 14, places.features.allSatisfy({ $0.properties.name != nil }) else { return "\(places.features.count) places" }
+    guard case .badRequest = try await client.getPlaces(query: .init(lat: point[1], lon: point[0], categories: "tourism")) else {
+        return "categories=tourism was not 400"
+    }
+    return nil
+}
+
+await check("GET /v1/wikipedia/{lang}/summary/{title} and …/opensearch pass Wikipedia's JSON; an unknown title is 404") {
+    let summary = try await client.getWikipediaSummary(path: .init(lang: "de", title: "Schöner Brunnen")).ok.body.json
+    guard summary.title == "Schöner Brunnen", summary.extract?.isEmpty == false else { return "title \(summary.title)" }
+    guard case .notFound = try await client.getWikipediaSummary(path: .init(lang: "de", title: "Gibt_es_nicht")) else { return "no 404" }
+    let found = try await client.getWikipediaOpenSearch(path: .init(lang: "de"), query: .init(search: "Schöner Brunnen Nürnberg", limit: 5)).ok.body.json
+    return found.count == 4 ? nil : "\(found.count) elements"
+}
+
 await check("POST /api/ships/refresh: 401 without or with a wrong token, 200 with the token") {
     guard case .unauthorized(let missing) = try await client.refreshShips() else { return "no token was not 401" }
     guard missing.headers.wwwAuthenticate.hasPrefix("Bearer") else { return "WWW-Authenticate: \(missing.headers.wwwAuthenticate)" }
