@@ -17,7 +17,8 @@ import Logging
 /// point; else the first. A path segment holding a time (`yyyyMMddHHmm`) matches any time, and JSON forecasts
 /// (OpenWeather, Alplakes) are moved by the whole 3-hour steps since they were recorded. A TfNSW `departure_mon`
 /// request (`name_dm`) gets the recording of its stop (else the one recorded for `name_dm=*`), moved by the whole
-/// minutes since it was recorded. An exchange that recorded no answer
+/// minutes since it was recorded. A Geoapify geocoding search (`text`) or a Wikipedia search (`search`) gets its own
+/// recording, else the one recorded for `*`. An exchange that recorded no answer
 /// (a timeout, a refused connection) is answered `502` with the recorded error.
 public final class ReplayUpstream: Sendable {
     private struct Entry: Sendable {
@@ -118,7 +119,7 @@ public final class ReplayUpstream: Sendable {
             body = TimeShift.shift(body, by: TimeShift.minutes(from: entry.receivedAt, to: now))
         } else if let wanted = requestedDate(query, now: now), let recorded = entry.query["date"].flatMap(CalendarDate.init) {
             body = TimeShift.shift(days: wanted.dayNumber - recorded.dayNumber, inJSON: body)
-        } else if moveToNow, query["id"] == nil, contentType?.lowercased().contains("json") == true {
+        } else if moveToNow, query["lat"] != nil || request.path.contains("/simulations/"), contentType?.lowercased().contains("json") == true {
             // OpenWeather and Alplakes: whole 3-hour model steps since the recording, so the forecast starts now.
             body = TimeShift.shift(seconds: TimeShift.forecastSteps(from: entry.receivedAt, to: now), inForecastJSON: body)
         }
@@ -156,6 +157,11 @@ public final class ReplayUpstream: Sendable {
             if let same = entries.first(where: { $0.query["name_dm"] == stop }) ?? entries.first(where: { $0.query["name_dm"] == "*" }) {
                 return same
             }
+        }
+        for name in ["text", "search"] {
+            // A Geoapify geocoding search or a Wikipedia search: its own recording, else the one for any other text (`*`).
+            guard let text = query[name] else { continue }
+            if let same = entries.first(where: { $0.query[name] == text }) ?? entries.first(where: { $0.query[name] == "*" }) { return same }
         }
         if let storedQuery = query["storedquery_id"], let same = entries.first(where: { $0.query["storedquery_id"] == storedQuery }) {
             return same

@@ -113,6 +113,21 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=203294").status, 200)
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=X1").status, 404)
 
+        // Places, geocoding and Wikipedia (no Geoapify key in the demo): Nürnberg's recordings.
+        let city = try RawClient.request(port: pier.port, "/v1/geocode?text=N%C3%BCrnberg&lang=de")
+        XCTAssertEqual(city.status, 200, city.bodyText)
+        let point = try XCTUnwrap(try JSONDecoder().decode(AppPlaces.self, from: Data(city.body)).features.first?.geometry.coordinates)
+        XCTAssertEqual(try JSONDecoder().decode(AppPlaces.self, from: Data(try RawClient.request(port: pier.port, "/v1/geocode?text=Atlantis").body)).features.count, 0)
+        let places = try RawClient.request(
+            port: pier.port, "/v1/places?categories=tourism.attraction,entertainment.museum,leisure.park&filter=circle:\(point[0]),\(point[1]),5000")
+        XCTAssertEqual(places.header("X-Pier-Demo"), "true")
+        XCTAssertEqual(try JSONDecoder().decode(AppPlaces.self, from: Data(places.body)).features.count, 14)
+        let summary = try RawClient.request(port: pier.port, "/v1/wikipedia/de/summary/Sch%C3%B6ner%20Brunnen")
+        XCTAssertEqual(try JSONDecoder().decode(AppWikipediaSummary.self, from: Data(summary.body)).title, "Schöner Brunnen")
+        XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/wikipedia/de/summary/Atlantis").status, 404)
+        let search = try RawClient.request(port: pier.port, "/v1/wikipedia/de/opensearch?search=Sch%C3%B6ner%20Brunnen%20N%C3%BCrnberg&limit=5")
+        XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(search.body)) as? [Any])?[1] as? [String])?.first, "Schöner Brunnen")
+
         let health = try RawClient.request(port: pier.port, "/health")
         XCTAssertEqual(health.header("X-Pier-Demo"), "true")
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])

@@ -4,7 +4,8 @@ format of `pier fetch --save` (NNN.body + NNN.json, run.json). Run it again afte
 ZSG: seven day fragments for 2026-11-23 … 2026-11-29 (the four fixture pages in turn); transport.opendata.ch:
 the stationboard of Zürich Bürkliplatz (See) for the same seven days (the fixture board of the same page, moved to
 the date, so every course of the day departs); MeteoNews: the lake table; FMI: the all-stations observations and a point forecast, both anchored at 2026-11-23T06:00:00Z (the
-replay moves them to the current hour); TfNSW: the departures of the Trip Planner app's two default stops."""
+replay moves them to the current hour); TfNSW: the departures of the Trip Planner app's two default stops; Geoapify:
+Nürnberg's old town for any point and Nürnberg's geocoding; Wikipedia: two summaries and one search."""
 import calendar, datetime as dt, json, pathlib, shutil, sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
@@ -100,3 +101,32 @@ departures = [(base.format(stop), "application/json", json.dumps(gen_nsw.departu
 departures.append((base.format("*"), "application/json", json.dumps(gen_nsw.unknown_stop(), separators=(",", ":")).encode(), "2026-11-23T21:00:00Z"))
 capture("nsw", "nsw", departures, "2026-11-23T21:00:00Z")
 
+
+# Geoapify (places, geocoding): Nürnberg's old town answers any places request (the replay has one recording for
+# the path); a geocoding search for Nürnberg finds it, any other text (`text=*`) finds nothing. The key is not recorded.
+empty = b'{"type":"FeatureCollection","features":[]}'
+capture("places", "places", [
+    ("https://api.geoapify.com/v2/places?categories=entertainment.museum,leisure.park,tourism.attraction&filter=circle:11.07750,49.45390,5000"
+     "&limit=50&lang=de&apiKey=REDACTED", "application/json; charset=utf-8", (fixtures / "geoapify" / "places-nuernberg.json").read_bytes(),
+     "2026-11-23T10:00:00Z"),
+], "2026-11-23T10:00:00Z")
+capture("geocode", "geocode", [
+    ("https://api.geoapify.com/v1/geocode/search?text=n%C3%BCrnberg&lang=de&apiKey=REDACTED", "application/json; charset=utf-8",
+     (fixtures / "geoapify" / "geocode-nuernberg.json").read_bytes(), "2026-11-23T10:00:00Z"),
+    ("https://api.geoapify.com/v1/geocode/search?text=*&lang=de&apiKey=REDACTED", "application/json; charset=utf-8", empty,
+     "2026-11-23T10:00:00Z"),
+], "2026-11-23T10:00:00Z")
+
+# Wikipedia: the two fixture summaries (any other title is the replay's 404: no such page) and the app's search for
+# the Schöner Brunnen; any other search (`search=*`) finds no titles.
+summary = "https://de.wikipedia.org/api/rest_v1/page/summary/"
+opensearch = "https://de.wikipedia.org/w/api.php?action=opensearch&search={}&limit=5&namespace=0&format=json"
+capture("wikipedia", "wikipedia", [
+    (summary + "Kaiserburg_N%C3%BCrnberg", "application/json; charset=utf-8",
+     (fixtures / "wikipedia" / "summary-Kaiserburg_Nuernberg.json").read_bytes(), "2026-11-23T10:00:00Z"),
+    (summary + "Sch%C3%B6ner_Brunnen", "application/json; charset=utf-8",
+     (fixtures / "wikipedia" / "summary-Schoener_Brunnen.json").read_bytes(), "2026-11-23T10:00:00Z"),
+    (opensearch.format("Sch%C3%B6ner%20Brunnen%20N%C3%BCrnberg"), "application/json; charset=utf-8",
+     (fixtures / "wikipedia" / "opensearch-Schoener_Brunnen_Nuernberg.json").read_bytes(), "2026-11-23T10:00:00Z"),
+    (opensearch.format("*"), "application/json; charset=utf-8", b'["",[],[],[]]', "2026-11-23T10:00:00Z"),
+], "2026-11-23T10:00:00Z")
