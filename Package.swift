@@ -150,7 +150,7 @@ if Context.environment["PIER_FUZZ"] != nil {
         ("http", ["HTTPServer"]), ("query", ["HTTPServer"]), ("date", ["Fetching"]), ("zsg", ["Ships", "Markup"]),
         ("meteonews", ["Lakes", "Markup"]), ("fmi", ["Weather"]), ("html", ["Markup"]), ("xml", ["Markup"]),
         ("transport", ["Stationboard"]), ("openweather", ["LakeWeather"]), ("alplakes", ["Alplakes"]),
-        ("nsw", ["NSWDepartures", "Fetching"]),
+        ("nsw", ["NSWDepartures", "Fetching"]), ("places", ["Places", "Fetching"]),
     ]
     for target in fuzzTargets {
         package.targets.append(.executableTarget(
