@@ -6,6 +6,8 @@ import HTTPServer
 public struct PlacesRoutes: Sendable {
     public static let placesPath = "/v1/places"
     public static let geocodePath = "/v1/geocode"
+    /// Geoapify's own path under Pier's `/v1`, so the app swaps only its host (`…/v1/geocode` + `/search`).
+    public static let geocodeSearchPath = "/v1/geocode/search"
 
     private let service: PlacesService?
     private let clients: ClientAddress
@@ -23,11 +25,13 @@ public struct PlacesRoutes: Sendable {
             if let cached = service.cachedPlaces(for: key) { return .response(cached.response(for: request)) }
             return .later { await service.places(for: key, client: clients.client(of: request)).response(for: request) }
         }
-        router.hybrid(.get, Self.geocodePath) { [service, clients] request in
-            let key = try GeocodeKey(request.query)
-            guard let service else { throw Self.notConfigured }
-            if let cached = service.geocode.cachedResponse(for: key) { return .response(cached.response(for: request)) }
-            return .later { await service.geocode.response(for: key, client: clients.client(of: request)).response(for: request) }
+        for path in [Self.geocodePath, Self.geocodeSearchPath] {
+            router.hybrid(.get, path) { [service, clients] request in
+                let key = try GeocodeKey(request.query)
+                guard let service else { throw Self.notConfigured }
+                if let cached = service.geocode.cachedResponse(for: key) { return .response(cached.response(for: request)) }
+                return .later { await service.geocode.response(for: key, client: clients.client(of: request)).response(for: request) }
+            }
         }
     }
 
