@@ -44,7 +44,7 @@ let package = Package(
         ),
         // A raw-socket client and server harness for tests; never linked into the executable.
         // Throw-away databases for tests; never linked into the executable.
-        .target(name: "DatabaseTesting", dependencies: ["Postgres"], swiftSettings: strict),
+        .target(name: "DatabaseTesting", dependencies: ["Postgres", "UpstreamTesting"], swiftSettings: strict),
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches; never linked into the executable.

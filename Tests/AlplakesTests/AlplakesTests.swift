@@ -93,23 +93,7 @@ final class AlplakesDocumentTests: XCTestCase {
 }
 
 /// The scheduled fetch, the store and the routes against real PostgreSQL and a local Alplakes.
-final class AlplakesServiceTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
-
+final class AlplakesServiceTests: ServiceTestCase {
     func service(_ lakes: [String] = FixtureUpstream.alplakesLakes) -> AlplakesService {
         var settings = AlplakesService.Settings()
         settings.lakes = lakes

@@ -10,24 +10,8 @@ import XCTest
 @testable import LakeWeather
 
 /// The service against real PostgreSQL and a local OpenWeather serving the fixtures.
-final class LakeWeatherServiceTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-    let clock = SharedValue<Double>(1000)
+final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "0123456789abcdef-secret-key"
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
 
     typealias Service = LakeWeatherService<CachedResponse>
 

@@ -46,4 +46,16 @@ class EndToEndTestCase: XCTestCase {
         XCTFail("\(path) never answered 200; last: \(last?.status ?? 0) \(last?.bodyText ?? "")")
         throw RawClient.Failure.timedOut
     }
+
+    /// Asserts that `secret` is in none of `texts` (answers, logs) and none of the JSON files saved under `captures`,
+    /// which must hold at least one captured body.
+    func assertNeverShown(_ secret: String, in texts: [String], captures: URL) throws {
+        let captured = try FileManager.default.subpathsOfDirectory(atPath: captures.path)
+        XCTAssertTrue(captured.contains { $0.hasSuffix(".body") }, "\(captured)")
+        var texts = texts
+        for name in captured where name.hasSuffix(".json") {
+            texts.append(try String(contentsOf: captures.appendingPathComponent(name), encoding: .utf8))
+        }
+        for text in texts { XCTAssertFalse(text.contains(secret), "the key is never shown") }
+    }
 }

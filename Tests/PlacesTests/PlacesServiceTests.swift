@@ -10,24 +10,8 @@ import XCTest
 @testable import Places
 
 /// The service against real PostgreSQL and a local Geoapify serving the fixtures.
-final class PlacesServiceTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-    let clock = SharedValue<Double>(1000)
+final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "geoapify-secret-key-0123"
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
 
     func service(creditsPerDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout PlacesService.Settings) -> Void = { _ in }) -> PlacesService {
         var settings = PlacesService.Settings()

@@ -10,23 +10,7 @@ import XCTest
 @testable import Wikipedia
 
 /// The service against real PostgreSQL and a local Wikipedia serving the fixtures.
-final class WikipediaServiceTests: XCTestCase {
-    var database: TestDatabase!
-    var pool: PostgresPool!
-    var upstream: FixtureUpstream!
-    let clock = SharedValue<Double>(1000)
-
-    override func setUp() async throws {
-        database = try TestDatabase.create()
-        pool = try await database.migratedPool()
-        upstream = try FixtureUpstream()
-    }
-
-    override func tearDown() {
-        upstream?.stop()
-        pool?.close()
-        database?.drop()
-    }
+final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
 
     func service(contact: String? = "https://pier.example.org; ops@example.org", _ configure: (inout WikipediaService.Settings) -> Void = { _ in }) -> WikipediaService {
         var settings = WikipediaService.Settings()

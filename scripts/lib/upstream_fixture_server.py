@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
-"""A local stand-in for OpenWeather's 5-day forecast, Alplakes' 1D routes and TfNSW's departure_mon, for
-scripts/bench: answers written on the fly by the fixture generators (scripts/fixtures/gen_openweather.py,
-gen_alplakes.py, gen_nsw.py) for any point, lake, stop and time, so that cold keys are really cold. GET /_stats
-answers {"openweather": calls, "cells": distinct points asked, "per_cell_max": most calls for one point,
-"alplakes": calls, "tfnsw": calls, "stops": distinct stops asked, "per_stop_max": most calls for one stop} (the
-upstream's own count, for the population simulations).
+"""A local stand-in for OpenWeather's 5-day forecast, Alplakes' 1D routes, TfNSW's departure_mon and Geoapify's
+places and geocoding, for scripts/bench: answers written on the fly by the fixture generators
+(scripts/fixtures/gen_openweather.py, gen_alplakes.py, gen_nsw.py) for any point, lake, stop and time, so that cold
+keys are really cold; Geoapify's places are the Nürnberg fixture for any point, and a geocoding search finds the
+city of scripts/lib/places_population.py's CITIES it names (else nothing). GET /_stats answers {"openweather":
+calls, "cells": distinct points asked, "per_cell_max": most calls for one point, "alplakes": calls, "tfnsw": calls,
+"stops": distinct stops asked, "per_stop_max": most calls for one stop, "places": calls, "geocode": calls,
+"credits": Geoapify credits those cost (one per 20 places asked, one per search)} (the upstream's own count, for
+the population simulations).
 Usage: upstream_fixture_server.py PORT"""
 import datetime as dt, json, os, sys, threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -15,8 +18,15 @@ import gen_alplakes  # noqa: E402
 import gen_nsw  # noqa: E402
 import gen_openweather  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from places_population import CITIES  # noqa: E402
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+with open(os.path.join(ROOT, "Tests", "Fixtures", "geoapify", "places-nuernberg.json"), "rb") as file:
+    PLACES = file.read()
+
 LOCK = threading.Lock()
-STATS = {"openweather": 0, "alplakes": 0, "tfnsw": 0}
+STATS = {"openweather": 0, "alplakes": 0, "tfnsw": 0, "places": 0, "geocode": 0, "credits": 0}
 CELLS = {}
 STOPS = {}
 FORECASTS = {}
@@ -63,6 +73,21 @@ class Handler(BaseHTTPRequestHandler):
                 STOPS[stop] = STOPS.get(stop, 0) + 1
             answer, _ = gen_nsw.departure_mon(stop, dt.datetime.now(dt.timezone.utc), count=40)
             body, status = json.dumps(answer, separators=(",", ":")).encode(), 200
+        elif url.path == "/v2/places":
+            limit = int(query.get("limit", ["20"])[0])
+            with LOCK:
+                STATS["places"] += 1
+                STATS["credits"] += (limit + 19) // 20
+            status, body = 200, PLACES
+        elif url.path == "/v1/geocode/search":
+            text = query.get("text", [""])[0].strip().lower()
+            with LOCK:
+                STATS["geocode"] += 1
+                STATS["credits"] += 1
+            features = [{"type": "Feature", "properties": {"name": name, "city": name, "lon": lon, "lat": lat},
+                         "geometry": {"type": "Point", "coordinates": [lon, lat]}}
+                        for name, lat, lon in CITIES if name.lower() == text]
+            status, body = 200, json.dumps({"type": "FeatureCollection", "features": features}).encode()
         elif len(parts) >= 6 and parts[:2] == ["simulations", "1d"] and parts[3] == "simstrat":
             with LOCK:
                 STATS["alplakes"] += 1
