@@ -98,8 +98,8 @@ public final class PlacesService: Sendable {
     }
 
     /// The places answer memory holds for the request's point or the point it reuses (the route's fast path).
-    public func cachedPlaces(for key: PlacesKey) -> CachedResponse? {
-        places.cachedResponse(for: aliases.peek(key) ?? key)
+    public func cachedPlaces(for key: PlacesKey, now: Date = Date()) -> CachedResponse? {
+        places.cachedResponse(for: aliases.peek(key) ?? key, now: now)
     }
 
     public func places(for key: PlacesKey, client: IPAddress?) async -> CachedResponse {

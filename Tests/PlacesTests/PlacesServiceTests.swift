@@ -190,4 +190,15 @@ final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Dou
         XCTAssertEqual(keys, [request(metresNorth: 5000).storageKey])
         XCTAssertTrue(second.healthJSON(for: "places").contains(#""stored":1"#), second.healthJSON(for: "places"))
     }
+
+    /// `max-age` is the freshness left: an answer held for days is rendered again as time passes.
+    func testMaxAgeCountsDownWhileAnAnswerIsHeld() async throws {
+        let service = service()
+        let first = await service.places(for: request(), client: nil)
+        XCTAssertEqual(first.response.headers["cache-control"], "public, max-age=604800")
+        let later = try XCTUnwrap(service.cachedPlaces(for: request(), now: Date().addingTimeInterval(2 * 3600)))
+        let maxAge = try XCTUnwrap(Int(try XCTUnwrap(later.response.headers["cache-control"]).replacingOccurrences(of: "public, max-age=", with: "")))
+        XCTAssertTrue((597_590...597_600).contains(maxAge), "\(maxAge)")
+        XCTAssertEqual(later.response.headers["etag"], first.response.headers["etag"], "the same answer")
+    }
 }

@@ -27,7 +27,12 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
         var stale: Bool
         var until: Date
         var response: CachedResponse
+        var renderedAt: Date
     }
+
+    /// A held answer's `max-age` is counted when it is rendered; after this long it is rendered again, so that
+    /// an answer fresh for a week does not tell a client on its last day that it holds for another week.
+    static var rerenderAfter: TimeInterval { 3600 }
 
     /// The kind in `upstream_answers`, and the prefix of the metrics (`pier_<kind>_…`, dashes as underscores).
     public let kind: String
@@ -101,6 +106,9 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
     public func cachedResponse(for key: Key, now: Date = Date()) -> CachedResponse? {
         guard let held = memory[key], now < held.until else { return nil }
         hits?.increment()
+        if now.timeIntervalSince(held.renderedAt) > Self.rerenderAfter {
+            return remember(held.answer, stale: held.stale, key: key, now: now).response
+        }
         return held.response
     }
 
@@ -214,7 +222,8 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
     private func remember(_ answer: StoredAnswer, stale: Bool, key: Key, now: Date) -> Held {
         let until = stale ? now.addingTimeInterval(settings.provisional.seconds) : answer.expiresAt
         let freshFor = max(0, Int(until.timeIntervalSince(now).rounded()))
-        let held = Held(answer: answer, stale: stale, until: until, response: render(.answer(answer, freshFor: freshFor, stale: stale)))
+        let held = Held(
+            answer: answer, stale: stale, until: until, response: render(.answer(answer, freshFor: freshFor, stale: stale)), renderedAt: now)
         memory.set(held, for: key, cost: 2 * answer.body.count + 512)
         return held
     }
