@@ -43,8 +43,9 @@ public enum PlacesQuery {
     /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes).
     static func circle(_ filter: String) throws -> (point: Coordinate, radius: Int) {
         let problem = HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(filter.prefix(60))'")
-        guard filter.hasPrefix("circle:") else { throw problem }
-        let parts = filter.dropFirst("circle:".count).split(separator: ",", omittingEmptySubsequences: false)
+        let prefix = "circle:".utf8
+        guard filter.utf8.starts(with: prefix) else { throw problem }
+        let parts = filter.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(Substring.init)
         guard parts.count == 3, let longitude = Double(parts[0]), let latitude = Double(parts[1]),
             let point = Coordinate(latitude: latitude, longitude: longitude), let radius = Self.wholeMetres(parts[2]),
             radiusRange.contains(radius)
@@ -66,24 +67,36 @@ public enum PlacesQuery {
         guard let text, !text.isEmpty else {
             throw HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
         }
-        let items = text.split(separator: ",", omittingEmptySubsequences: false)
-        guard items.count <= maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
-        var set = Set<String>()
-        for item in items {
-            let category = String(item)
-            guard !category.isEmpty,
-                category.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 46 || $0 == 95 }),
-                !category.hasPrefix("."), !category.hasSuffix("."), !category.contains("..")
-            else {
+        // Read as bytes: this runs on every request, cached or not.
+        var categories: [String] = []
+        for item in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+            guard categories.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
+            var afterDot = true
+            var dotted = false
+            var valid = !item.isEmpty
+            for byte in item where valid {
+                if byte == UInt8(ascii: ".") {
+                    valid = !afterDot
+                    afterDot = true
+                    dotted = true
+                } else {
+                    valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+                    afterDot = false
+                }
+            }
+            let category = String(decoding: item, as: UTF8.self)
+            guard valid, !afterDot else {
                 throw HTTPError(.badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(category.prefix(40))'")
             }
-            guard category.contains(".") else {
+            guard dotted else {
                 throw HTTPError(
                     .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
             }
-            set.insert(category)
+            categories.append(category)
         }
-        return set.sorted()
+        categories.sort()
+        // One request whatever the order or repeats.
+        return categories.enumerated().compactMap { index, category in index > 0 && categories[index - 1] == category ? nil : category }
     }
 
     static func limit(_ text: String?) throws -> Int {

@@ -5,12 +5,17 @@ public struct QueryParameters: Sendable, Equatable {
     public init() { pairs = [] }
 
     /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed.
+    /// Split at the bytes `&` and `=`, not at characters: a request target is ASCII (the head parser refuses
+    /// anything else), where the two are the same, and walking bytes skips grapheme breaking — this runs for
+    /// every request with a query.
     public init?(raw: Substring) {
         pairs = []
-        for piece in raw.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = piece.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard let name = PercentDecoding.decode(parts[0], plusIsSpace: true),
-                let value = PercentDecoding.decode(parts.count > 1 ? parts[1] : "", plusIsSpace: true)
+        for piece in raw.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
+            let equals = piece.firstIndex(of: UInt8(ascii: "="))
+            let name = piece[..<(equals ?? piece.endIndex)]
+            let value = equals.map { piece[piece.index(after: $0)...] } ?? piece[piece.endIndex...]
+            guard let name = PercentDecoding.decode(Substring(name), plusIsSpace: true),
+                let value = PercentDecoding.decode(Substring(value), plusIsSpace: true)
             else { return nil }
             pairs.append((name, value))
         }
