@@ -7,14 +7,16 @@ import HTTPServer
 /// sources `places` and `geocode`). Without `PIER_GEOAPIFY_KEY` both routes answer `503` and `/health` shows
 /// both sources `disabled` (demo mode replays recordings, key or not).
 public struct PlacesFeature: Feature {
-    public var name: String { PlacesService.placesSource }
+    public typealias Service = PlacesService<CachedResponse>
+
+    public var name: String { Service.placesSource }
 
     public struct Settings: Sendable {
         /// `PIER_GEOAPIFY_URL`: the host (`/v2/places` and `/v1/geocode/search` are appended).
         public var url = GeoapifyClient.defaultURL
         /// `PIER_GEOAPIFY_KEY` (or `_FILE`).
         public var key: String?
-        public var service = PlacesService.Settings()
+        public var service = Service.Settings()
 
         public init() {}
 
@@ -32,24 +34,24 @@ public struct PlacesFeature: Feature {
         }
     }
 
-    public let service: PlacesService?
+    public let service: Service?
     private let routes: PlacesRoutes
 
     public init(settings: Settings, context: FeatureContext) {
         let key = context.upstreamKey(settings.key)
-        for source in [PlacesService.placesSource, PlacesService.geocodeSource] {
+        for source in [Service.placesSource, Service.geocodeSource] {
             context.board.register(source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
         }
         service = key.map { key in
             var serviceSettings = settings.service
             serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
-            return PlacesService(
+            return Service(
                 client: GeoapifyClient(
                     baseURL: settings.url, key: key, client: context.upstream, product: context.product,
                     ttl: (serviceSettings.placesTTL, serviceSettings.geocodeTTL)),
                 store: SharedAnswerStore(pool: context.pool),
                 quota: context.dailyQuota(upstream: "geoapify", perDay: serviceSettings.creditsPerDay),
-                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics)
+                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics, prepare: PlacesRoutes.render)
         }
         routes = PlacesRoutes(service: service, clients: context.clients)
     }
@@ -59,7 +61,7 @@ public struct PlacesFeature: Feature {
     public func register(in router: inout Router) { routes.register(in: &router) }
 
     public func healthDetails(for source: String) -> String? {
-        guard source == PlacesService.placesSource || source == PlacesService.geocodeSource else { return nil }
+        guard source == Service.placesSource || source == Service.geocodeSource else { return nil }
         return service?.healthJSON(for: source)
     }
 }

@@ -9,11 +9,11 @@ public struct PlacesRoutes: Sendable {
     /// Geoapify's own path under Pier's `/v1`, so the app swaps only its host (`…/v1/geocode` + `/search`).
     public static let geocodeSearchPath = "/v1/geocode/search"
 
-    private let service: PlacesService?
+    private let service: PlacesService<CachedResponse>?
     private let clients: ClientAddress
 
     /// - Parameter service: `nil` when no Geoapify key is configured (the routes then say so).
-    public init(service: PlacesService?, clients: ClientAddress = ClientAddress()) {
+    public init(service: PlacesService<CachedResponse>?, clients: ClientAddress = ClientAddress()) {
         self.service = service
         self.clients = clients
     }
@@ -42,7 +42,7 @@ public struct PlacesRoutes: Sendable {
     /// freshness left as `max-age` (stale: `X-Pier-Stale: <source>` + `Warning: 110`); a request Geoapify
     /// refused (`400`, remembered an hour) with its message; `503` (or `429` when this client's share is spent)
     /// + `Retry-After` when nothing can be served.
-    @Sendable static func render(_ answer: SharedAnswer, source: String) -> CachedResponse {
+    @Sendable public static func render(_ answer: SharedAnswer, source: String) -> CachedResponse {
         switch answer {
         case .answer(let stored, let freshFor, let stale) where stored.status == 200:
             var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(freshFor)"]

@@ -2,7 +2,6 @@ import Basics
 import Feature
 import Fetching
 import Foundation
-import HTTPServer
 import Metrics
 import Synchronization
 
@@ -11,7 +10,7 @@ import Synchronization
 /// credits. A places request within ``Settings/reuseMetres`` of a stored one with the same radius, category set,
 /// limit and language reuses its answer (a distance match, not a grid: two points 30 m apart always share,
 /// wherever they fall); the nearest stored point wins.
-public final class PlacesService: Sendable {
+public final class PlacesService<Prepared: Sendable>: Sendable {
     public struct Settings: Sendable {
         /// `PIER_PLACES_TTL_H`: POIs change over weeks.
         public var placesTTL: Duration = .seconds(168 * 3600)
@@ -33,12 +32,12 @@ public final class PlacesService: Sendable {
         public init() {}
     }
 
-    public static let placesSource = "places"
-    public static let geocodeSource = "geocode"
+    public static var placesSource: String { "places" }
+    public static var geocodeSource: String { "geocode" }
 
     public let settings: Settings
-    public let places: SharedAnswers<PlacesKey>
-    public let geocode: SharedAnswers<GeocodeKey>
+    public let places: SharedAnswers<PlacesKey, Prepared>
+    public let geocode: SharedAnswers<GeocodeKey, Prepared>
     private let gate: SharedAnswerGate
     private let quota: DailyQuota?
     private let store: SharedAnswerStore
@@ -52,7 +51,7 @@ public final class PlacesService: Sendable {
     public init(
         client: GeoapifyClient, store: SharedAnswerStore, quota: DailyQuota?, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
         runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil
+        metrics: MetricsRegistry? = nil, prepare: @escaping @Sendable (SharedAnswer, _ source: String) -> Prepared
     ) {
         self.settings = settings
         self.quota = quota
@@ -60,7 +59,7 @@ public final class PlacesService: Sendable {
         gate = SharedAnswerGate(budget: settings.budget, clock: clock)
         placesReport = UpstreamReport(source: Self.placesSource, board: board)
         geocodeReport = UpstreamReport(source: Self.geocodeSource, board: board)
-        var placesSettings = SharedAnswers<PlacesKey>.Settings()
+        var placesSettings = SharedAnswerSettings()
         placesSettings.cacheBytes = settings.placesCacheBytes
         placesSettings.retention = settings.retention
         var geocodeSettings = placesSettings
@@ -78,11 +77,11 @@ public final class PlacesService: Sendable {
                 for reason in reasons { dropped[reason]??.increment() }
                 return answer
             },
-            render: { PlacesRoutes.render($0, source: Self.placesSource) })
+            render: { prepare($0, Self.placesSource) })
         geocode = SharedAnswers(
             kind: Self.geocodeSource, upstream: "Geoapify", gate: gate, quota: quota, store: store, report: geocodeReport,
             settings: geocodeSettings, runner: runner, metrics: metrics, fetcher: { try await client.geocode($0) },
-            render: { PlacesRoutes.render($0, source: Self.geocodeSource) })
+            render: { prepare($0, Self.geocodeSource) })
         if let metrics, let quota {
             metrics.gauge("pier_geoapify_credits_left_today", help: "Geoapify credits left today (all replicas).") {
                 let snapshot = quota.snapshot()
@@ -98,11 +97,11 @@ public final class PlacesService: Sendable {
     }
 
     /// The places answer memory holds for the request's point or the point it reuses (the route's fast path).
-    public func cachedPlaces(for key: PlacesKey, now: Date = Date()) -> CachedResponse? {
+    public func cachedPlaces(for key: PlacesKey, now: Date = Date()) -> Prepared? {
         places.cachedResponse(for: aliases.peek(key) ?? key, now: now)
     }
 
-    public func places(for key: PlacesKey, client: IPAddress?) async -> CachedResponse {
+    public func places(for key: PlacesKey, client: IPAddress?) async -> Prepared {
         let (canonical, asking) = await canonical(for: key)
         defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
         return await places.response(for: canonical, client: client)

@@ -7,14 +7,16 @@ import Logging
 /// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).
 /// Wikipedia needs no key; it asks for a descriptive `User-Agent` with a contact, from `PIER_CONTACT`.
 public struct WikipediaFeature: Feature {
-    public var name: String { WikipediaService.source }
+    public typealias Service = WikipediaService<CachedResponse>
+
+    public var name: String { Service.source }
 
     public struct Settings: Sendable {
         /// `PIER_WIKIPEDIA_URL`: a base with `{lang}`.
         public var url = WikipediaClient.defaultURL
         /// `PIER_CONTACT`: a URL or an e-mail address for Wikimedia's operators.
         public var contact: String?
-        public var service = WikipediaService.Settings()
+        public var service = Service.Settings()
 
         public init() {}
 
@@ -30,22 +32,23 @@ public struct WikipediaFeature: Feature {
         }
     }
 
-    public let service: WikipediaService
+    public let service: Service
     public let client: WikipediaClient
     private let contact: String?
     private let routes: WikipediaRoutes
 
     public init(settings: Settings, context: FeatureContext) {
-        context.board.register(WikipediaService.source, staleAfter: .seconds(86_400), onDemand: true)
+        context.board.register(Service.source, staleAfter: .seconds(86_400), onDemand: true)
         var serviceSettings = settings.service
         serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
         contact = settings.contact
         client = WikipediaClient(
             baseURL: settings.url, client: context.upstream, product: context.product, contact: settings.contact,
             ttl: (serviceSettings.summaryTTL, serviceSettings.missingTTL, serviceSettings.searchTTL))
-        service = WikipediaService(
+        service = Service(
             client: client, store: SharedAnswerStore(pool: context.pool), settings: serviceSettings, board: context.board,
-            runner: context.runner, metrics: context.metrics)
+            runner: context.runner, metrics: context.metrics, prepareSummary: WikipediaRoutes.renderSummary,
+            prepareSearch: WikipediaRoutes.renderSearch)
         routes = WikipediaRoutes(service: service, clients: context.clients)
     }
 
@@ -61,6 +64,6 @@ public struct WikipediaFeature: Feature {
     public func register(in router: inout Router) { routes.register(in: &router) }
 
     public func healthDetails(for source: String) -> String? {
-        source == WikipediaService.source ? service.healthJSON() : nil
+        source == Service.source ? service.healthJSON() : nil
     }
 }

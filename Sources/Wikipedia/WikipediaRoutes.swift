@@ -9,12 +9,12 @@ public struct WikipediaRoutes: Sendable {
     public static let summaryPath = "/v1/wikipedia/{lang}/summary/{title}"
     public static let searchPath = "/v1/wikipedia/{lang}/opensearch"
 
-    private let service: WikipediaService
+    private let service: WikipediaService<CachedResponse>
     private let clients: ClientAddress
     private let summaryTemplate = PathTemplate(WikipediaRoutes.summaryPath)
     private let searchTemplate = PathTemplate(WikipediaRoutes.searchPath)
 
-    public init(service: WikipediaService, clients: ClientAddress = ClientAddress()) {
+    public init(service: WikipediaService<CachedResponse>, clients: ClientAddress = ClientAddress()) {
         self.service = service
         self.clients = clients
     }
@@ -38,7 +38,7 @@ public struct WikipediaRoutes: Sendable {
 
     /// A summary as Wikipedia wrote it; a title it does not have is `404` — Pier's `{"error": …}` with
     /// Wikipedia's problem `type` kept (clients test it) — remembered a day.
-    @Sendable static func renderSummary(_ answer: SharedAnswer) -> CachedResponse {
+    @Sendable public static func renderSummary(_ answer: SharedAnswer) -> CachedResponse {
         if case .answer(let stored, let freshFor, _) = answer, stored.status == 404 {
             let type = (try? JSONScanner.parse(stored.body))?["type"]?.string ?? "https://mediawiki.org/wiki/HyperSwitch/errors/not_found"
             let body = "{\"error\":\"Wikipedia has no page with this title\",\"type\":\(JSONString.quote(type))}"
@@ -47,7 +47,7 @@ public struct WikipediaRoutes: Sendable {
         return render(answer)
     }
 
-    @Sendable static func renderSearch(_ answer: SharedAnswer) -> CachedResponse {
+    @Sendable public static func renderSearch(_ answer: SharedAnswer) -> CachedResponse {
         render(answer)
     }
 
@@ -58,7 +58,7 @@ public struct WikipediaRoutes: Sendable {
         case .answer(let stored, let freshFor, let stale):
             var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(freshFor)"]
             if stale {
-                headers.add("X-Pier-Stale", WikipediaService.source)
+                headers.add("X-Pier-Stale", WikipediaService<CachedResponse>.source)
                 headers.add("Warning", "110 - \"Response is Stale\"")
             }
             return CachedResponse(json: stored.body, headers: headers)

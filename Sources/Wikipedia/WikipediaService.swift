@@ -1,13 +1,13 @@
 import Feature
 import Fetching
+import Basics
 import Foundation
-import HTTPServer
 import Metrics
 
 /// Wikipedia's page summaries and title searches for everyone: ``SharedAnswers`` for each (memory, PostgreSQL,
 /// Wikipedia) behind one gate — at most ``Settings/budget`` requests a second to Wikimedia from this process,
 /// each client a share — and one `/health` source, `wikipedia`.
-public final class WikipediaService: Sendable {
+public final class WikipediaService<Prepared: Sendable>: Sendable {
     public struct Settings: Sendable {
         /// `PIER_WIKIPEDIA_SUMMARY_TTL_H`.
         public var summaryTTL: Duration = .seconds(7 * 86_400)
@@ -27,18 +27,19 @@ public final class WikipediaService: Sendable {
         public init() {}
     }
 
-    public static let source = "wikipedia"
+    public static var source: String { "wikipedia" }
 
     public let settings: Settings
-    public let summaries: SharedAnswers<SummaryKey>
-    public let searches: SharedAnswers<OpenSearchKey>
+    public let summaries: SharedAnswers<SummaryKey, Prepared>
+    public let searches: SharedAnswers<OpenSearchKey, Prepared>
     private let gate: SharedAnswerGate
     private let report: UpstreamReport
 
     public init(
         client: WikipediaClient, store: SharedAnswerStore, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
         runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil
+        metrics: MetricsRegistry? = nil, prepareSummary: @escaping @Sendable (SharedAnswer) -> Prepared,
+        prepareSearch: @escaping @Sendable (SharedAnswer) -> Prepared
     ) {
         self.settings = settings
         gate = SharedAnswerGate(budget: settings.budget, clock: clock)
@@ -48,11 +49,11 @@ public final class WikipediaService: Sendable {
         answerSettings.cacheBytes = settings.cacheBytes * 3 / 4
         summaries = SharedAnswers(
             kind: "wikipedia-summary", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
-            runner: runner, metrics: metrics, fetcher: { try await client.summary($0) }, render: WikipediaRoutes.renderSummary)
+            runner: runner, metrics: metrics, fetcher: { try await client.summary($0) }, render: prepareSummary)
         answerSettings.cacheBytes = settings.cacheBytes / 4
         searches = SharedAnswers(
             kind: "wikipedia-opensearch", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
-            runner: runner, metrics: metrics, fetcher: { try await client.openSearch($0) }, render: WikipediaRoutes.renderSearch)
+            runner: runner, metrics: metrics, fetcher: { try await client.openSearch($0) }, render: prepareSearch)
     }
 
     public func load() async throws {

@@ -13,17 +13,19 @@ import XCTest
 final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "geoapify-secret-key-0123"
 
-    func service(creditsPerDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout PlacesService.Settings) -> Void = { _ in }) -> PlacesService {
-        var settings = PlacesService.Settings()
+    typealias Service = PlacesService<CachedResponse>
+
+    func service(creditsPerDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
+        var settings = Service.Settings()
         settings.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
         configure(&settings)
         let clock = clock
-        return PlacesService(
+        return Service(
             client: GeoapifyClient(
                 baseURL: upstream.geoapifyURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5))), product: "Pier/test",
                 ttl: (settings.placesTTL, settings.geocodeTTL)),
             store: SharedAnswerStore(pool: pool), quota: creditsPerDay.map { DailyQuota(upstream: "geoapify", limit: $0, pool: pool) },
-            settings: settings, board: board, clock: { clock.value })
+            settings: settings, board: board, clock: { clock.value }, prepare: PlacesRoutes.render)
     }
 
     /// The app's request around Nürnberg's old town, `metresNorth` further north.

@@ -12,15 +12,18 @@ import XCTest
 /// The service against real PostgreSQL and a local Wikipedia serving the fixtures.
 final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
 
-    func service(contact: String? = "https://pier.example.org; ops@example.org", _ configure: (inout WikipediaService.Settings) -> Void = { _ in }) -> WikipediaService {
-        var settings = WikipediaService.Settings()
+    typealias Service = WikipediaService<CachedResponse>
+
+    func service(contact: String? = "https://pier.example.org; ops@example.org", _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
+        var settings = Service.Settings()
         configure(&settings)
         let clock = clock
-        return WikipediaService(
+        return Service(
             client: WikipediaClient(
                 baseURL: upstream.wikipediaURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5))), product: "Pier/0.1.0",
                 contact: contact, ttl: (settings.summaryTTL, settings.missingTTL, settings.searchTTL)),
-            store: SharedAnswerStore(pool: pool), settings: settings, clock: { clock.value })
+            store: SharedAnswerStore(pool: pool), settings: settings, clock: { clock.value }, prepareSummary: WikipediaRoutes.renderSummary,
+            prepareSearch: WikipediaRoutes.renderSearch)
     }
 
     func summary(_ title: String, lang: String = "de") throws -> SummaryKey {

@@ -1,5 +1,5 @@
+import Basics
 import Fetching
-import HTTPServer
 
 /// The gate of one upstream's ``SharedAnswers`` services (several may share it: one budget, one pause),
 /// keyed by kind and storage key.

@@ -1,7 +1,6 @@
 import Basics
 import Fetching
 import Foundation
-import HTTPServer
 import Logging
 import Metrics
 import Synchronization
@@ -17,7 +16,7 @@ import Synchronization
 /// asked or fails, the last one is served stale for ``Settings/provisional`` before asking again; with nothing
 /// stored, `503` (`429` when it is this client's share that is spent) with `Retry-After`. Stored answers are
 /// deleted ``Settings/retention`` after they expire.
-public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
+public final class SharedAnswers<Key: SharedAnswerKey, Prepared: Sendable>: Sendable {
     public typealias Gate = SharedAnswerGate
 
     public typealias Settings = SharedAnswerSettings
@@ -26,7 +25,7 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
         var answer: StoredAnswer
         var stale: Bool
         var until: Date
-        var response: CachedResponse
+        var response: Prepared
         var renderedAt: Date
     }
 
@@ -42,7 +41,7 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
     private let quota: DailyQuota?
     private let units: @Sendable (Key) -> Int
     private let fetcher: @Sendable (Key) async throws -> UpstreamAnswer
-    private let render: @Sendable (SharedAnswer) -> CachedResponse
+    private let render: @Sendable (SharedAnswer) -> Prepared
     private let store: SharedAnswerStore
     private let memory: LRUCache<Key, Held>
     private let loading = SingleFlight<Key, StoredAnswer?>()
@@ -58,12 +57,12 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
     ///   - upstream: the upstream's name in error messages (`Geoapify`).
     ///   - units: what one call for a key costs of `quota` (one unit by default).
     ///   - fetcher: one upstream call (the feature's client); it checks the answer and says how long it holds.
-    ///   - render: the HTTP answer for what the service has.
+    ///   - render: what the route serves for what the service has (its HTTP answer, made once per answer).
     public init(
         kind: String, upstream: String, gate: Gate, quota: DailyQuota?, units: @escaping @Sendable (Key) -> Int = { _ in 1 },
         store: SharedAnswerStore, report: UpstreamReport, settings: Settings = Settings(), runner: FetchRunner? = nil,
         metrics: MetricsRegistry? = nil, fetcher: @escaping @Sendable (Key) async throws -> UpstreamAnswer,
-        render: @escaping @Sendable (SharedAnswer) -> CachedResponse
+        render: @escaping @Sendable (SharedAnswer) -> Prepared
     ) {
         self.kind = kind
         self.upstream = upstream
@@ -103,7 +102,7 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
 
     /// The answer held in memory while it holds (the route's fast path); `nil` when PostgreSQL or the upstream
     /// must be asked.
-    public func cachedResponse(for key: Key, now: Date = Date()) -> CachedResponse? {
+    public func cachedResponse(for key: Key, now: Date = Date()) -> Prepared? {
         guard let held = memory[key], now < held.until else { return nil }
         hits?.increment()
         if now.timeIntervalSince(held.renderedAt) > Self.rerenderAfter {
@@ -117,7 +116,7 @@ public final class SharedAnswers<Key: SharedAnswerKey>: Sendable {
         memory.peek(key) != nil
     }
 
-    public func response(for key: Key, client: IPAddress?, now: Date = Date()) async -> CachedResponse {
+    public func response(for key: Key, client: IPAddress?, now: Date = Date()) async -> Prepared {
         if let cached = cachedResponse(for: key, now: now) { return cached }
         misses?.increment()
         var last = await loading.value(for: key) { [store, kind, logger] in
