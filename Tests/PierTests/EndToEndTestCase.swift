@@ -58,4 +58,17 @@ class EndToEndTestCase: XCTestCase {
         }
         for text in texts { XCTAssertFalse(text.contains(secret), "the key is never shown") }
     }
+
+    /// Asserts what a keyed route does without its key: `path` answers `503` with `error` and `Retry-After: 3600`,
+    /// `/health` stays `200` and lists each of `sources` as `disabled`.
+    func assertNotConfigured(_ pier: PierProcess, path: String, error: String, sources: [String]) throws {
+        let response = try RawClient.request(port: pier.port, path)
+        XCTAssertEqual(response.status, 503, path)
+        XCTAssertEqual(response.bodyText, #"{"error":"\#(error)"}"#)
+        XCTAssertEqual(response.header("retry-after"), "3600")
+        let health = try RawClient.request(port: pier.port, "/health")
+        XCTAssertEqual(health.status, 200)
+        let all = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])?["sources"] as? [String: Any])
+        for source in sources { XCTAssertEqual((all[source] as? [String: Any])?["status"] as? String, "disabled", source) }
+    }
 }

@@ -8,14 +8,8 @@ import XCTest
 final class LakeWeatherEndToEndTests: EndToEndTestCase {
     func testWithoutAKeyTheRouteSaysSoAndHealthShowsDisabled() throws {
         let pier = try startPier(["PIER_FETCH": "off"])
-        let response = try RawClient.request(port: pier.port, "/v1/lake-weather?lat=47.37&lon=8.54")
-        XCTAssertEqual(response.status, 503)
-        XCTAssertEqual(response.bodyText, #"{"error":"lake weather is not configured on this server"}"#)
-        XCTAssertEqual(response.header("retry-after"), "3600")
-        let health = try RawClient.request(port: pier.port, "/health")
-        XCTAssertEqual(health.status, 200)
-        let sources = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])?["sources"] as? [String: Any])
-        XCTAssertEqual((sources["lake-weather"] as? [String: Any])?["status"] as? String, "disabled")
+        try assertNotConfigured(
+            pier, path: "/v1/lake-weather?lat=47.37&lon=8.54", error: "lake weather is not configured on this server", sources: ["lake-weather"])
         XCTAssertEqual(upstream.requests(.openweather).count, 0)
         XCTAssertEqual(pier.stop(), 0)
     }
