@@ -15,4 +15,13 @@ public struct RefusalCounters: Sendable {
     public func count(_ reason: String) {
         counters[reason]?.increment()
     }
+
+    /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`
+    /// in whole seconds, and whether it is this client's share that is spent (`429` rather than `503`).
+    public func refused<Key, Client, Value>(
+        _ refusal: UpstreamGate<Key, Client, Value>.Refusal, retryAfter seconds: Double, upstream: String
+    ) -> (reason: String, retryAfter: Int, clientShare: Bool) {
+        count(refusal.rawValue)
+        return (refusal.reason(upstream: upstream), RetryAfter.seconds(seconds), refusal == .clientShare)
+    }
 }

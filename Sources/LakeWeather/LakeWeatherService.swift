@@ -165,10 +165,7 @@ public final class LakeWeatherService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals.count(refusal.rawValue)
-            reason = refusal.reason(upstream: "OpenWeather")
-            clientShare = refusal == .clientShare
-            retryAfter = RetryAfter.seconds(seconds)
+            (reason, retryAfter, clientShare) = refusals.refused(refusal, retryAfter: seconds, upstream: "OpenWeather")
         }
         if let last {
             staleAnswers?.increment()

@@ -200,10 +200,7 @@ public final class NSWDeparturesService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals.count(refusal.rawValue)
-            reason = refusal.reason(upstream: "TfNSW")
-            clientShare = refusal == .clientShare
-            retryAfter = RetryAfter.seconds(seconds)
+            (reason, retryAfter, clientShare) = refusals.refused(refusal, retryAfter: seconds, upstream: "TfNSW")
         }
         // Stale, while a departure in it is still to come (an answer whose departures have all left says nothing).
         if let last, let departures = last.departures, Self.hasDepartures(departures, after: now) {

@@ -1,4 +1,5 @@
 import Fetching
+import Foundation
 
 /// A Geoapify answer (a GeoJSON `FeatureCollection`) made safe for the app's `Codable` model once, on the
 /// server: features the app could not decode (no Point geometry, a property of the wrong type — either would
@@ -68,7 +69,8 @@ public struct PlacesCollection: Sendable {
                 dropped.append(.wrongType)
                 continue
             }
-            let name = properties["name"]?.string?.trimmingWhitespace
+            // Trimmed as the app trims it.
+            let name = properties["name"]?.string?.trimmingCharacters(in: .whitespacesAndNewlines)
             if places {
                 guard let name, !name.isEmpty, !Self.placeholderNames.contains(name.lowercased()) else {
                     dropped.append(.nameless)
@@ -140,11 +142,5 @@ public struct PlacesCollection: Sendable {
             }
         }
         return true
-    }
-}
-
-extension String {
-    var trimmingWhitespace: String {
-        String(self[...].drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
     }
 }

@@ -22,7 +22,7 @@ public enum PlacesQuery {
         }
         if query["lat"] != nil || query["lon"] != nil || point == nil {
             let given = try Coordinate(query)
-            if let point, GeoDistance.metres(point.latitude, point.longitude, given.latitude, given.longitude) > 1 {
+            if let point, GreatCircle.metres(point.latitude, point.longitude, given.latitude, given.longitude) > 1 {
                 throw HTTPError(.badRequest, "lat/lon and filter=circle: name different points; send one of them")
             }
             point = given

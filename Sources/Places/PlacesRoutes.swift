@@ -43,22 +43,12 @@ public struct PlacesRoutes: Sendable {
     /// refused (`400`, remembered an hour) with its message; `503` (or `429` when this client's share is spent)
     /// + `Retry-After` when nothing can be served.
     @Sendable public static func render(_ answer: SharedAnswer, source: String) -> CachedResponse {
-        switch answer {
-        case .answer(let stored, let freshFor, let stale) where stored.status == 200:
-            var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(freshFor)"]
-            if stale {
-                headers.add("X-Pier-Stale", source)
-                headers.add("Warning", "110 - \"Response is Stale\"")
-            }
-            return CachedResponse(json: stored.body, headers: headers)
-        case .answer(let stored, let freshFor, _):
+        if case .answer(let stored, let freshFor, _) = answer, stored.status != 200 {
             let message = String(decoding: stored.body, as: UTF8.self)
             return CachedResponse(.error(
                 .badRequest, "Geoapify refused this request" + (message.isEmpty ? "" : ": \(message)"),
                 headers: ["Cache-Control": "public, max-age=\(freshFor)"]))
-        case .unavailable(let reason, let retryAfter, let clientShare):
-            return CachedResponse(.error(
-                clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
         }
+        return answer.response(source: source)
     }
 }

@@ -132,7 +132,7 @@ public final class PlacesService<Prepared: Sendable>: Sendable {
     }
 
     private static func metres(_ a: PlacesKey, _ b: PlacesKey) -> Double {
-        GeoDistance.metres(a.latitude, a.longitude, b.latitude, b.longitude)
+        GreatCircle.metres(a.latitude, a.longitude, b.latitude, b.longitude)
     }
 
     /// Members of the `places` or `geocode` source's `/health` object: the shared budget and the day's

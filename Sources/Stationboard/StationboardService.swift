@@ -168,10 +168,7 @@ public final class StationboardService<Prepared: Sendable>: Sendable {
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals.count(refusal.rawValue)
-            reason = refusal.reason(upstream: "transport.opendata.ch")
-            clientShare = refusal == .clientShare
-            retryAfter = RetryAfter.seconds(seconds)
+            (reason, retryAfter, clientShare) = refusals.refused(refusal, retryAfter: seconds, upstream: "transport.opendata.ch")
         }
         if let last {
             staleAnswers?.increment()

@@ -1,3 +1,4 @@
+import Feature
 import Foundation
 
 /// The ~200 stations with their latest conditions, in memory, for the nearest-station lookup on the hot path.

@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 import HTTPServer

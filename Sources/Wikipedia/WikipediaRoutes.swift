@@ -44,27 +44,11 @@ public struct WikipediaRoutes: Sendable {
             let body = "{\"error\":\"Wikipedia has no page with this title\",\"type\":\(JSONString.quote(type))}"
             return CachedResponse(.json(Array(body.utf8), status: .notFound, headers: ["Cache-Control": "public, max-age=\(freshFor)"]))
         }
-        return render(answer)
+        return answer.response(source: WikipediaService<CachedResponse>.source)
     }
 
+    /// Wikipedia's JSON (see ``SharedAnswer/response(source:)``: `X-Pier-Stale: wikipedia` when stale).
     @Sendable public static func renderSearch(_ answer: SharedAnswer) -> CachedResponse {
-        render(answer)
-    }
-
-    /// Wikipedia's JSON with its ETag and the freshness left as `max-age` (stale: `X-Pier-Stale: wikipedia` +
-    /// `Warning: 110`); `503` (or `429` when this client's share is spent) + `Retry-After` with nothing stored.
-    private static func render(_ answer: SharedAnswer) -> CachedResponse {
-        switch answer {
-        case .answer(let stored, let freshFor, let stale):
-            var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(freshFor)"]
-            if stale {
-                headers.add("X-Pier-Stale", WikipediaService<CachedResponse>.source)
-                headers.add("Warning", "110 - \"Response is Stale\"")
-            }
-            return CachedResponse(json: stored.body, headers: headers)
-        case .unavailable(let reason, let retryAfter, let clientShare):
-            return CachedResponse(.error(
-                clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"]))
-        }
+        answer.response(source: WikipediaService<CachedResponse>.source)
     }
 }

@@ -35,7 +35,7 @@ public struct SharedAnswerStore: Sendable {
     public func nearest(kind: String, parameters: String, latitude: Double, longitude: Double, within metres: Double) async throws
         -> (latitude: Double, longitude: Double, metres: Double)?
     {
-        let box = GeoDistance.box(latitude: latitude, longitude: longitude, metres: metres)
+        let box = GreatCircle.box(latitude: latitude, longitude: longitude, metres: metres)
         let rows = try await pool.query(
             """
             SELECT latitude, longitude FROM upstream_answers
@@ -44,7 +44,7 @@ public struct SharedAnswerStore: Sendable {
         var best: (latitude: Double, longitude: Double, metres: Double)?
         for row in rows {
             let stored = (latitude: try row.decode(Double.self, "latitude"), longitude: try row.decode(Double.self, "longitude"))
-            let distance = GeoDistance.metres(latitude, longitude, stored.latitude, stored.longitude)
+            let distance = GreatCircle.metres(latitude, longitude, stored.latitude, stored.longitude)
             if distance <= metres, distance < best?.metres ?? .infinity { best = (stored.latitude, stored.longitude, distance) }
         }
         return best

@@ -147,10 +147,7 @@ public final class SharedAnswers<Key: SharedAnswerKey, Prepared: Sendable>: Send
         case .answered(.failed(let why, let seconds)):
             (reason, retryAfter) = (why, seconds)
         case .refused(let refusal, let seconds):
-            refusals.count(refusal.rawValue)
-            reason = refusal.reason(upstream: upstream)
-            clientShare = refusal == .clientShare
-            retryAfter = RetryAfter.seconds(seconds)
+            (reason, retryAfter, clientShare) = refusals.refused(refusal, retryAfter: seconds, upstream: upstream)
         }
         if let last {
             staleAnswers?.increment()
