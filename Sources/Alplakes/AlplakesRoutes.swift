@@ -12,8 +12,6 @@ public final class AlplakesRoutes: Sendable {
 
     private let service: AlplakesService
     private let maxAge: Int
-    private let profileTemplate = PathTemplate(AlplakesRoutes.profilePath)
-    private let pointTemplate = PathTemplate(AlplakesRoutes.pointPath)
     /// `/v1/lake-temperatures`'s answer and until when it holds; dropped when the lakes change.
     private let temperatures = Mutex<(response: CachedResponse, until: Date)?>(nil)
     private let profiles = Mutex<[String: (fetchedAt: Date, response: CachedResponse)]>([:])
@@ -38,9 +36,7 @@ public final class AlplakesRoutes: Sendable {
     /// nearest; Pier's is the newest it fetched): never an error while one is held — the app stops loading
     /// lakes at its first failure.
     func profile(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let values = profileTemplate.match(request.path), let key = values["lake"], let time = values["time"] else {
-            throw HTTPError(.notFound, "no such path")
-        }
+        let key = try request.parameter("lake"), time = try request.parameter("time")
         let lake = try held(key)
         guard AlplakesTime.path(time) != nil else { throw HTTPError(.badRequest, "time must be yyyyMMddHHmm (UTC), not '\(time.prefix(20))'") }
         let cached = profiles.withLock { $0[key] }
@@ -52,9 +48,8 @@ public final class AlplakesRoutes: Sendable {
 
     /// The depth-0 series restricted to `[start, end]`.
     func point(_ request: HTTPRequest) throws -> HTTPResponse {
-        guard let values = pointTemplate.match(request.path), let key = values["lake"], let startText = values["start"],
-            let endText = values["end"], let depth = values["depth"]
-        else { throw HTTPError(.notFound, "no such path") }
+        let key = try request.parameter("lake"), startText = try request.parameter("start")
+        let endText = try request.parameter("end"), depth = try request.parameter("depth")
         let lake = try held(key)
         guard let start = AlplakesTime.path(startText) else { throw HTTPError(.badRequest, "start must be yyyyMMddHHmm (UTC), not '\(startText.prefix(20))'") }
         guard let end = AlplakesTime.path(endText) else { throw HTTPError(.badRequest, "end must be yyyyMMddHHmm (UTC), not '\(endText.prefix(20))'") }

@@ -1,7 +1,7 @@
 import Metrics
 
 /// `/metrics` counters of the requests an on-demand upstream was not asked for, one per reason
-/// (``UpstreamGate``'s refusals and any of the feature's own, e.g. `daily_quota`).
+/// (``UpstreamRefusal``s and any of the feature's own, e.g. `daily_quota`).
 public struct RefusalCounters: Sendable {
     private let counters: [String: Counter]
 
@@ -18,9 +18,7 @@ public struct RefusalCounters: Sendable {
 
     /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`
     /// in whole seconds, and whether it is this client's share that is spent (`429` rather than `503`).
-    public func refused<Key, Client, Value>(
-        _ refusal: UpstreamGate<Key, Client, Value>.Refusal, retryAfter seconds: Double, upstream: String
-    ) -> (reason: String, retryAfter: Int, clientShare: Bool) {
+    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, upstream: String) -> (reason: String, retryAfter: Int, clientShare: Bool) {
         count(refusal.rawValue)
         return (refusal.reason(upstream: upstream), RetryAfter.seconds(seconds), refusal == .clientShare)
     }

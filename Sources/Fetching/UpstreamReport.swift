@@ -38,14 +38,11 @@ public final class UpstreamReport: Sendable {
         board?.record(source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
     }
 
-    /// `"upstream":"reachable|unreachable|unknown","paused_s":…,"budget":{…}`.
-    public func healthMembers<Key, Client, Value>(gate: UpstreamGate<Key, Client, Value>) -> String {
+    /// `"upstream":"reachable|unreachable|unknown","paused_s":…,"budget":{…}`, and `"quota":{…}` (`null`
+    /// without a quota) when `withQuota`.
+    public func healthMembers<Client>(limits: UpstreamLimits<Client>, quota: DailyQuota?, withQuota: Bool = true) -> String {
         let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        return "\"upstream\":\(reachable),\"paused_s\":\(Int(gate.pausedFor.rounded(.up))),\"budget\":\(gate.budget.snapshot().json)"
-    }
-
-    /// The same and `"quota":{…}` (`null` without a quota).
-    public func healthMembers<Key, Client, Value>(gate: UpstreamGate<Key, Client, Value>, quota: DailyQuota?) -> String {
-        healthMembers(gate: gate) + ",\"quota\":\(quota?.snapshot().json ?? "null")"
+        let members = "\"upstream\":\(reachable),\"paused_s\":\(Int(limits.pausedFor.rounded(.up))),\"budget\":\(limits.budget.snapshot().json)"
+        return withQuota ? members + ",\"quota\":\(quota?.snapshot().json ?? "null")" : members
     }
 }

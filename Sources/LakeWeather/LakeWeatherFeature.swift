@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Fetching
 import HTTPServer
@@ -6,7 +7,8 @@ import HTTPServer
 /// budget and daily quota; `/v1/lake-weather`. Without `PIER_OPENWEATHER_KEY` the route answers `503` and
 /// `/health` shows the source `disabled` (demo mode replays recordings, key or not).
 public struct LakeWeatherFeature: Feature {
-    public static let source = LakeWeatherService<CachedResponse>.source
+    public typealias Engine = OnDemand<LakeWeatherSource>
+    public static let source = "lake-weather"
     public var name: String { Self.source }
 
     public struct Settings: Sendable {
@@ -14,49 +16,70 @@ public struct LakeWeatherFeature: Feature {
         public var url = OpenWeatherClient.defaultURL
         /// `PIER_OPENWEATHER_KEY` (or `_FILE`).
         public var key: String?
-        public var service = LakeWeatherService<CachedResponse>.Settings()
+        /// `PIER_OPENWEATHER_TTL_S`, `PIER_OPENWEATHER_CELL_DEG`.
+        public var source = LakeWeatherSource.Settings()
+        /// `PIER_OPENWEATHER_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 60 a minute);
+        /// `PIER_OPENWEATHER_REQUESTS_PER_DAY` (the free plan's 1,000,000 a month is ~33,000 a day; 0: none).
+        public var upstream = OnDemandUpstream.Settings(
+            budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 50, burst: 10, clientShare: 0.25), perDay: 30_000)
+        /// `PIER_LAKE_WEATHER_CACHE_MB`.
+        public var engine = OnDemandSettings(cacheBytes: 32 << 20)
 
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
             url = try reader.url("PIER_OPENWEATHER_URL", default: url)
             key = try reader.secret("PIER_OPENWEATHER_KEY")
-            service.ttl = try reader.seconds("PIER_OPENWEATHER_TTL_S", default: service.ttl)
-            if service.ttl < LakeWeatherService<CachedResponse>.Settings.minimumTTL {
+            source.ttl = try reader.seconds("PIER_OPENWEATHER_TTL_S", default: source.ttl)
+            if source.ttl < LakeWeatherSource.Settings.minimumTTL {
                 throw SettingsProblem.invalid(
                     variable: "PIER_OPENWEATHER_TTL_S", value: reader.string("PIER_OPENWEATHER_TTL_S") ?? "",
                     expected: "at least 600 seconds (OpenWeather updates at most every 10 minutes)")
             }
-            service.cellDegrees = try reader.number("PIER_OPENWEATHER_CELL_DEG", default: service.cellDegrees, in: 0.001...1)
-            service.budget = try reader.budget("PIER_OPENWEATHER", default: service.budget)
-            service.perDay = try reader.int("PIER_OPENWEATHER_REQUESTS_PER_DAY", default: service.perDay ?? 0, in: 0...100_000_000)
-            service.cacheBytes = try reader.megabytes("PIER_LAKE_WEATHER_CACHE_MB", default: service.cacheBytes)
+            source.cellDegrees = try reader.number("PIER_OPENWEATHER_CELL_DEG", default: source.cellDegrees, in: 0.001...1)
+            upstream.budget = try reader.budget("PIER_OPENWEATHER", default: upstream.budget)
+            upstream.perDay = try reader.int("PIER_OPENWEATHER_REQUESTS_PER_DAY", default: upstream.perDay ?? 0, in: 0...100_000_000)
+            engine.cacheBytes = try reader.megabytes("PIER_LAKE_WEATHER_CACHE_MB", default: engine.cacheBytes)
         }
     }
 
-    public let service: LakeWeatherService<CachedResponse>?
-    private let routes: LakeWeatherRoutes
+    public let engine: Engine?
 
     public init(settings: Settings, context: FeatureContext) {
         let key = context.upstreamKey(settings.key)
         context.board.register(Self.source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
-        service = key.map { key in
-            var serviceSettings = settings.service
-            serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
-            return LakeWeatherService(
-                client: OpenWeatherClient(baseURL: settings.url, key: key, client: context.upstream),
-                store: LakeWeatherStore(pool: context.pool), quota: context.dailyQuota(upstream: "openweather", perDay: serviceSettings.perDay),
-                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics,
-                prepare: LakeWeatherRoutes.prepare)
+        engine = key.map { key in
+            OnDemand(
+                kind: Self.source,
+                source: LakeWeatherSource(
+                    client: OpenWeatherClient(baseURL: settings.url, key: key, client: context.upstream), store: LakeWeatherStore(pool: context.pool),
+                    settings: settings.source, metrics: context.metrics),
+                upstream: context.onDemandUpstream("OpenWeather", metric: "openweather", settings: settings.upstream),
+                report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine, runner: context.runner,
+                metrics: context.metrics)
         }
-        routes = LakeWeatherRoutes(service: service, clients: context.clients)
     }
 
-    public func load() async throws { try await service?.load() }
+    public func load() async throws { try await engine?.load() }
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    /// `GET /v1/lake-weather?lat=…&lon=…`: OpenWeather's 5-day / 3-hour forecast for the point's cell, as
+    /// OpenWeather writes it, plus Pier's `daily` summary. A drop-in for `…/data/2.5/forecast`: `appid` is
+    /// accepted and ignored, `units` must be `metric` (the only units Pier fetches).
+    public func register(in router: inout Router) {
+        router.onDemand(
+            Self.path, engine, notConfigured: "lake weather is not configured on this server"
+        ) { [engine] request in
+            let point = try Coordinate(request.query)
+            if let units = request.query["units"], units != "metric" {
+                throw HTTPError(.badRequest, "units must be metric (Pier fetches metric forecasts only), not '\(units.prefix(20))'")
+            }
+            return engine?.source.cell(for: point) ?? ForecastCell(point, size: 1)
+        }
+    }
+
+    public static let path = "/v1/lake-weather"
 
     public func healthDetails(for source: String) -> String? {
-        source == Self.source ? service?.healthJSON() : nil
+        source == Self.source ? engine?.healthJSON() : nil
     }
 }

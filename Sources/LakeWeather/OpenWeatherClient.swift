@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 
@@ -6,14 +7,6 @@ import Foundation
 /// and this type never logs the URL it builds.
 public struct OpenWeatherClient: Sendable {
     public static let defaultURL = "https://api.openweathermap.org/data/2.5"
-
-    public enum Answer: Sendable {
-        case forecast(ForecastDocument)
-        /// `401`: the key is missing, wrong or not yet active.
-        case unauthorized
-        /// `429`: the account is blocked for a while.
-        case rateLimited(retryAfter: Int?)
-    }
 
     private let baseURL: String
     private let key: String
@@ -37,12 +30,17 @@ public struct OpenWeatherClient: Sendable {
 
     /// The forecast for `cell`; another status or a failed transfer is ``UpstreamError``, an answer that is not a
     /// forecast ``ForecastDocument/Problem``.
-    public func forecast(for cell: ForecastCell) async throws -> Answer {
+    public func forecast(for cell: ForecastCell) async throws -> UpstreamReply<ForecastDocument> {
         let response = try await client.get(url(for: cell), headers: Self.headers, accepting: [401, 429])
         switch response.status {
-        case 401: return .unauthorized
-        case 429: return .rateLimited(retryAfter: response.retryAfter())
-        default: return .forecast(try ForecastDocument(parsing: response.body))
+        case 401:
+            // The key is missing, wrong or not yet active.
+            return .refused(message: "OpenWeather refused this server's key", detail: "401: OpenWeather refused the key")
+        case 429:
+            // The account is blocked for a while.
+            return .throttled(message: "OpenWeather is rate-limiting this server (429)", detail: "429: OpenWeather blocked the account", retryAfter: response.retryAfter())
+        default:
+            return .answer(try ForecastDocument(parsing: response.body))
         }
     }
 

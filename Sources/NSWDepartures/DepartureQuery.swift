@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The parameters of a `/v1/nsw/departures` request, checked: the stop, the mode Pier filters its copy by, and
 /// the time asked for. One upstream answer per ``key`` serves every mode.
-public struct DepartureQuery: Sendable {
+public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
     /// A stop or platform id (`G203519`, `203294`).
     public let stop: String
     /// `nil`: every mode.
@@ -31,6 +31,20 @@ public struct DepartureQuery: Sendable {
         self.mode = mode
         self.at = at
         key = at.map { "\(stop)@\(Self.upstreamDate($0.date))T\($0.time)" } ?? stop
+    }
+
+    /// The stop's upstream request: every mode (the mode is filtered from Pier's copy).
+    public var everyMode: DepartureQuery { mode == nil ? self : DepartureQuery(stop: stop, at: at) }
+
+    /// One query per upstream request and mode.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key && lhs.mode == rhs.mode }
+
+    /// The upstream request, as logs name it.
+    public var description: String { key }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+        hasher.combine(mode)
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.

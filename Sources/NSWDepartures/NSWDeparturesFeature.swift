@@ -1,13 +1,15 @@
+import Basics
 import Feature
 import Fetching
+import Foundation
 import HTTPServer
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with
 /// Pier's key, budget and daily quota; `/v1/nsw/departures`. Without `PIER_NSW_API_KEY` the route answers
 /// `503` and `/health` shows the source `disabled` (demo mode replays recordings, key or not).
 public struct NSWDeparturesFeature: Feature {
-    public typealias Service = NSWDeparturesService<NSWDeparturesRoutes.Prepared>
-    public static let source = Service.source
+    public typealias Engine = OnDemand<NSWDeparturesSource>
+    public static let source = "nsw"
     public var name: String { Self.source }
 
     public struct Settings: Sendable {
@@ -15,44 +17,66 @@ public struct NSWDeparturesFeature: Feature {
         public var url = TfNSWClient.defaultURL
         /// `PIER_NSW_API_KEY` (or `_FILE`).
         public var key: String?
-        public var service = Service.Settings()
+        /// `PIER_NSW_TTL_S`.
+        public var source = NSWDeparturesSource.Settings()
+        /// `PIER_NSW_REQUESTS_PER_SECOND` (× 60), `PIER_NSW_BURST`, `PIER_NSW_CLIENT_SHARE`: under the Bronze plan's 5 a
+        /// second; a client may start two calls at once (the app shows a bus and a light-rail stop).
+        /// `PIER_NSW_REQUESTS_PER_DAY` (the Bronze plan allows 60,000; some room is left for the key's other uses and
+        /// the replicas' races). A pause of 5 s after `403 Account Over Rate Limit` or `429` without `Retry-After`.
+        public var upstream: OnDemandUpstream.Settings = {
+            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.5), perDay: 50_000)
+            settings.timeZone = DepartureQuery.sydney
+            settings.resets = " (it resets at midnight in Sydney)"
+            settings.pauseAfterThrottle = 5
+            return settings
+        }()
+        /// `PIER_NSW_CACHE_MB`: ~56 KB a stop (its departures and up to three modes' answers), so ~1,000 stops; a
+        /// stop that left memory costs a PostgreSQL read, not an upstream call. Stale answers are served 15 s at a time.
+        public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(15), retryAfterFailure: 30)
 
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
             url = try reader.url("PIER_NSW_URL", default: url)
             key = try reader.secret("PIER_NSW_API_KEY")
-            service.ttl = try reader.seconds("PIER_NSW_TTL_S", default: service.ttl)
-            service.budget = try reader.perSecondBudget("PIER_NSW", default: service.budget)
-            service.perDay = try reader.int("PIER_NSW_REQUESTS_PER_DAY", default: service.perDay ?? 0, in: 0...100_000_000)
-            service.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: service.cacheBytes)
+            source.ttl = try reader.seconds("PIER_NSW_TTL_S", default: source.ttl)
+            upstream.budget = try reader.perSecondBudget("PIER_NSW", default: upstream.budget)
+            upstream.perDay = try reader.int("PIER_NSW_REQUESTS_PER_DAY", default: upstream.perDay ?? 0, in: 0...100_000_000)
+            engine.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: engine.cacheBytes)
         }
     }
 
-    public let service: Service?
-    private let routes: NSWDeparturesRoutes
+    public let engine: Engine?
 
     public init(settings: Settings, context: FeatureContext) {
         let key = context.upstreamKey(settings.key)
         context.board.register(Self.source, staleAfter: .seconds(3600), onDemand: true, disabled: key == nil)
-        service = key.map { key in
-            var serviceSettings = settings.service
-            serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
-            return Service(
-                client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream),
-                store: NSWDeparturesStore(pool: context.pool),
-                quota: context.dailyQuota(upstream: "tfnsw", perDay: serviceSettings.perDay, timeZone: DepartureQuery.sydney),
-                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics,
-                prepare: NSWDeparturesRoutes.prepare)
+        engine = key.map { key in
+            let upstream = context.onDemandUpstream("TfNSW", metric: "tfnsw", settings: settings.upstream)
+            return OnDemand(
+                kind: Self.source,
+                source: NSWDeparturesSource(
+                    client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream), store: NSWDeparturesStore(pool: context.pool),
+                    quota: upstream.quota, settings: settings.source, metrics: context.metrics),
+                upstream: upstream, report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine,
+                runner: context.runner, metrics: context.metrics)
         }
-        routes = NSWDeparturesRoutes(service: service, clients: context.clients)
     }
 
-    public func load() async throws { try await service?.load() }
+    public func load() async throws { try await engine?.load() }
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    /// `GET /v1/nsw/departures?stop=…&mode=…` (also `date=YYYYMMDD`, `time=HHmm`): the next departures from a
+    /// Sydney stop in the shape the Trip Planner app decodes (`{"stopEvents": [ … ]}`), `404` for a stop TfNSW
+    /// does not know.
+    public func register(in router: inout Router) {
+        router.onDemand(Self.path, engine, notConfigured: "Sydney departures are not configured on this server") { request in
+            try DepartureQuery(request)
+        }
+    }
+
+    public static let path = "/v1/nsw/departures"
 
     public func healthDetails(for source: String) -> String? {
-        source == Self.source ? service?.healthJSON() : nil
+        source == Self.source ? engine?.healthJSON() : nil
     }
 }

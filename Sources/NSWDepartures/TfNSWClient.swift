@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 
@@ -6,16 +7,6 @@ import Foundation
 /// error or capture can carry it.
 public struct TfNSWClient: Sendable {
     public static let defaultURL = "https://api.transport.nsw.gov.au/v1/tp"
-
-    public enum Answer: Sendable {
-        case monitor(DepartureMonitor)
-        /// `401`, or a `403` that is not about limits: the key is missing, wrong or inactive.
-        case keyRefused(status: Int, detail: String?)
-        /// `403` `Account Over Rate Limit`, or `429`: too many calls this second.
-        case overRate(retryAfter: Int?)
-        /// `403` `Account Over Quota Limit`: the key's calls for the day are spent (until midnight in Sydney).
-        case overQuota
-    }
 
     private let baseURL: String
     private let authorization: [String: String]
@@ -38,24 +29,40 @@ public struct TfNSWClient: Sendable {
 
     /// The departures of `query`'s stop (every mode); another status or a failed transfer is ``UpstreamError``,
     /// an answer that is not a departure monitor ``DepartureMonitor/Problem``.
-    public func departures(for query: DepartureQuery, now: Date = Date()) async throws -> Answer {
+    public func departures(for query: DepartureQuery, now: Date = Date()) async throws -> UpstreamReply<DepartureMonitor> {
         let response = try await client.get(url(for: query, now: now), headers: authorization, accepting: [401, 403, 429])
         switch response.status {
         case 401:
-            return .keyRefused(status: 401, detail: nil)
+            return Self.keyRefused(status: 401, detail: nil)
         case 403:
             // TfNSW's limits say which in `X-Error-Detail`; the body is not reliably documented.
             let detail = response.headers["x-error-detail"]
             switch detail?.lowercased() {
-            case let text? where text.contains("rate"): return .overRate(retryAfter: response.retryAfter())
-            case let text? where text.contains("quota"): return .overQuota
-            default: return .keyRefused(status: 403, detail: detail.map { String($0.prefix(120)) })
+            case let text? where text.contains("rate"): return Self.overRate(retryAfter: response.retryAfter())
+            case let text? where text.contains("quota"):
+                // The key's calls for the day are spent: every caller of the key is refused until midnight in Sydney.
+                let day = CalendarDate(now, in: DepartureQuery.sydney)
+                return .refused(
+                    message: "TfNSW's daily quota for this server is spent (it resets at midnight in Sydney)",
+                    detail: "TfNSW: the key's daily quota is spent, until midnight in Sydney",
+                    pause: max(1, day.adding(days: 1).start(in: DepartureQuery.sydney).timeIntervalSince(now).rounded(.up)))
+            default: return Self.keyRefused(status: 403, detail: detail.map { String($0.prefix(120)) })
             }
         case 429:
-            return .overRate(retryAfter: response.retryAfter())
+            return Self.overRate(retryAfter: response.retryAfter())
         default:
-            return .monitor(try DepartureMonitor(parsing: response.body))
+            return .answer(try DepartureMonitor(parsing: response.body))
         }
+    }
+
+    /// `401`, or a `403` that is not about limits: the key is missing, wrong or inactive.
+    private static func keyRefused(status: Int, detail: String?) -> UpstreamReply<DepartureMonitor> {
+        .refused(message: "TfNSW refused this server's key", detail: "\(status): TfNSW refused this server's key\(detail.map { " (\($0))" } ?? "")")
+    }
+
+    /// `403` `Account Over Rate Limit`, or `429`: too many calls this second.
+    private static func overRate(retryAfter: Int?) -> UpstreamReply<DepartureMonitor> {
+        .throttled(message: "TfNSW is rate-limiting this server", detail: "TfNSW: over the key's rate limit", retryAfter: retryAfter)
     }
 
     static let headers = [

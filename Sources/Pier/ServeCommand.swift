@@ -114,7 +114,7 @@ struct ServeCommand: ParsableCommand {
 
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
     static func router(configuration: Configuration, sources: Services, health: HealthRoute, registry: MetricsRegistry) -> Router {
-        var router = Router()
+        var router = Router(clients: ClientAddress(trustedProxies: configuration.trustedProxies))
         health.register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         OpenAPIRoute.register(in: &router)

@@ -35,30 +35,30 @@ public struct GeoapifyClient: Sendable {
     private var encodedKey: String { URLEncoding.queryValue(key) }
 
     /// Places around the key's point, cleaned (``PlacesCollection``).
-    public func places(_ key: PlacesKey) async throws -> (answer: UpstreamAnswer, dropped: [PlacesCollection.Dropped]) {
+    public func places(_ key: PlacesKey) async throws -> (answer: UpstreamReply<StoredAnswer>, dropped: [PlacesCollection.Dropped]) {
         try await answer(placesURL(key), places: true, ttl: ttl.places)
     }
 
     /// The geocoding search for the key's text.
-    public func geocode(_ key: GeocodeKey) async throws -> UpstreamAnswer {
+    public func geocode(_ key: GeocodeKey) async throws -> UpstreamReply<StoredAnswer> {
         try await answer(geocodeURL(key), places: false, ttl: ttl.geocode).answer
     }
 
     /// `200` is checked and cleaned; `400` (Geoapify refused what was asked, e.g. a category it does not know)
     /// is remembered for an hour and answered `400` with Geoapify's message; `401`/`403` mean the key is
     /// refused; `429` throttled. Decided from the status, never the message.
-    private func answer(_ url: String, places: Bool, ttl: Duration) async throws -> (answer: UpstreamAnswer, dropped: [PlacesCollection.Dropped]) {
+    private func answer(_ url: String, places: Bool, ttl: Duration) async throws -> (answer: UpstreamReply<StoredAnswer>, dropped: [PlacesCollection.Dropped]) {
         let response = try await client.get(url, headers: headers, accepting: [400, 401, 403, 429])
         switch response.status {
         case 400:
-            return (.answer(status: 400, body: Self.message(response.body), ttl: .seconds(3600)), [])
+            return (.answer(.fetched(.refused, body: Self.message(response.body), ttl: .seconds(3600))), [])
         case 401, 403:
-            return (.refused(why: "\(response.status): Geoapify refused this server's key"), [])
+            return (.refused(message: "Geoapify refused this server's requests", detail: "\(response.status): Geoapify refused this server's key"), [])
         case 429:
-            return (.rateLimited(retryAfter: response.retryAfter()), [])
+            return (.throttled(message: "Geoapify is rate-limiting this server (429)", detail: "429: Geoapify is rate-limiting this server", retryAfter: response.retryAfter()), [])
         default:
             let collection = try PlacesCollection(parsing: response.body, places: places)
-            return (.answer(status: 200, body: collection.body, ttl: ttl), collection.dropped)
+            return (.answer(.fetched(body: collection.body, ttl: ttl)), collection.dropped)
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Fetching
 import HTTPServer
@@ -7,7 +8,7 @@ import HTTPServer
 /// sources `places` and `geocode`). Without `PIER_GEOAPIFY_KEY` both routes answer `503` and `/health` shows
 /// both sources `disabled` (demo mode replays recordings, key or not).
 public struct PlacesFeature: Feature {
-    public typealias Service = PlacesService<CachedResponse>
+    public typealias Service = PlacesService
 
     public var name: String { Service.placesSource }
 
@@ -27,15 +28,19 @@ public struct PlacesFeature: Feature {
             service.geocodeTTL = try reader.hours("PIER_GEOCODE_TTL_H", default: service.geocodeTTL)
             service.retention = try reader.days("PIER_PLACES_RETENTION_D", default: service.retention)
             service.reuseMetres = try reader.number("PIER_PLACES_REUSE_M", default: service.reuseMetres, in: 0...1000)
-            service.creditsPerDay = try reader.int("PIER_GEOAPIFY_CREDITS_PER_DAY", default: service.creditsPerDay ?? 0, in: 0...100_000_000)
-            service.budget = try reader.perSecondBudget("PIER_GEOAPIFY", default: service.budget)
+            service.upstream.perDay = try reader.int("PIER_GEOAPIFY_CREDITS_PER_DAY", default: service.upstream.perDay ?? 0, in: 0...100_000_000)
+            service.upstream.budget = try reader.perSecondBudget("PIER_GEOAPIFY", default: service.upstream.budget)
             service.placesCacheBytes = try reader.megabytes("PIER_PLACES_CACHE_MB", default: service.placesCacheBytes)
             service.geocodeCacheBytes = try reader.megabytes("PIER_GEOCODE_CACHE_MB", default: service.geocodeCacheBytes)
         }
     }
 
+    public static let placesPath = "/v1/places"
+    public static let geocodePath = "/v1/geocode"
+    /// Geoapify's own path under Pier's `/v1`, so the app swaps only its host (`…/v1/geocode` + `/search`).
+    public static let geocodeSearchPath = "/v1/geocode/search"
+
     public let service: Service?
-    private let routes: PlacesRoutes
 
     public init(settings: Settings, context: FeatureContext) {
         let key = context.upstreamKey(settings.key)
@@ -43,22 +48,32 @@ public struct PlacesFeature: Feature {
             context.board.register(source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
         }
         service = key.map { key in
-            var serviceSettings = settings.service
-            serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
-            return Service(
+            Service(
                 client: GeoapifyClient(
                     baseURL: settings.url, key: key, client: context.upstream, product: context.product,
-                    ttl: (serviceSettings.placesTTL, serviceSettings.geocodeTTL)),
+                    ttl: (settings.service.placesTTL, settings.service.geocodeTTL)),
                 store: SharedAnswerStore(pool: context.pool),
-                quota: context.dailyQuota(upstream: "geoapify", perDay: serviceSettings.creditsPerDay),
-                settings: serviceSettings, board: context.board, runner: context.runner, metrics: context.metrics, prepare: PlacesRoutes.render)
+                upstream: context.onDemandUpstream("Geoapify", metric: "geoapify", settings: settings.service.upstream),
+                settings: settings.service, board: context.board, runner: context.runner, metrics: context.metrics)
         }
-        routes = PlacesRoutes(service: service, clients: context.clients)
     }
 
     public func load() async throws { try await service?.load() }
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    /// `GET /v1/places` and `GET /v1/geocode`: Geoapify's answers in Geoapify's GeoJSON shape (the app changes
+    /// the URL and drops `apiKey`), with Pier's key, cached for everyone; a request Geoapify refused is `400`.
+    public func register(in router: inout Router) {
+        let notConfigured = "places and geocoding are not configured on this server (no Geoapify key)"
+        router.onDemand(
+            Self.placesPath, available: service != nil, notConfigured: notConfigured, { try PlacesQuery.key($0.query) },
+            cached: { [service] in service?.cachedPlaces(for: $0) },
+            answer: { [service] key, client in
+                await service?.places(for: key, client: client) ?? .unavailable("not configured", retryAfter: 3600, clientShare: false)
+            })
+        for path in [Self.geocodePath, Self.geocodeSearchPath] {
+            router.onDemand(path, service?.geocode, notConfigured: notConfigured) { try GeocodeKey($0.query) }
+        }
+    }
 
     public func healthDetails(for source: String) -> String? {
         guard source == Service.placesSource || source == Service.geocodeSource else { return nil }

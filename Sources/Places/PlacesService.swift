@@ -5,12 +5,12 @@ import Foundation
 import Metrics
 import Synchronization
 
-/// Geoapify places and geocoding for everyone, on one Geoapify budget: ``SharedAnswers`` for each (memory,
-/// PostgreSQL, Geoapify), one gate (calls per second, each client's share, one pause) and one daily quota in
-/// credits. A places request within ``Settings/reuseMetres`` of a stored one with the same radius, category set,
-/// limit and language reuses its answer (a distance match, not a grid: two points 30 m apart always share,
-/// wherever they fall); the nearest stored point wins.
-public final class PlacesService<Prepared: Sendable>: Sendable {
+/// Geoapify places and geocoding for everyone, on one Geoapify upstream (calls per second, each client's share,
+/// one pause, one daily quota in credits): an ``OnDemand`` engine for each. A places request within
+/// ``Settings/reuseMetres`` of a stored one with the same radius, category set, limit and language reuses its
+/// answer (a distance match, not a grid: two points 30 m apart always share, wherever they fall); the nearest
+/// stored point wins.
+public final class PlacesService: Sendable {
     public struct Settings: Sendable {
         /// `PIER_PLACES_TTL_H`: POIs change over weeks.
         public var placesTTL: Duration = .seconds(168 * 3600)
@@ -18,10 +18,13 @@ public final class PlacesService<Prepared: Sendable>: Sendable {
         public var geocodeTTL: Duration = .seconds(30 * 86_400)
         /// `PIER_PLACES_REUSE_M`.
         public var reuseMetres = 100.0
-        /// `PIER_GEOAPIFY_CREDITS_PER_DAY` (the free plan has 3,000); `nil`: no quota.
-        public var creditsPerDay: Int? = 2500
-        /// `PIER_GEOAPIFY_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 5 a second).
-        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4)
+        /// `PIER_GEOAPIFY_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 5 a second);
+        /// `PIER_GEOAPIFY_CREDITS_PER_DAY` (the free plan has 3,000; 0: none).
+        public var upstream: OnDemandUpstream.Settings = {
+            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4), perDay: 2500)
+            settings.unit = "credits"
+            return settings
+        }()
         /// `PIER_PLACES_CACHE_MB`, `PIER_GEOCODE_CACHE_MB`.
         public var placesCacheBytes = 32 << 20
         public var geocodeCacheBytes = 4 << 20
@@ -36,72 +39,60 @@ public final class PlacesService<Prepared: Sendable>: Sendable {
     public static var geocodeSource: String { "geocode" }
 
     public let settings: Settings
-    public let places: SharedAnswers<PlacesKey, Prepared>
-    public let geocode: SharedAnswers<GeocodeKey, Prepared>
-    private let gate: SharedAnswerGate
-    private let quota: DailyQuota?
+    public let places: OnDemand<SharedAnswerSource<PlacesKey>>
+    public let geocode: OnDemand<SharedAnswerSource<GeocodeKey>>
     private let store: SharedAnswerStore
-    private let placesReport: UpstreamReport
-    private let geocodeReport: UpstreamReport
     /// A request's point → the stored point whose answer it reuses.
     private let aliases = LRUCache<PlacesKey, PlacesKey>(budgetBytes: 4 << 20)
     /// Points being asked of Geoapify now: a neighbour arriving meanwhile waits for that answer.
     private let pending = Mutex<[PlacesKey]>([])
 
-    public init(
-        client: GeoapifyClient, store: SharedAnswerStore, quota: DailyQuota?, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
-        runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil, prepare: @escaping @Sendable (SharedAnswer, _ source: String) -> Prepared
-    ) {
+    public init(client: GeoapifyClient, store: SharedAnswerStore, upstream: OnDemandUpstream, settings: Settings, board: SourceStatusBoard?, runner: FetchRunner?, metrics: MetricsRegistry?) {
         self.settings = settings
-        self.quota = quota
         self.store = store
-        gate = SharedAnswerGate(budget: settings.budget, clock: clock)
-        placesReport = UpstreamReport(source: Self.placesSource, board: board)
-        geocodeReport = UpstreamReport(source: Self.geocodeSource, board: board)
-        var placesSettings = SharedAnswerSettings()
-        placesSettings.cacheBytes = settings.placesCacheBytes
-        placesSettings.retention = settings.retention
-        var geocodeSettings = placesSettings
-        geocodeSettings.cacheBytes = settings.geocodeCacheBytes
         let dropped = Dictionary(uniqueKeysWithValues: PlacesCollection.Dropped.allCases.map { reason in
             (reason, metrics?.counter(
                 "pier_places_features_dropped_total", help: "Geoapify features left out (no point, wrong type, nameless, duplicate).",
                 labels: [("reason", reason.rawValue)]))
         })
-        places = SharedAnswers(
-            kind: Self.placesSource, upstream: "Geoapify", gate: gate, quota: quota, units: { $0.credits }, store: store, report: placesReport,
-            settings: placesSettings, runner: runner, metrics: metrics,
-            fetcher: { key in
-                let (answer, reasons) = try await client.places(key)
-                for reason in reasons { dropped[reason]??.increment() }
-                return answer
-            },
-            render: { prepare($0, Self.placesSource) })
-        geocode = SharedAnswers(
-            kind: Self.geocodeSource, upstream: "Geoapify", gate: gate, quota: quota, store: store, report: geocodeReport,
-            settings: geocodeSettings, runner: runner, metrics: metrics, fetcher: { try await client.geocode($0) },
-            render: { prepare($0, Self.geocodeSource) })
-        if let metrics, let quota {
-            metrics.gauge("pier_geoapify_credits_left_today", help: "Geoapify credits left today (all replicas).") {
-                let snapshot = quota.snapshot()
-                return Double(snapshot.limit - (snapshot.used ?? 0))
-            }
-        }
+        places = OnDemand(
+            kind: Self.placesSource,
+            source: SharedAnswerSource(
+                kind: Self.placesSource, store: store, retention: settings.retention, units: { $0.credits },
+                fetch: { key in
+                    let (answer, reasons) = try await client.places(key)
+                    for reason in reasons { dropped[reason]??.increment() }
+                    return answer
+                },
+                render: Self.render),
+            upstream: upstream, report: UpstreamReport(source: Self.placesSource, board: board),
+            settings: OnDemandSettings(cacheBytes: settings.placesCacheBytes), runner: runner, metrics: metrics)
+        geocode = OnDemand(
+            kind: Self.geocodeSource,
+            source: SharedAnswerSource(
+                kind: Self.geocodeSource, store: store, retention: settings.retention, fetch: { try await client.geocode($0) }, render: Self.render),
+            upstream: upstream, report: UpstreamReport(source: Self.geocodeSource, board: board),
+            settings: OnDemandSettings(cacheBytes: settings.geocodeCacheBytes), runner: runner, metrics: metrics)
+    }
+
+    /// The collection as Geoapify wrote it (cleaned); a request Geoapify refused (`400`, remembered an hour) with its message.
+    @Sendable static func render(_ answer: StoredAnswer) -> OnDemandRendering {
+        guard answer.outcome == .refused else { return .document(answer.body) }
+        let message = String(decoding: answer.body, as: UTF8.self)
+        return .refused("Geoapify refused this request" + (message.isEmpty ? "" : ": \(message)"))
     }
 
     public func load() async throws {
-        try await quota?.load()
         try await places.load()
         try await geocode.load()
     }
 
     /// The places answer memory holds for the request's point or the point it reuses (the route's fast path).
-    public func cachedPlaces(for key: PlacesKey, now: Date = Date()) -> Prepared? {
+    public func cachedPlaces(for key: PlacesKey, now: Date = Date()) -> OnDemandResponse? {
         places.cachedResponse(for: aliases.peek(key) ?? key, now: now)
     }
 
-    public func places(for key: PlacesKey, client: IPAddress?) async -> Prepared {
+    public func places(for key: PlacesKey, client: IPAddress?) async -> OnDemandResponse {
         let (canonical, asking) = await canonical(for: key)
         defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
         return await places.response(for: canonical, client: client)
@@ -138,7 +129,6 @@ public final class PlacesService<Prepared: Sendable>: Sendable {
     /// Members of the `places` or `geocode` source's `/health` object: the shared budget and the day's
     /// credits, and that cache's size.
     public func healthJSON(for source: String) -> String {
-        let (report, cache) = source == Self.placesSource ? (placesReport, places.cacheJSON) : (geocodeReport, geocode.cacheJSON)
-        return report.healthMembers(gate: gate, quota: quota) + ",\"cache\":\(cache)"
+        source == Self.placesSource ? places.healthJSON() : geocode.healthJSON()
     }
 }

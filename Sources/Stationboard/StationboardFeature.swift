@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Fetching
 import HTTPServer
@@ -6,49 +7,65 @@ import Ships
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.
 public struct StationboardFeature: Feature {
-    public static let source = StationboardService<CachedResponse>.source
+    public typealias Engine = OnDemand<StationboardSource>
+    public static let source = "stationboard"
     public var name: String { Self.source }
 
-    /// The feature's settings; the service's own defaults (``StationboardService/Settings``) are the defaults.
     public struct Settings: Sendable {
         /// `PIER_TRANSPORT_URL`: the API base (`/stationboard` is appended).
         public var transportURL = TransportClient.defaultURL
-        /// `PIER_STATIONBOARD_TTL_TODAY_S`, `PIER_STATIONBOARD_TTL_S`, `PIER_TRANSPORT_REQUESTS_PER_MINUTE`,
-        /// `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`, `PIER_STATIONBOARD_CACHE_MB`.
-        public var service = StationboardService<CachedResponse>.Settings()
+        /// `PIER_STATIONBOARD_TTL_TODAY_S`, `PIER_STATIONBOARD_TTL_S`.
+        public var source = StationboardSource.Settings()
+        /// `PIER_TRANSPORT_REQUESTS_PER_MINUTE`, `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`; a minute's
+        /// pause after a `429` without `Retry-After`.
+        public var upstream: OnDemandUpstream.Settings = {
+            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25))
+            settings.pauseAfterThrottle = 60
+            return settings
+        }()
+        /// `PIER_STATIONBOARD_CACHE_MB`; stale answers are served 30 s at a time.
+        public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(30), retryAfterFailure: 60)
 
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
             transportURL = try reader.url("PIER_TRANSPORT_URL", default: transportURL)
-            service.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: service.ttlToday)
-            service.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: service.ttl)
-            service.budget = try reader.budget("PIER_TRANSPORT", default: service.budget)
-            service.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: service.cacheBytes)
+            source.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: source.ttlToday)
+            source.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: source.ttl)
+            upstream.budget = try reader.budget("PIER_TRANSPORT", default: upstream.budget)
+            engine.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: engine.cacheBytes)
         }
     }
 
-    public let service: StationboardService<CachedResponse>
-    private let routes: StationboardRoutes
+    public let engine: Engine
 
     /// - Parameter courses: which ship runs which course (the ships feature's ``ShipService/courses``).
     public init(settings: Settings, context: FeatureContext, courses: @escaping @Sendable () -> CourseIndex) {
-        var serviceSettings = settings.service
-        if context.upstreamsAreRecordings { serviceSettings.budget = .unlimited }
         // Asked on demand, not on a schedule: idle until first asked, stale when no answer came for a day.
         context.board.register(Self.source, staleAfter: .seconds(86_400), onDemand: true)
-        service = StationboardService(
-            client: TransportClient(baseURL: settings.transportURL, client: context.upstream),
-            store: StationboardStore(pool: context.pool), courses: courses, settings: serviceSettings, board: context.board,
-            metrics: context.metrics, prepare: StationboardRoutes.prepare)
-        routes = StationboardRoutes(service: service, clients: context.clients)
+        engine = OnDemand(
+            kind: Self.source,
+            source: StationboardSource(
+                client: TransportClient(baseURL: settings.transportURL, client: context.upstream), store: StationboardStore(pool: context.pool),
+                courses: courses, settings: settings.source),
+            upstream: context.onDemandUpstream("transport.opendata.ch", metric: "transport", settings: settings.upstream),
+            report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine, runner: context.runner,
+            metrics: context.metrics)
     }
 
-    public func load() async throws { try await service.load() }
+    public func load() async throws { try await engine.load() }
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    /// `GET /v1/stationboard?id=…&date=…&limit=…` (also `datetime=`, `transportations[]=`, `type=`):
+    /// transport.opendata.ch's stationboard with `shipName` on every journey; `404` for an unknown station.
+    public func register(in router: inout Router) {
+        router.onDemand(Self.path, engine) { [source = engine.source] request in
+            try StationboardQuery(request, today: { source.today() })
+        }
+    }
+
+    public static let path = "/v1/stationboard"
 
     public func healthDetails(for source: String) -> String? {
-        source == Self.source ? service.healthJSON() : nil
+        source == Self.source ? engine.healthJSON() : nil
     }
 }

@@ -4,7 +4,7 @@ import HTTPServer
 
 /// The parameters of a `/v1/stationboard` request, checked and in one canonical form: the cache key and the
 /// upstream's query string are built from it, so equal requests share one answer.
-public struct StationboardQuery: Sendable, Hashable {
+public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     /// The station's id (digits, e.g. `8503651`).
     public let station: String
     public let date: CalendarDate?
@@ -18,6 +18,16 @@ public struct StationboardQuery: Sendable, Hashable {
     public let type: String?
     /// One string per distinct request (memory and PostgreSQL key), built once.
     public let key: String
+
+    /// One query per distinct request.
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key }
+
+    /// The upstream request, as logs name it.
+    public var description: String { key }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(key)
+    }
 
     /// The shipped Next Wave app asks for `limit=420` (a whole day of boats); up to 1000 are accepted.
     public static let limitRange = 1...1000

@@ -1,3 +1,4 @@
+import Feature
 import Fetching
 import Foundation
 
@@ -6,15 +7,6 @@ public struct TransportClient: Sendable {
     public static let defaultURL = "https://transport.opendata.ch/v1"
 
     /// What the upstream said.
-    public enum Answer: Sendable {
-        /// A checked board.
-        case board(StationboardDocument)
-        /// It knows no such station (`404`, or an answer whose `station` is null).
-        case unknownStation
-        /// `429`: asking again before `retryAfter` seconds (when it said) is unwelcome.
-        case rateLimited(retryAfter: Int?)
-    }
-
     private let baseURL: String
     private let client: UpstreamClient
 
@@ -29,14 +21,17 @@ public struct TransportClient: Sendable {
 
     /// The board for `query`; a failed transfer or another status is ``UpstreamError``, an answer that is not
     /// a stationboard is ``StationboardDocument/Problem``.
-    public func stationboard(_ query: StationboardQuery) async throws -> Answer {
+    public func stationboard(_ query: StationboardQuery) async throws -> UpstreamReply<StationboardSource.Board> {
         let response = try await client.get(url(for: query), headers: Self.headers, accepting: [404, 429])
         switch response.status {
-        case 404: return .unknownStation
-        case 429: return .rateLimited(retryAfter: response.retryAfter())
+        case 404: return .answer(.unknownStation)
+        case 429:
+            // Asking again before `Retry-After` seconds (when it said) is unwelcome.
+            return .throttled(message: "transport.opendata.ch is rate-limiting (429)", detail: "429 Too Many Requests", retryAfter: response.retryAfter())
         default:
+            // An answer whose `station` is null is an unknown station too.
             let document = try StationboardDocument(parsing: response.body)
-            return document.stationID == nil ? .unknownStation : .board(document)
+            return .answer(document.stationID == nil ? .unknownStation : .board(document))
         }
     }
 

@@ -51,26 +51,30 @@ public struct WikipediaClient: Sendable {
 
     /// The page's summary; a title Wikipedia does not have (`404`) or refuses as invalid (`400`, e.g. longer than
     /// 255 bytes) is a `404` answer to remember (its problem document kept).
-    public func summary(_ key: SummaryKey) async throws -> UpstreamAnswer {
+    public func summary(_ key: SummaryKey) async throws -> UpstreamReply<StoredAnswer> {
         let response = try await client.get(summaryURL(key), headers: headers, accepting: [400, 403, 404, 429])
         if let refusal = Self.refusal(response) { return refusal }
-        if response.status == 404 || response.status == 400 { return .answer(status: 404, body: response.body, ttl: ttl.missing) }
+        if response.status == 404 || response.status == 400 { return .answer(.fetched(.missing, body: response.body, ttl: ttl.missing)) }
         try WikipediaDocument.checkSummary(response.body)
-        return .answer(status: 200, body: response.body, ttl: ttl.summary)
+        return .answer(.fetched(body: response.body, ttl: ttl.summary))
     }
 
-    public func openSearch(_ key: OpenSearchKey) async throws -> UpstreamAnswer {
+    public func openSearch(_ key: OpenSearchKey) async throws -> UpstreamReply<StoredAnswer> {
         let response = try await client.get(openSearchURL(key), headers: headers, accepting: [403, 429])
         if let refusal = Self.refusal(response) { return refusal }
         try WikipediaDocument.checkOpenSearch(response.body)
-        return .answer(status: 200, body: response.body, ttl: ttl.search)
+        return .answer(.fetched(body: response.body, ttl: ttl.search))
     }
 
     /// `429`: slow down; `403`: Wikimedia blocked these requests (its answer to a missing or generic `User-Agent`).
-    private static func refusal(_ response: UpstreamResponse) -> UpstreamAnswer? {
+    private static func refusal(_ response: UpstreamResponse) -> UpstreamReply<StoredAnswer>? {
         switch response.status {
-        case 429: .rateLimited(retryAfter: response.retryAfter())
-        case 403: .refused(why: "403: Wikimedia refused this server's requests (check PIER_CONTACT and the User-Agent policy)")
+        case 429:
+            .throttled(message: "Wikipedia is rate-limiting this server (429)", detail: "429: Wikipedia is rate-limiting this server", retryAfter: response.retryAfter())
+        case 403:
+            .refused(
+                message: "Wikipedia refused this server's requests",
+                detail: "403: Wikimedia refused this server's requests (check PIER_CONTACT and the User-Agent policy)")
         default: nil
         }
     }

@@ -7,7 +7,7 @@ import Logging
 /// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).
 /// Wikipedia needs no key; it asks for a descriptive `User-Agent` with a contact, from `PIER_CONTACT`.
 public struct WikipediaFeature: Feature {
-    public typealias Service = WikipediaService<CachedResponse>
+    public typealias Service = WikipediaService
 
     public var name: String { Service.source }
 
@@ -27,29 +27,31 @@ public struct WikipediaFeature: Feature {
             service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL)
             service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL)
             service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention)
-            service.budget = try reader.perSecondBudget("PIER_WIKIPEDIA", default: service.budget)
+            service.upstream.budget = try reader.perSecondBudget("PIER_WIKIPEDIA", default: service.upstream.budget)
             service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes)
         }
     }
 
+    /// Cached drop-ins for the app's two Wikipedia calls: `…/summary/{title}` for
+    /// `https://{lang}.wikipedia.org/api/rest_v1/page/summary/{title}` and `…/opensearch` for
+    /// `…/w/api.php?action=opensearch…` — Wikipedia's JSON unchanged.
+    public static let summaryPath = "/v1/wikipedia/{lang}/summary/{title}"
+    public static let searchPath = "/v1/wikipedia/{lang}/opensearch"
+
     public let service: Service
     public let client: WikipediaClient
     private let contact: String?
-    private let routes: WikipediaRoutes
 
     public init(settings: Settings, context: FeatureContext) {
         context.board.register(Service.source, staleAfter: .seconds(86_400), onDemand: true)
-        var serviceSettings = settings.service
-        serviceSettings.budget = context.upstreamBudget(serviceSettings.budget)
         contact = settings.contact
         client = WikipediaClient(
             baseURL: settings.url, client: context.upstream, product: context.product, contact: settings.contact,
-            ttl: (serviceSettings.summaryTTL, serviceSettings.missingTTL, serviceSettings.searchTTL))
+            ttl: (settings.service.summaryTTL, settings.service.missingTTL, settings.service.searchTTL))
         service = Service(
-            client: client, store: SharedAnswerStore(pool: context.pool), settings: serviceSettings, board: context.board,
-            runner: context.runner, metrics: context.metrics, prepareSummary: WikipediaRoutes.renderSummary,
-            prepareSearch: WikipediaRoutes.renderSearch)
-        routes = WikipediaRoutes(service: service, clients: context.clients)
+            client: client, store: SharedAnswerStore(pool: context.pool),
+            upstream: context.onDemandUpstream("Wikipedia", metric: "wikipedia", settings: settings.service.upstream), settings: settings.service,
+            board: context.board, runner: context.runner, metrics: context.metrics)
     }
 
     public func load() async throws {
@@ -61,7 +63,14 @@ public struct WikipediaFeature: Feature {
         try await service.load()
     }
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    public func register(in router: inout Router) {
+        router.onDemand(Self.summaryPath, service.summaries) { request in
+            try SummaryKey(lang: request.parameter("lang"), title: request.parameter("title"))
+        }
+        router.onDemand(Self.searchPath, service.searches) { request in
+            try OpenSearchKey(lang: request.parameter("lang"), query: request.query)
+        }
+    }
 
     public func healthDetails(for source: String) -> String? {
         source == Service.source ? service.healthJSON() : nil

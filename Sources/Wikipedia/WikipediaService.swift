@@ -1,13 +1,13 @@
+import Basics
 import Feature
 import Fetching
-import Basics
 import Foundation
 import Metrics
 
-/// Wikipedia's page summaries and title searches for everyone: ``SharedAnswers`` for each (memory, PostgreSQL,
-/// Wikipedia) behind one gate — at most ``Settings/budget`` requests a second to Wikimedia from this process,
-/// each client a share — and one `/health` source, `wikipedia`.
-public final class WikipediaService<Prepared: Sendable>: Sendable {
+/// Wikipedia's page summaries and title searches for everyone: an ``OnDemand`` engine for each on one polite
+/// upstream — at most ``Settings/upstream`` requests a second to Wikimedia from this process, each client a
+/// share — and one `/health` source, `wikipedia`.
+public final class WikipediaService: Sendable {
     public struct Settings: Sendable {
         /// `PIER_WIKIPEDIA_SUMMARY_TTL_H`.
         public var summaryTTL: Duration = .seconds(7 * 86_400)
@@ -18,8 +18,8 @@ public final class WikipediaService<Prepared: Sendable>: Sendable {
         /// `PIER_WIKIPEDIA_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE`: politeness, not a quota. A client
         /// may take 60 % (3 a second): the app enriches a new city's places 5 to 10 a second, and the rest of
         /// the rate stays for everyone else.
-        public var budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6)
-        /// `PIER_WIKIPEDIA_CACHE_MB`.
+        public var upstream = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6))
+        /// `PIER_WIKIPEDIA_CACHE_MB`: three quarters for summaries, a quarter for searches.
         public var cacheBytes = 32 << 20
         /// `PIER_WIKIPEDIA_RETENTION_D`: how long answers stay in PostgreSQL after they expire.
         public var retention: Duration = .seconds(30 * 86_400)
@@ -30,30 +30,32 @@ public final class WikipediaService<Prepared: Sendable>: Sendable {
     public static var source: String { "wikipedia" }
 
     public let settings: Settings
-    public let summaries: SharedAnswers<SummaryKey, Prepared>
-    public let searches: SharedAnswers<OpenSearchKey, Prepared>
-    private let gate: SharedAnswerGate
-    private let report: UpstreamReport
+    public let summaries: OnDemand<SharedAnswerSource<SummaryKey>>
+    public let searches: OnDemand<SharedAnswerSource<OpenSearchKey>>
 
     public init(
-        client: WikipediaClient, store: SharedAnswerStore, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
-        runner: FetchRunner? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil, prepareSummary: @escaping @Sendable (SharedAnswer) -> Prepared,
-        prepareSearch: @escaping @Sendable (SharedAnswer) -> Prepared
+        client: WikipediaClient, store: SharedAnswerStore, upstream: OnDemandUpstream, settings: Settings = Settings(), board: SourceStatusBoard? = nil,
+        runner: FetchRunner? = nil, metrics: MetricsRegistry? = nil
     ) {
         self.settings = settings
-        gate = SharedAnswerGate(budget: settings.budget, clock: clock)
-        report = UpstreamReport(source: Self.source, board: board)
-        var answerSettings = SharedAnswerSettings()
-        answerSettings.retention = settings.retention
-        answerSettings.cacheBytes = settings.cacheBytes * 3 / 4
-        summaries = SharedAnswers(
-            kind: "wikipedia-summary", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
-            runner: runner, metrics: metrics, fetcher: { try await client.summary($0) }, render: prepareSummary)
-        answerSettings.cacheBytes = settings.cacheBytes / 4
-        searches = SharedAnswers(
-            kind: "wikipedia-opensearch", upstream: "Wikipedia", gate: gate, quota: nil, store: store, report: report, settings: answerSettings,
-            runner: runner, metrics: metrics, fetcher: { try await client.openSearch($0) }, render: prepareSearch)
+        let report = UpstreamReport(source: Self.source, board: board)
+        summaries = OnDemand(
+            kind: "wikipedia-summary",
+            source: SharedAnswerSource(
+                kind: "wikipedia-summary", store: store, retention: settings.retention, fetch: { try await client.summary($0) }, render: Self.renderSummary),
+            upstream: upstream, report: report, settings: OnDemandSettings(cacheBytes: settings.cacheBytes * 3 / 4), runner: runner, metrics: metrics)
+        searches = OnDemand(
+            kind: "wikipedia-opensearch",
+            source: SharedAnswerSource(kind: "wikipedia-opensearch", store: store, retention: settings.retention, fetch: { try await client.openSearch($0) }),
+            upstream: upstream, report: report, settings: OnDemandSettings(cacheBytes: settings.cacheBytes / 4), runner: runner, metrics: metrics)
+    }
+
+    /// A summary as Wikipedia wrote it; a title it does not have is `404` — Pier's `{"error": …}` with
+    /// Wikipedia's problem `type` kept (clients test it) — remembered a day.
+    @Sendable static func renderSummary(_ answer: StoredAnswer) -> OnDemandRendering {
+        guard answer.outcome == .missing else { return .document(answer.body) }
+        let type = (try? JSONScanner.parse(answer.body))?["type"]?.string ?? "https://mediawiki.org/wiki/HyperSwitch/errors/not_found"
+        return .missing("Wikipedia has no page with this title", members: [("type", type)])
     }
 
     public func load() async throws {
@@ -63,6 +65,6 @@ public final class WikipediaService<Prepared: Sendable>: Sendable {
 
     /// Members of the `wikipedia` source's `/health` object: `cache` for the summaries, `search_cache` for the searches.
     public func healthJSON() -> String {
-        report.healthMembers(gate: gate) + ",\"cache\":\(summaries.cacheJSON),\"search_cache\":\(searches.cacheJSON)"
+        summaries.healthJSON() + ",\"search_cache\":\(searches.cacheJSON)"
     }
 }

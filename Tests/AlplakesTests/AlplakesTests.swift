@@ -106,11 +106,13 @@ final class AlplakesServiceTests: ServiceTestCase {
     func get(_ routes: AlplakesRoutes, _ path: String) throws -> HTTPResponse {
         var router = Router()
         routes.register(in: &router)
-        guard case .found(let handler, _, _) = router.match(.get, path: path), case .immediate(let answer) = handler else {
+        guard case .found(let handler, _, _, let parameters) = router.match(.get, path: path), case .immediate(let answer) = handler else {
             XCTFail("no route for \(path)")
             return HTTPResponse(status: .notFound)
         }
-        do { return try answer(HTTPRequest(method: .get, target: path, path: path)) } catch let error as any HTTPErrorConvertible {
+        var request = HTTPRequest(method: .get, target: path, path: path)
+        request.pathParameters = parameters
+        do { return try answer(request) } catch let error as any HTTPErrorConvertible {
             return error.httpError.response
         }
     }

@@ -13,29 +13,35 @@ import XCTest
 final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "0123456789abcdef-secret-key"
 
-    typealias Service = LakeWeatherService<CachedResponse>
+    typealias Service = OnDemand<LakeWeatherSource>
 
-    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
-        var settings = Service.Settings()
+    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout LakeWeatherFeature.Settings) -> Void = { _ in }) -> Service {
+        var settings = LakeWeatherFeature.Settings()
+        settings.upstream.perDay = perDay
         configure(&settings)
         let clock = clock
-        return Service(
-            client: OpenWeatherClient(baseURL: upstream.openWeatherURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-            store: LakeWeatherStore(pool: pool), quota: perDay.map { DailyQuota(upstream: "openweather", limit: $0, pool: pool) },
-            settings: settings, board: board, clock: { clock.value }, prepare: LakeWeatherRoutes.prepare)
+        return OnDemand(
+            kind: LakeWeatherFeature.source,
+            source: LakeWeatherSource(
+                client: OpenWeatherClient(baseURL: upstream.openWeatherURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
+                store: LakeWeatherStore(pool: pool), settings: settings.source),
+            upstream: OnDemandUpstream(
+                name: "OpenWeather", metric: "openweather", settings: settings.upstream,
+                quota: perDay.map { DailyQuota(upstream: "openweather", limit: $0, pool: pool) }, clock: { clock.value }, metrics: nil),
+            report: UpstreamReport(source: LakeWeatherFeature.source, board: board), settings: settings.engine)
     }
 
     let zurich = Coordinate(latitude: 47.3657, longitude: 8.5410)!
     let ouchy = Coordinate(latitude: 46.5065, longitude: 6.6268)!
 
-    func decode(_ response: CachedResponse) throws -> AppForecast {
+    func decode(_ response: OnDemandResponse) throws -> AppForecast {
         XCTAssertEqual(response.response.status, .ok, String(decoding: response.response.body, as: UTF8.self))
         return try JSONDecoder().decode(AppForecast.self, from: Data(response.response.body))
     }
 
     func testFortyConcurrentRequestsForOneCellCostOneCallAndEveryReplicaShares() async throws {
         let service = service()
-        let cell = service.cell(for: zurich)
+        let cell = service.source.cell(for: zurich)
         let bodies = await withTaskGroup(of: [UInt8].self) { group in
             for _ in 0..<40 { group.addTask { await service.response(for: cell, client: nil).response.body } }
             return await group.reduce(into: [[UInt8]]()) { $0.append($1) }
@@ -61,20 +67,20 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
 
     func testTheSlotWithoutWindDegIsDroppedSoTheAppDecodes() async throws {
         let service = service()
-        let forecast = try decode(await service.response(for: service.cell(for: ouchy), client: nil))
+        let forecast = try decode(await service.response(for: service.source.cell(for: ouchy), client: nil))
         XCTAssertEqual(forecast.list.count, 39)
     }
 
     func testAStaleForecastIsServedWhenOpenWeatherFailsRefusesOrBlocks() async throws {
-        let service = service { $0.ttl = .seconds(600); $0.provisional = .seconds(1) }
-        let cell = service.cell(for: zurich)
+        let service = service { $0.source.ttl = .seconds(600); $0.engine.provisional = .seconds(1) }
+        let cell = service.source.cell(for: zurich)
         let fresh = try decode(await service.response(for: cell, client: nil))
         // Age the stored forecast beyond its TTL.
         _ = try await pool.execute("UPDATE lake_weather_forecasts SET fetched_at = now() - interval '20 minutes'")
         for (index, mode) in [FixtureUpstream.Mode.status(500), .garbage, .status(401), .status(429)].enumerated() {
             upstream.set(.openweather, mode)
             let later = Date().addingTimeInterval(Double(index + 1) * 700)
-            let response = await self.service { $0.ttl = .seconds(600) }.response(for: cell, client: nil, now: later)
+            let response = await self.service { $0.source.ttl = .seconds(600) }.response(for: cell, client: nil, now: later)
             XCTAssertEqual(response.response.headers["x-pier-stale"], "lake-weather", "\(mode)")
             XCTAssertEqual(response.response.headers["warning"], "110 - \"Response is Stale\"")
             XCTAssertEqual(try decode(response).list.count, fresh.list.count)
@@ -90,10 +96,10 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         for (code, pause) in [(401, 600.0), (429, 600.0)] {
             upstream.set(.openweather, .status(code))
             let service = service()
-            let first = await service.response(for: service.cell(for: zurich), client: nil)
+            let first = await service.response(for: service.source.cell(for: zurich), client: nil)
             XCTAssertEqual(first.response.status, .serviceUnavailable)
             let calls = upstream.requests(.openweather).count
-            let second = await service.response(for: service.cell(for: ouchy), client: nil)
+            let second = await service.response(for: service.source.cell(for: ouchy), client: nil)
             XCTAssertEqual(second.response.status, .serviceUnavailable)
             XCTAssertEqual(upstream.requests(.openweather).count, calls, "paused after \(code)")
             XCTAssertGreaterThan(Int(second.response.headers["retry-after"] ?? "") ?? 0, Int(pause) - 5)
@@ -106,7 +112,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
     func testNothingStoredAndOpenWeatherDownIs503WithRetryAfter() async throws {
         upstream.set(.openweather, .status(502))
         let service = service()
-        let response = await service.response(for: service.cell(for: zurich), client: nil)
+        let response = await service.response(for: service.source.cell(for: zurich), client: nil)
         XCTAssertEqual(response.response.status, .serviceUnavailable)
         XCTAssertNotNil(response.response.headers["retry-after"])
         let body = String(decoding: response.response.body, as: UTF8.self)
@@ -117,20 +123,20 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
     }
 
     func testAClientBeyondItsShareGets429AndTheSharedBudget503() async throws {
-        let service = service { $0.budget = RequestBudget.Settings(ratePerMinute: 4, burst: 4, clientShare: 0.25) }
+        let service = service { $0.upstream.budget = RequestBudget.Settings(ratePerMinute: 4, burst: 4, clientShare: 0.25) }
         let greedy = IPAddress("203.0.113.7")!
         let points = (0..<6).map { Coordinate(latitude: 46.0 + Double($0) * 0.2, longitude: 7.0)! }
-        let first = await service.response(for: service.cell(for: points[0]), client: greedy)
+        let first = await service.response(for: service.source.cell(for: points[0]), client: greedy)
         XCTAssertEqual(first.response.status, .ok)
-        let second = await service.response(for: service.cell(for: points[1]), client: greedy)
+        let second = await service.response(for: service.source.cell(for: points[1]), client: greedy)
         XCTAssertEqual(second.response.status, .tooManyRequests)
         XCTAssertNotNil(second.response.headers["retry-after"])
         // Other clients spend the rest; then the shared budget is spent for everyone: 503.
         for (index, point) in points[2...4].enumerated() {
-            let answer = await service.response(for: service.cell(for: point), client: IPAddress("198.51.100.\(index + 1)")!)
+            let answer = await service.response(for: service.source.cell(for: point), client: IPAddress("198.51.100.\(index + 1)")!)
             XCTAssertEqual(answer.response.status, .ok)
         }
-        let spent = await service.response(for: service.cell(for: points[5]), client: IPAddress("192.0.2.1")!)
+        let spent = await service.response(for: service.source.cell(for: points[5]), client: IPAddress("192.0.2.1")!)
         XCTAssertEqual(spent.response.status, .serviceUnavailable)
         XCTAssertEqual(upstream.requests(.openweather).count, 4)
     }
@@ -138,13 +144,13 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
     func testTheDailyQuotaIsCountedInPostgreSQLAcrossProcesses() async throws {
         let first = service(perDay: 2)
         let points = (0..<3).map { Coordinate(latitude: 46.0 + Double($0) * 0.2, longitude: 7.0)! }
-        let one = await first.response(for: first.cell(for: points[0]), client: nil)
+        let one = await first.response(for: first.source.cell(for: points[0]), client: nil)
         XCTAssertEqual(one.response.status, .ok)
         // A second process (a replica) draws on the same count.
         let second = service(perDay: 2)
-        let two = await second.response(for: second.cell(for: points[1]), client: nil)
+        let two = await second.response(for: second.source.cell(for: points[1]), client: nil)
         XCTAssertEqual(two.response.status, .ok)
-        let refused = await second.response(for: second.cell(for: points[2]), client: nil)
+        let refused = await second.response(for: second.source.cell(for: points[2]), client: nil)
         XCTAssertEqual(refused.response.status, .serviceUnavailable)
         XCTAssertTrue(String(decoding: refused.response.body, as: UTF8.self).contains("daily quota"))
         let untilMidnight = Int(refused.response.headers["retry-after"] ?? "") ?? 0

@@ -1,5 +1,6 @@
 import Basics
 import DatabaseTesting
+import Feature
 import Fetching
 import Foundation
 import HTTPServer
@@ -13,23 +14,27 @@ import XCTest
 final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "nsw-test-key-0123456789"
 
-    typealias Service = NSWDeparturesService<NSWDeparturesRoutes.Prepared>
+    typealias Service = OnDemand<NSWDeparturesSource>
 
-    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
-        var settings = Service.Settings()
+    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout NSWDeparturesFeature.Settings) -> Void = { _ in }) -> Service {
+        var settings = NSWDeparturesFeature.Settings()
+        settings.upstream.perDay = perDay
         configure(&settings)
         let clock = clock
-        return Service(
-            client: TfNSWClient(baseURL: upstream.tfnswURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-            store: NSWDeparturesStore(pool: pool),
-            quota: perDay.map { DailyQuota(upstream: "tfnsw", limit: $0, timeZone: DepartureQuery.sydney, pool: pool) },
-            settings: settings, board: board, clock: { clock.value }, prepare: NSWDeparturesRoutes.prepare)
+        let quota = perDay.map { DailyQuota(upstream: "tfnsw", limit: $0, timeZone: DepartureQuery.sydney, pool: pool) }
+        return OnDemand(
+            kind: NSWDeparturesFeature.source,
+            source: NSWDeparturesSource(
+                client: TfNSWClient(baseURL: upstream.tfnswURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
+                store: NSWDeparturesStore(pool: pool), quota: quota, settings: settings.source),
+            upstream: OnDemandUpstream(name: "TfNSW", metric: "tfnsw", settings: settings.upstream, quota: quota, clock: { clock.value }, metrics: nil),
+            report: UpstreamReport(source: NSWDeparturesFeature.source, board: board), settings: settings.engine)
     }
 
     let bus = DepartureQuery(stop: "G203519", mode: .bus)
     let all = DepartureQuery(stop: "G203519")
 
-    func decode(_ prepared: NSWDeparturesRoutes.Prepared, file: StaticString = #filePath, line: UInt = #line) throws -> AppDepartures {
+    func decode(_ prepared: OnDemandResponse, file: StaticString = #filePath, line: UInt = #line) throws -> AppDepartures {
         let response = prepared.cached.response
         XCTAssertEqual(response.status, .ok, String(decoding: response.body, as: UTF8.self), file: file, line: line)
         return try JSONDecoder().decode(AppDepartures.self, from: Data(response.body))
@@ -69,7 +74,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
     }
 
     func testDeparturesThatHaveLeftAreDroppedFromEveryAnswer() async throws {
-        let service = service { $0.ttl = .seconds(3600) }
+        let service = service { $0.source.ttl = .seconds(3600) }
         let now = Date()
         let first = try decode(await service.response(for: all, client: nil, now: now))
         let firstLeaves = try XCTUnwrap(first.stopEvents.first?.departure)
@@ -103,8 +108,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
 
     func testAStaleAnswerIsServedWhenTfNSWFailsThrottlesOrRefusesAndThePausesHold() async throws {
         let board = SourceStatusBoard()
-        board.register(Service.source, staleAfter: .seconds(3600), onDemand: true)
-        let service = service(board: board) { $0.provisional = .seconds(1) }
+        board.register(NSWDeparturesFeature.source, staleAfter: .seconds(3600), onDemand: true)
+        let service = service(board: board) { $0.engine.provisional = .seconds(1) }
         _ = try decode(await service.response(for: all, client: nil))
         for (index, mode) in [
             FixtureUpstream.Mode.status(500), .garbage, .json(Array(#"{"stopEvents":[{"x":1}]}"#.utf8)), try FixtureUpstream.tfnswLimit("over-rate"),
@@ -124,7 +129,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         XCTAssertTrue(health.contains(#""paused_s":600"#), health)
         _ = await service.response(for: DepartureQuery(stop: "203294"), client: nil)
         XCTAssertEqual(upstream.requests(.tfnsw).count, 8)
-        XCTAssertEqual(board.statuses().first { $0.source == Service.source }?.lastError?.hasPrefix("401: TfNSW refused this server's key"), true)
+        XCTAssertEqual(board.statuses().first { $0.source == NSWDeparturesFeature.source }?.lastError?.hasPrefix("401: TfNSW refused this server's key"), true)
         XCTAssertFalse(health.contains(Self.key))
     }
 
@@ -159,7 +164,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
     }
 
     func testTheBudgetAndAClientsShare() async throws {
-        let service = service { $0.budget = .init(ratePerMinute: 60, burst: 4, clientShare: 0.25) }
+        let service = service { $0.upstream.budget = .init(ratePerMinute: 60, burst: 4, clientShare: 0.25) }
         let phone = IPAddress("198.51.100.7")
         let first = await service.response(for: DepartureQuery(stop: "G203519"), client: phone)
         XCTAssertEqual(first.cached.response.status, .ok)
@@ -197,7 +202,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
 
     func testTheQuotaStretchesFreshnessBeforeItRunsOut() async throws {
         // 1,000 calls a day over 3 watched stops: each stop fresh for about 3 × (seconds left today) / 1,000.
-        let service = service(perDay: 1000) { $0.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1) }
+        let service = service(perDay: 1000) { $0.upstream.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1) }
         for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         let sydney = DepartureQuery.sydney
         let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow

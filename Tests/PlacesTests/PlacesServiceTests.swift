@@ -13,19 +13,23 @@ import XCTest
 final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
     static let key = "geoapify-secret-key-0123"
 
-    typealias Service = PlacesService<CachedResponse>
+    typealias Service = PlacesService
 
     func service(creditsPerDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
         var settings = Service.Settings()
-        settings.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
+        settings.upstream.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
+        settings.upstream.perDay = creditsPerDay
         configure(&settings)
         let clock = clock
         return Service(
             client: GeoapifyClient(
                 baseURL: upstream.geoapifyURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5))), product: "Pier/test",
                 ttl: (settings.placesTTL, settings.geocodeTTL)),
-            store: SharedAnswerStore(pool: pool), quota: creditsPerDay.map { DailyQuota(upstream: "geoapify", limit: $0, pool: pool) },
-            settings: settings, board: board, clock: { clock.value }, prepare: PlacesRoutes.render)
+            store: SharedAnswerStore(pool: pool),
+            upstream: OnDemandUpstream(
+                name: "Geoapify", metric: "geoapify", settings: settings.upstream,
+                quota: creditsPerDay.map { DailyQuota(upstream: "geoapify", limit: $0, pool: pool) }, clock: { clock.value }, metrics: nil),
+            settings: settings, board: board, runner: nil, metrics: nil)
     }
 
     /// The app's request around Nürnberg's old town, `metresNorth` further north.
@@ -35,7 +39,7 @@ final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Dou
             parameters: .init(radius: 5000, categories: ["entertainment.museum", "leisure.park", "tourism.attraction"], limit: limit, lang: "de"))
     }
 
-    func decode(_ response: CachedResponse) throws -> AppPlaces {
+    func decode(_ response: OnDemandResponse) throws -> AppPlaces {
         XCTAssertEqual(response.response.status, .ok, String(decoding: response.response.body, as: UTF8.self))
         return try JSONDecoder().decode(AppPlaces.self, from: Data(response.response.body))
     }

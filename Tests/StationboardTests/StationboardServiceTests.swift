@@ -1,4 +1,5 @@
 import DatabaseTesting
+import Feature
 import Fetching
 import Foundation
 import HTTPServer
@@ -50,27 +51,30 @@ final class StationboardServiceTests: XCTestCase {
         database?.drop()
     }
 
-    /// The service as the route uses it: its answers prepared as HTTP responses by ``StationboardRoutes/prepare(_:)``.
-    typealias Service = StationboardService<CachedResponse>
+    /// The engine as the route uses it.
+    typealias Service = OnDemand<StationboardSource>
 
-    func service(_ configure: (inout Service.Settings) -> Void = { _ in }, board: SourceStatusBoard? = nil) -> Service {
-        var settings = Service.Settings()
+    func service(_ configure: (inout StationboardFeature.Settings) -> Void = { _ in }, board: SourceStatusBoard? = nil) -> Service {
+        var settings = StationboardFeature.Settings()
         configure(&settings)
         let courses = courses, clock = clock
-        return Service(
-            client: TransportClient(baseURL: upstream.transportURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-            store: StationboardStore(pool: pool), courses: { courses.value }, settings: settings, board: board,
-            clock: { clock.value }, prepare: StationboardRoutes.prepare)
+        return OnDemand(
+            kind: StationboardFeature.source,
+            source: StationboardSource(
+                client: TransportClient(baseURL: upstream.transportURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
+                store: StationboardStore(pool: pool), courses: { courses.value }, settings: settings.source),
+            upstream: OnDemandUpstream(name: "transport.opendata.ch", metric: "transport", settings: settings.upstream, quota: nil, clock: { clock.value }, metrics: nil),
+            report: UpstreamReport(source: StationboardFeature.source, board: board), settings: settings.engine)
     }
 
     let july4 = StationboardQuery(station: "8503651", date: CalendarDate("2026-07-04"), limit: 30)
 
-    func decode(_ response: CachedResponse) throws -> AppStationboard {
+    func decode(_ response: OnDemandResponse) throws -> AppStationboard {
         XCTAssertEqual(response.response.status, .ok, String(decoding: response.response.body, as: UTF8.self))
         return try JSONDecoder().decode(AppStationboard.self, from: Data(response.response.body))
     }
 
-    func shipNames(_ response: CachedResponse) throws -> [String?] {
+    func shipNames(_ response: OnDemandResponse) throws -> [String?] {
         try decode(response).stationboard.map(\.shipName)
     }
 
@@ -131,10 +135,12 @@ final class StationboardServiceTests: XCTestCase {
     func testTodaysBoardExpiresSoonAndOtherDatesLater() async throws {
         let service = service()
         let now = Date()
-        let today = StationboardQuery(station: "8503651", date: service.today(now))
-        XCTAssertEqual(service.ttl(for: today, now: now), .seconds(60))
-        XCTAssertEqual(service.ttl(for: StationboardQuery(station: "8503651"), now: now), .seconds(60))
-        XCTAssertEqual(service.ttl(for: july4, now: now), .seconds(1800))
+        let today = StationboardQuery(station: "8503651", date: service.source.today(now))
+        let board = StationboardSource.Board.board(try StationboardDocument(parsing: try XCTUnwrap(upstream.stationboardBody(for: "2026-07-04"))))
+        XCTAssertEqual(service.source.lifetime(of: board, for: today, now: now), 60)
+        XCTAssertEqual(service.source.lifetime(of: .unknownStation, for: today, now: now), 1800, "an unknown station for the longer time")
+        XCTAssertEqual(service.source.lifetime(of: board, for: StationboardQuery(station: "8503651"), now: now), 60)
+        XCTAssertEqual(service.source.lifetime(of: board, for: july4, now: now), 1800)
         _ = await service.response(for: today, client: nil, now: now)
         XCTAssertNotNil(service.cachedResponse(for: today, now: now.addingTimeInterval(59)))
         XCTAssertNil(service.cachedResponse(for: today, now: now.addingTimeInterval(61)))
@@ -215,7 +221,7 @@ final class StationboardServiceTests: XCTestCase {
     }
 
     func testTheBudgetBoundsUpstreamCallsAndEachClientsShare() async throws {
-        let service = service { $0.budget = .init(ratePerMinute: 6, burst: 4, clientShare: 0.5) }
+        let service = service { $0.upstream.budget = .init(ratePerMinute: 6, burst: 4, clientShare: 0.5) }
         let greedy = IPAddress("192.0.2.1"), other = IPAddress("192.0.2.2")
         var statuses: [Int] = []
         for day in 1...4 {

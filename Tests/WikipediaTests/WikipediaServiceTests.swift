@@ -12,7 +12,7 @@ import XCTest
 /// The service against real PostgreSQL and a local Wikipedia serving the fixtures.
 final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)
 
-    typealias Service = WikipediaService<CachedResponse>
+    typealias Service = WikipediaService
 
     func service(contact: String? = "https://pier.example.org; ops@example.org", _ configure: (inout Service.Settings) -> Void = { _ in }) -> Service {
         var settings = Service.Settings()
@@ -22,8 +22,9 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
             client: WikipediaClient(
                 baseURL: upstream.wikipediaURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5))), product: "Pier/0.1.0",
                 contact: contact, ttl: (settings.summaryTTL, settings.missingTTL, settings.searchTTL)),
-            store: SharedAnswerStore(pool: pool), settings: settings, clock: { clock.value }, prepareSummary: WikipediaRoutes.renderSummary,
-            prepareSearch: WikipediaRoutes.renderSearch)
+            store: SharedAnswerStore(pool: pool),
+            upstream: OnDemandUpstream(name: "Wikipedia", metric: "wikipedia", settings: settings.upstream, quota: nil, clock: { clock.value }, metrics: nil),
+            settings: settings)
     }
 
     func summary(_ title: String, lang: String = "de") throws -> SummaryKey {
@@ -99,7 +100,7 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
     func testFailuresServeStaleElse503AndGarbageIsNotStored() async throws {
         let service = service {
             $0.summaryTTL = .milliseconds(1)
-            $0.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
+            $0.upstream.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1)
         }
         _ = await service.summaries.response(for: try summary("Schöner_Brunnen"), client: nil)
         try await Task.sleep(for: .milliseconds(20))

@@ -13,8 +13,10 @@ public struct SharedAnswerStore: Sendable {
         let rows = try await pool.query(
             "SELECT status, body, fetched_at, expires_at FROM upstream_answers WHERE kind = $1 AND key = $2", [kind, key])
         guard let row = rows.first else { return nil }
+        // An outcome this build does not know is an answer it cannot serve.
+        guard let outcome = StoredAnswer.Outcome(rawValue: try row.decode(Int.self, "status")) else { return nil }
         return StoredAnswer(
-            status: try row.decode(Int.self, "status"), body: Array(try row.decode(String.self, "body").utf8),
+            outcome, body: Array(try row.decode(String.self, "body").utf8),
             fetchedAt: try row.decode(Date.self, "fetched_at"), expiresAt: try row.decode(Date.self, "expires_at"))
     }
 
@@ -27,7 +29,7 @@ public struct SharedAnswerStore: Sendable {
             ON CONFLICT (kind, key) DO UPDATE SET status = EXCLUDED.status, body = EXCLUDED.body,
                 fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at
             """,
-            [kind, key, answer.status, String(decoding: answer.body, as: UTF8.self), answer.fetchedAt, answer.expiresAt,
+            [kind, key, answer.outcome.rawValue, String(decoding: answer.body, as: UTF8.self), answer.fetchedAt, answer.expiresAt,
              location?.parameters, location?.latitude, location?.longitude])
     }
 

@@ -12,6 +12,8 @@ public struct HTTPRequest: Sendable {
     public var body: [UInt8]
     /// The socket peer's address (the proxy's, behind one; see ``ClientAddress``).
     public var peer: IPAddress
+    /// The values of the route's `{name}` segments (``PathTemplate``), set by the router; empty for exact paths.
+    public var pathParameters: [String: String] = [:]
 
     public init(
         method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),
@@ -26,5 +28,11 @@ public struct HTTPRequest: Sendable {
         self.headers = headers
         self.body = body
         self.peer = peer
+    }
+
+    /// The value of the route's `{name}` segment; a route without it is a programming error answered `404`.
+    public func parameter(_ name: String) throws(HTTPError) -> String {
+        guard let value = pathParameters[name] else { throw HTTPError(.notFound, "no such path") }
+        return value
     }
 }

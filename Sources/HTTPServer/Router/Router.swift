@@ -7,8 +7,9 @@
 public struct Router: Sendable {
     /// The outcome of looking a request up.
     public enum Match: Sendable {
-        /// `cors`: the answer carries `Access-Control-Allow-Origin: *` (the path is public).
-        case found(RouteHandler, route: String, cors: Bool)
+        /// `cors`: the answer carries `Access-Control-Allow-Origin: *` (the path is public); `parameters`: the
+        /// values of a template's `{name}` segments.
+        case found(RouteHandler, route: String, cors: Bool, parameters: [String: String])
         case methodNotAllowed(allow: String)
         case notFound
     }
@@ -35,7 +36,13 @@ public struct Router: Sendable {
     /// Routes with `{name}` segments, in registration order (the first match wins).
     private var templates: [(template: PathTemplate, path: Path)] = []
 
-    public init() {}
+    /// How a request's client is found (trusted proxies), for the per-client shares of the routes registered
+    /// after it is set.
+    public var clients: ClientAddress
+
+    public init(clients: ClientAddress = ClientAddress()) {
+        self.clients = clients
+    }
 
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.
@@ -103,18 +110,27 @@ public struct Router: Sendable {
     public func match(_ method: HTTPMethod, path: String) -> Match {
         let route: String
         let entry: Path
+        var parameters: [String: String] = [:]
         if let exact = routes[path] {
             (route, entry) = (path, exact)
-        } else if !templates.isEmpty, let matched = templates.first(where: { $0.template.match(path) != nil }) {
-            (route, entry) = (matched.template.description, matched.path)
+        } else if let matched = matchTemplate(path) {
+            (route, entry, parameters) = matched
         } else {
             return .notFound
         }
         let cors = entry.cors
-        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors) }
-        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors) }
-        if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors) }
+        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors, parameters: parameters) }
+        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors, parameters: parameters) }
+        if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors, parameters: parameters) }
         return .methodNotAllowed(allow: entry.allow)
+    }
+
+    /// The first template route matching `path`, with its segments' values.
+    private func matchTemplate(_ path: String) -> (String, Path, [String: String])? {
+        for (template, entry) in templates {
+            if let values = template.match(path) { return (template.description, entry, values) }
+        }
+        return nil
     }
 
     /// All registered paths (templates as written), sorted (for documentation and tests).

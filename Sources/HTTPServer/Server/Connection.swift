@@ -165,8 +165,10 @@ final class Connection {
             respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
         case .methodNotAllowed(let allow):
             respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: request.path))
-        case .found(let handler, let route, let cors):
+        case .found(let handler, let route, let cors, let parameters):
             let context = context(route: route, cors: cors)
+            var request = request
+            if !parameters.isEmpty { request.pathParameters = parameters }
             switch handler {
             case .immediate(let body):
                 let response: HTTPResponse

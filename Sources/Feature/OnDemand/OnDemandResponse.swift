@@ -1,0 +1,64 @@
+import Foundation
+import HTTPServer
+
+/// The HTTP answer of an ``OnDemand`` engine, made once per answer and kept in memory — the one place where an
+/// on-demand answer becomes HTTP:
+/// - a document: `200` with its `ETag` and `Cache-Control: public, max-age=<freshness left>`; stale:
+///   `X-Pier-Stale: <source>` and `Warning: 110`; for sources that report age, `max-age` counts from the fetch
+///   and each request is sent `Age`;
+/// - missing (`404`) or refused by the upstream (`400`): `{"error": …}`, cacheable for the answer's freshness;
+/// - nothing to serve: `503`, or `429` when it is this client's share that is spent, with `Retry-After`
+///   (``RetryAfter``: whole seconds, 1 to 3600) and `Cache-Control: no-store`.
+public struct OnDemandResponse: Sendable {
+    public let cached: CachedResponse
+    /// When the data was fetched, for sources that send `Age`.
+    public let fetchedAt: Date?
+
+    public var entityTag: String? { cached.entityTag }
+
+    /// The answer as made, without `Age` and without `If-None-Match`.
+    public var response: HTTPResponse { cached.response }
+
+    /// The answer for `request` (`304` for a matching `If-None-Match`; `Age` when the source reports it).
+    public func response(for request: HTTPRequest, now: Date? = nil) -> HTTPResponse {
+        var response = cached.response(for: request)
+        if let fetchedAt {
+            response.headers.add("Age", String(max(0, Int((now ?? Date()).timeIntervalSince(fetchedAt).rounded(.down)))))
+        }
+        return response
+    }
+
+    static func rendered(_ body: OnDemandRendering.Body, maxAge: Int, stale: Bool, source: String, fetchedAt: Date?) -> Self {
+        let cacheControl: HTTPHeaders = ["Cache-Control": "public, max-age=\(maxAge)"]
+        switch body {
+        case .document(let bytes):
+            var headers = cacheControl
+            if stale {
+                headers.add("X-Pier-Stale", source)
+                headers.add("Warning", "110 - \"Response is Stale\"")
+            }
+            return Self(cached: CachedResponse(json: bytes, headers: headers), fetchedAt: fetchedAt)
+        case .missing(let message, let members) where !members.isEmpty:
+            let extra = members.map { ",\(JSONString.quote($0.name)):\(JSONString.quote($0.value))" }.joined()
+            let json = "{\"error\":\(JSONString.quote(message))\(extra)}"
+            return Self(cached: CachedResponse(.json(Array(json.utf8), status: .notFound, headers: cacheControl)), fetchedAt: nil)
+        case .missing(let message, _):
+            return Self(cached: CachedResponse(.error(.notFound, message, headers: cacheControl)), fetchedAt: nil)
+        case .refused(let message):
+            return Self(cached: CachedResponse(.error(.badRequest, message, headers: cacheControl)), fetchedAt: nil)
+        }
+    }
+
+    public static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
+        Self(
+            cached: CachedResponse(.error(
+                clientShare ? .tooManyRequests : .serviceUnavailable, reason,
+                headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
+            fetchedAt: nil)
+    }
+
+    /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.
+    public static func notConfigured(_ message: String) -> HTTPError {
+        HTTPError(.serviceUnavailable, message, headers: ["Retry-After": "3600"])
+    }
+}

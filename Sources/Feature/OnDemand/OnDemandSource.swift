@@ -1,0 +1,81 @@
+import Foundation
+
+/// What a feature supplies to the ``OnDemand`` engine for one kind of upstream answer: the key it is asked and
+/// stored under, how it is stored, the upstream call, how long an answer holds and what it costs, when a stale
+/// one may still be served, and how it is rendered — in domain terms, never HTTP. Everything else (memory,
+/// single-flight, the budget and the daily quota, refusals, stale marking, metrics, `/health`) is the engine's.
+public protocol OnDemandSource: Sendable {
+    /// One upstream request: what is asked, single-flighted, kept in memory and stored.
+    associatedtype Key: Hashable & Sendable & CustomStringConvertible
+    /// The checked answer, as the feature keeps it.
+    associatedtype Value: Sendable
+    /// What a route asks: the key and how to render it (a mode filter); the key itself by default.
+    associatedtype Request: Hashable & Sendable = Key
+
+    /// The key whose answer `request` is rendered from.
+    func key(of request: Request) -> Key
+    /// Every request rendered from `key` (their renderings are dropped when the key's answer changes).
+    func requests(of key: Key) -> [Request]
+
+    /// The answer stored for `key` (PostgreSQL: another replica or an earlier run may have asked).
+    func stored(_ key: Key) async throws -> OnDemandStored<Value>?
+    /// Stores (replaces) the answer for `key`.
+    func store(_ value: Value, for key: Key, fetchedAt: Date) async throws
+    /// When the newest stored answer was fetched (for `/health` after a restart).
+    func lastFetch() async throws -> Date?
+
+    /// One upstream call, checked; anything else is thrown (a failed transfer or an unexpected status is
+    /// `UpstreamError`; an answer that is not what was asked for, the feature's own problem).
+    func fetch(_ key: Key) async throws -> UpstreamReply<Value>
+    /// What one call for `key` costs of the upstream's daily quota.
+    func units(_ key: Key) -> Int
+
+    /// Seconds `value` is fresh from when it was fetched.
+    func lifetime(of value: Value, for key: Key, now: Date) -> TimeInterval
+    /// Whether `value` may still be served stale when the upstream cannot be asked or fails.
+    func mayServeStale(_ value: Value, now: Date) -> Bool
+    /// A request for `key` missed memory; `last` is the newest answer known (memory or PostgreSQL), if any.
+    func noteMiss(_ key: Key, last: Value?, now: Date)
+    /// Bytes of memory `value` takes (roughly).
+    func cost(of value: Value) -> Int
+
+    /// What `request` is answered with, made from `value` at `now`.
+    func render(_ value: Value, for request: Request, now: Date) -> OnDemandRendering
+    /// Renderings made under another version are made again (new ship data for the stationboard's ship names).
+    var renderingVersion: Int { get }
+
+    /// The sentence a `503` starts with (`no lake weather available for this point`).
+    var nothingToServe: String { get }
+    /// Whether answers say how old their data is (`Age`, with `max-age` counted from the fetch).
+    var reportsAge: Bool { get }
+    /// More members of the source's `/health` object (`,"ttl_s":30`), and of its `cache` object.
+    func healthMembers() -> String
+    func cacheMembers(keysHeld: Int) -> String
+}
+
+extension OnDemandSource where Request == Key {
+    public func key(of request: Request) -> Key { request }
+    public func requests(of key: Key) -> [Request] { [key] }
+}
+
+extension OnDemandSource {
+    public func units(_ key: Key) -> Int { 1 }
+    public func mayServeStale(_ value: Value, now: Date) -> Bool { true }
+    public func noteMiss(_ key: Key, last: Value?, now: Date) {}
+    public var renderingVersion: Int { 0 }
+    public var nothingToServe: String { "nothing stored for this request" }
+    public var reportsAge: Bool { false }
+    public func healthMembers() -> String { "" }
+    public func cacheMembers(keysHeld: Int) -> String { "" }
+}
+
+/// An answer as a store gives it back.
+public struct OnDemandStored<Value: Sendable>: Sendable {
+    public var value: Value
+    public var fetchedAt: Date
+
+    public init(_ value: Value, fetchedAt: Date) {
+        self.value = value
+        self.fetchedAt = fetchedAt
+    }
+}

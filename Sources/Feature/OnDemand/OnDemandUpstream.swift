@@ -1,0 +1,79 @@
+import Basics
+import Fetching
+import Foundation
+import Metrics
+
+/// One upstream as every ``OnDemand`` engine that asks it shares it: its name, its ``UpstreamLimits`` (the
+/// budget with each client's share, the upstream's pause), its ``DailyQuota`` and the metrics of its calls
+/// (`pier_<metric>_requests_total`, `pier_<metric>_refusals_total{reason}`, `pier_<metric>_budget_tokens`,
+/// `pier_<metric>_<unit>_left_today`).
+public final class OnDemandUpstream: Sendable {
+    public struct Settings: Sendable {
+        /// Requests a minute, the burst and each client's share.
+        public var budget: RequestBudget<IPAddress>.Settings
+        /// Whether the upstream counts calls per day at all (`/health` shows `quota`, `null` when off).
+        public var hasDailyQuota: Bool
+        /// Units a day (`nil`: no quota).
+        public var perDay: Int?
+        /// Where the upstream's day starts.
+        public var timeZone: TimeZone = DailyQuota.utc
+        /// What the quota counts, in the metric's name (`quota`, `credits`).
+        public var unit = "quota"
+        /// Said when the quota is spent, after "…'s daily quota for this server is spent" (` (it resets at midnight in Sydney)`).
+        public var resets = ""
+        /// No calls for this long after the upstream refused the key or the requests.
+        public var pauseAfterRefusal = 600
+        /// No calls for this long after a `429` without `Retry-After`.
+        public var pauseAfterThrottle = 600
+
+        public init(budget: RequestBudget<IPAddress>.Settings, perDay: Int? = nil, hasDailyQuota: Bool? = nil) {
+            self.budget = budget
+            self.perDay = perDay
+            self.hasDailyQuota = hasDailyQuota ?? (perDay != nil)
+        }
+    }
+
+    /// The upstream's name in messages (`OpenWeather`).
+    public let name: String
+    /// Its name in metrics and in `upstream_quota` (`openweather`).
+    public let metric: String
+    public let settings: Settings
+    public let limits: UpstreamLimits<IPAddress>
+    public let quota: DailyQuota?
+    let calls: Counter?
+    let refusals: RefusalCounters
+
+    /// - Parameters:
+    ///   - quota: the daily quota (``FeatureContext/onDemandUpstream(_:metric:settings:)`` makes it from the settings).
+    ///   - clock: seconds on a monotonic clock (tests pass their own).
+    public init(
+        name: String, metric: String, settings: Settings, quota: DailyQuota?,
+        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry?
+    ) {
+        self.name = name
+        self.metric = metric
+        self.settings = settings
+        self.quota = quota
+        limits = UpstreamLimits(budget: settings.budget, clock: clock)
+        calls = metrics?.counter("pier_\(metric)_requests_total", help: "Requests made to \(name).")
+        refusals = RefusalCounters(
+            metrics: metrics, name: "pier_\(metric)_refusals_total",
+            help: "Requests not sent to \(name): budget, client share, pause or daily quota.",
+            reasons: UpstreamRefusal.allCases.map(\.rawValue) + ["daily_quota"])
+        if let metrics {
+            let budget = limits.budget
+            metrics.gauge("pier_\(metric)_budget_tokens", help: "Requests to \(name) that could be made at once now.") { budget.snapshot().tokens }
+            if let quota {
+                metrics.gauge("pier_\(metric)_\(settings.unit)_left_today", help: "\(name)'s daily \(settings.unit) left today (all replicas).") {
+                    let snapshot = quota.snapshot()
+                    return Double(snapshot.limit - (snapshot.used ?? 0))
+                }
+            }
+        }
+    }
+
+    /// `"upstream":…,"paused_s":…,"budget":{…}` and, for an upstream with a daily quota, `"quota":{…}`.
+    func healthMembers(_ report: UpstreamReport) -> String {
+        report.healthMembers(limits: limits, quota: quota, withQuota: settings.hasDailyQuota)
+    }
+}

@@ -1,0 +1,37 @@
+import Basics
+import HTTPServer
+
+extension Router {
+    /// `GET path` answered by an on-demand engine: `parse` reads the request (a bad parameter throws its `400`);
+    /// then, without an engine (no key configured), `notConfigured`; an answer held in memory is sent from the
+    /// event loop, anything else waits off it for PostgreSQL or the upstream, on the share of the client
+    /// (``Router/clients``).
+    public mutating func onDemand<Source: OnDemandSource>(
+        _ path: String, _ engine: OnDemand<Source>?, notConfigured: String = "",
+        _ parse: @escaping @Sendable (HTTPRequest) throws -> Source.Request
+    ) {
+        onDemand(
+            path, available: engine != nil, notConfigured: notConfigured, parse,
+            cached: { engine?.cachedResponse(for: $0) },
+            answer: { request, client in
+                guard let engine else { return .unavailable("not configured", retryAfter: 3600, clientShare: false) }
+                return await engine.response(for: request, client: client)
+            })
+    }
+
+    /// The same with the lookups given (a route whose requests reuse nearby answers).
+    public mutating func onDemand<Request: Sendable>(
+        _ path: String, available: Bool, notConfigured: String,
+        _ parse: @escaping @Sendable (HTTPRequest) throws -> Request,
+        cached: @escaping @Sendable (Request) -> OnDemandResponse?,
+        answer: @escaping @Sendable (Request, IPAddress) async -> OnDemandResponse
+    ) {
+        let refusal = OnDemandResponse.notConfigured(notConfigured), clients = clients
+        hybrid(.get, path) { request in
+            let parsed = try parse(request)
+            guard available else { throw refusal }
+            if let hit = cached(parsed) { return .response(hit.response(for: request)) }
+            return .later { await answer(parsed, clients.client(of: request)).response(for: request) }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Feature
+import Fetching
+import Foundation
+import Logging
+import Metrics
+
+/// OpenWeather's forecasts per grid cell, as the ``OnDemand`` engine asks for them: the cell is the key, a
+/// forecast is fresh for ``Settings/ttl`` (never below ten minutes: OpenWeather's model updates no more often),
+/// and each answer is rendered with Pier's daily summary.
+public struct LakeWeatherSource: OnDemandSource {
+    public struct Settings: Sendable {
+        /// `PIER_OPENWEATHER_TTL_S`.
+        public var ttl: Duration = .seconds(1800)
+        /// `PIER_OPENWEATHER_CELL_DEG`.
+        public var cellDegrees = 0.05
+
+        /// OpenWeather updates its model at most every ten minutes.
+        public static var minimumTTL: Duration { .seconds(600) }
+
+        public init() {}
+    }
+
+    public let settings: Settings
+    private let client: OpenWeatherClient
+    private let store: LakeWeatherStore
+    private let droppedSlots: Counter?
+    private let logger = Logger(label: "pier.lake-weather")
+
+    public init(client: OpenWeatherClient, store: LakeWeatherStore, settings: Settings = Settings(), metrics: MetricsRegistry? = nil) {
+        var settings = settings
+        if settings.ttl < Settings.minimumTTL { settings.ttl = Settings.minimumTTL }
+        self.settings = settings
+        self.client = client
+        self.store = store
+        droppedSlots = metrics?.counter(
+            "pier_openweather_slots_dropped_total", help: "Forecast slots left out because the app could not decode them (no wind.deg, …).")
+    }
+
+    public func cell(for point: Coordinate) -> ForecastCell {
+        ForecastCell(point, size: settings.cellDegrees)
+    }
+
+    public func stored(_ cell: ForecastCell) async throws -> OnDemandStored<ForecastDocument>? {
+        guard let stored = try await store.forecast(for: cell), let document = try? ForecastDocument(parsing: stored.body) else { return nil }
+        return OnDemandStored(document, fetchedAt: stored.fetchedAt)
+    }
+
+    public func store(_ document: ForecastDocument, for cell: ForecastCell, fetchedAt: Date) async throws {
+        try await store.store(document.body, for: cell, fetchedAt: fetchedAt)
+    }
+
+    public func lastFetch() async throws -> Date? { try await store.lastFetch() }
+
+    public func fetch(_ cell: ForecastCell) async throws -> UpstreamReply<ForecastDocument> {
+        let reply = try await client.forecast(for: cell)
+        if case .answer(let document) = reply, !document.dropped.isEmpty {
+            droppedSlots?.increment(by: UInt64(document.dropped.count))
+            logger.info(
+                "forecast slots the app cannot decode were left out",
+                metadata: ["cell": "\(cell)", "dropped": "\(document.dropped.count)", "why": "\(document.dropped[0])"])
+        }
+        return reply
+    }
+
+    public func lifetime(of document: ForecastDocument, for cell: ForecastCell, now: Date) -> TimeInterval { settings.ttl.seconds }
+
+    public func cost(of document: ForecastDocument) -> Int { document.body.count + 256 }
+
+    public func render(_ document: ForecastDocument, for cell: ForecastCell, now: Date) -> OnDemandRendering {
+        .document(document.rendered(daily: DailySummary.json(DailySummary.days(document.slots, utcOffset: document.utcOffset))))
+    }
+
+    public var nothingToServe: String { "no lake weather available for this point" }
+}
