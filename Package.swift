@@ -58,30 +58,30 @@ let package = Package(
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
         // settings (SettingsReader). Domain-free.
         .target(
-            name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
+        .target(name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["Feature", "Fetching", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: [
-                "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Ships", .product(name: "Logging", package: "swift-log"),
+                "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", "Ships", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
@@ -129,7 +129,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             name: "WikipediaTests", dependencies: ["Wikipedia", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching"], swiftSettings: strict),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.

@@ -1,6 +1,7 @@
 import Feature
 import Fetching
 import HTTPServer
+import Replay
 
 /// Lake temperatures from Alplakes (Eawag) as one feature: every configured lake hourly, one at a time;
 /// the drop-in routes under `/v1/alplakes/…` and `/v1/lake-temperatures`.
@@ -60,4 +61,6 @@ public struct AlplakesFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? service.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [AlplakesReplay()] }
 }

@@ -1,5 +1,6 @@
 import Fetching
 import HTTPServer
+import Replay
 
 /// One capability of the service (ships, lakes, weather, departures, …) as the executable sees it: a value
 /// that says what it fetches, what it serves and how it reports, so that the executable only holds a list.
@@ -28,6 +29,9 @@ public protocol Feature: Sendable {
 
     /// More JSON members for `source`'s object in `/health` (`"name":value,…`), or `nil`.
     func healthDetails(for source: String) -> String?
+
+    /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
+    var replay: [any ReplayMatcher] { get }
 }
 
 extension Feature {
@@ -37,4 +41,5 @@ extension Feature {
         if jobs.contains(where: { $0.source == source }) { try await load() }
     }
     public func healthDetails(for source: String) -> String? { nil }
+    public var replay: [any ReplayMatcher] { [] }
 }

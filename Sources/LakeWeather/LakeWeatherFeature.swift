@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Fetching
 import HTTPServer
+import Replay
 
 /// Next Wave's lake weather as one feature: OpenWeather's forecast per cell on demand, with Pier's key,
 /// budget and daily quota; `/v1/lake-weather`. Without `PIER_OPENWEATHER_KEY` the route answers `503` and
@@ -68,7 +69,7 @@ public struct LakeWeatherFeature: Feature {
     public func register(in router: inout Router) {
         router.onDemand(
             Self.path, engine, notConfigured: "lake weather is not configured on this server"
-        ) { [engine] request in
+        ) { [engine] request, _ in
             let point = try Coordinate(request.query)
             if let units = request.query["units"], units != "metric" {
                 throw HTTPError(.badRequest, "units must be metric (Pier fetches metric forecasts only), not '\(units.prefix(20))'")
@@ -82,4 +83,6 @@ public struct LakeWeatherFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? engine?.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [OpenWeatherReplay()] }
 }

@@ -3,6 +3,7 @@ import Feature
 import Fetching
 import Foundation
 import HTTPServer
+import Replay
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with
 /// Pier's key, budget and daily quota; `/v1/nsw/departures`. Without `PIER_NSW_API_KEY` the route answers
@@ -69,8 +70,8 @@ public struct NSWDeparturesFeature: Feature {
     /// Sydney stop in the shape the Trip Planner app decodes (`{"stopEvents": [ … ]}`), `404` for a stop TfNSW
     /// does not know.
     public func register(in router: inout Router) {
-        router.onDemand(Self.path, engine, notConfigured: "Sydney departures are not configured on this server") { request in
-            try DepartureQuery(request)
+        router.onDemand(Self.path, engine, notConfigured: "Sydney departures are not configured on this server") { request, now in
+            try DepartureQuery(request, now: now)
         }
     }
 
@@ -79,4 +80,6 @@ public struct NSWDeparturesFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? engine?.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [TfNSWReplay()] }
 }

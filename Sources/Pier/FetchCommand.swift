@@ -31,6 +31,8 @@ struct FetchCommand: ParsableCommand {
         let pool = try Database.pool(configuration)
         let sources = try Services(
             configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) })
+        // Each feature says how its upstreams' recordings answer.
+        upstream?.use(sources.features.flatMap(\.replay))
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         defer { pool.close() }

@@ -57,6 +57,8 @@ struct ServeCommand: ParsableCommand {
         let pool = try Database.pool(configuration)
         let registry = MetricsRegistry()
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry)
+        // Each feature says how its upstreams' recordings answer.
+        upstream?.use(sources.features.flatMap(\.replay))
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)

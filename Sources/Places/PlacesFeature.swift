@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Fetching
 import HTTPServer
+import Replay
 
 /// The Smart City Guide app's points of interest and city search: Geoapify Places and Geocoding on demand,
 /// with Pier's key, one budget in credits per UTC day and answers kept for days (`/v1/places`, `/v1/geocode`;
@@ -65,13 +66,13 @@ public struct PlacesFeature: Feature {
     public func register(in router: inout Router) {
         let notConfigured = "places and geocoding are not configured on this server (no Geoapify key)"
         router.onDemand(
-            Self.placesPath, available: service != nil, notConfigured: notConfigured, { try PlacesQuery.key($0.query) },
-            cached: { [service] in service?.cachedPlaces(for: $0) },
+            Self.placesPath, available: service != nil, notConfigured: notConfigured, { request, _ in try PlacesQuery.key(request.query) },
+            cached: { [service] key, now in service?.cachedPlaces(for: key, now: now) },
             answer: { [service] key, client in
                 await service?.places(for: key, client: client) ?? .unavailable("not configured", retryAfter: 3600, clientShare: false)
             })
         for path in [Self.geocodePath, Self.geocodeSearchPath] {
-            router.onDemand(path, service?.geocode, notConfigured: notConfigured) { try GeocodeKey($0.query) }
+            router.onDemand(path, service?.geocode, notConfigured: notConfigured) { request, _ in try GeocodeKey(request.query) }
         }
     }
 
@@ -79,4 +80,6 @@ public struct PlacesFeature: Feature {
         guard source == Service.placesSource || source == Service.geocodeSource else { return nil }
         return service?.healthJSON(for: source)
     }
+
+    public var replay: [any ReplayMatcher] { [GeoapifyReplay()] }
 }

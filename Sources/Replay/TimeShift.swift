@@ -1,9 +1,11 @@
 import Fetching
 import Foundation
 
-/// Moves every ISO 8601 UTC timestamp (`2026-11-23T06:00:00Z`) in a document by a number of seconds, so a
-/// recorded FMI answer reads as if it had just been fetched.
+/// Moves the times in a recorded answer, so that it reads as if it had just been fetched (the demo) or as the
+/// answer for another day (a replay of last week's recordings). Each upstream's ``ReplayMatcher`` and test double
+/// picks the form its answers write.
 public enum TimeShift {
+    /// Every ISO 8601 UTC timestamp (`2026-11-23T06:00:00Z`) in `document`, moved by `seconds`.
     public static func shift(_ document: [UInt8], by seconds: TimeInterval) -> [UInt8] {
         guard seconds != 0 else { return document }
         let formatter = ISO8601DateFormatter()
@@ -23,13 +25,13 @@ public enum TimeShift {
         return output
     }
 
-    /// The whole minutes from `then` to `now`, in seconds (TfNSW's departures are planned to the minute).
+    /// The whole minutes from `then` to `now`, in seconds (for answers planned to the minute).
     public static func minutes(from then: Date, to now: Date) -> TimeInterval {
         ((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 60).rounded(.down) * 60
     }
 
-    /// Moves a transport.opendata.ch-style JSON answer by whole days: every local date-time (`"2026-07-04T10:30…`)
-    /// and every epoch `…Timestamp": <seconds>` member, so a recorded stationboard serves another date.
+    /// Moves a JSON answer by whole days: every local date-time (`"2026-07-04T10:30…`) and every epoch
+    /// `…Timestamp": <seconds>` member, so a recorded timetable serves another date.
     public static func shift(days: Int, inJSON document: [UInt8]) -> [UInt8] {
         guard days != 0 else { return document }
         var text = String(decoding: document, as: UTF8.self)
@@ -48,26 +50,26 @@ public enum TimeShift {
         return Array(text.utf8)
     }
 
-    /// The whole hours from `then` to `now` (whole hours keep FMI's 10-minute and hourly grids aligned).
+    /// The whole hours from `then` to `now` (whole hours keep 10-minute and hourly grids aligned).
     public static func hours(from then: Date, to now: Date) -> TimeInterval {
         ((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 3600).rounded(.down) * 3600
     }
 
-    /// Moves a JSON answer of OpenWeather or Alplakes by `seconds` (a multiple of their 3-hour step): UTC times
-    /// written with an offset (`2026-07-04T12:00:00+00:00`, also with `.000`), OpenWeather's `dt_txt`
-    /// (`2026-07-04 12:00:00`) and its epoch members `dt`, `sunrise`, `sunset`.
-    public static func shift(seconds: Int, inForecastJSON document: [UInt8]) -> [UInt8] {
+    /// Moves a JSON forecast by `seconds` (a multiple of its model step): UTC times written as strings, with or
+    /// without an offset (`2026-07-04T12:00:00+00:00`, also with `.000`; `2026-07-04 12:00:00`), and the epoch
+    /// seconds of the members named `epochMembers`.
+    public static func shift(seconds: Int, inForecastJSON document: [UInt8], epochMembers: [String] = []) -> [UInt8] {
         guard seconds != 0 else { return document }
         var text = String(decoding: document, as: UTF8.self)
         let patterns = [
             #""([0-9]{4}-[0-9]{2}-[0-9]{2}[T ][0-9]{2}:[0-9]{2}:[0-9]{2})(\.[0-9]+)?(\+00:00)?""#,
-            #""(?:dt|sunrise|sunset)": ?(-?[0-9]+)"#,
+            epochMembers.isEmpty ? "" : #""(?:"# + epochMembers.joined(separator: "|") + #")": ?(-?[0-9]+)"#,
         ]
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
         for (index, pattern) in patterns.enumerated() {
-            guard let expression = try? NSRegularExpression(pattern: pattern) else { continue }
+            guard !pattern.isEmpty, let expression = try? NSRegularExpression(pattern: pattern) else { continue }
             for match in expression.matches(in: text, range: NSRange(text.startIndex..., in: text)).reversed() {
                 guard let range = Range(match.range(at: 1), in: text) else { continue }
                 if index == 1 {
@@ -84,8 +86,8 @@ public enum TimeShift {
         return Array(text.utf8)
     }
 
-    /// Whole 3-hour steps from `then` to `now` (OpenWeather's and the Alplakes fixtures' model step).
-    public static func forecastSteps(from then: Date, to now: Date) -> Int {
-        Int(((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 10_800).rounded(.down)) * 10_800
+    /// Whole steps of `step` seconds from `then` to `now`, in seconds (a model's step: forecasts keep their grid).
+    public static func steps(of step: Int, from then: Date, to now: Date) -> Int {
+        Int(((now.timeIntervalSince1970 - then.timeIntervalSince1970) / Double(step)).rounded(.down)) * step
     }
 }

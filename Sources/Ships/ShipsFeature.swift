@@ -1,6 +1,7 @@
 import Feature
 import Fetching
 import HTTPServer
+import Replay
 
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
 public struct ShipsFeature: Feature {
@@ -63,4 +64,6 @@ public struct ShipsFeature: Feature {
 
 
     public func register(in router: inout Router) { routes.register(in: &router) }
+
+    public var replay: [any ReplayMatcher] { [ZSGReplay()] }
 }

@@ -3,6 +3,7 @@ import Feature
 import Fetching
 import HTTPServer
 import Ships
+import Replay
 
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.
@@ -58,8 +59,8 @@ public struct StationboardFeature: Feature {
     /// `GET /v1/stationboard?id=…&date=…&limit=…` (also `datetime=`, `transportations[]=`, `type=`):
     /// transport.opendata.ch's stationboard with `shipName` on every journey; `404` for an unknown station.
     public func register(in router: inout Router) {
-        router.onDemand(Self.path, engine) { [source = engine.source] request in
-            try StationboardQuery(request, today: { source.today() })
+        router.onDemand(Self.path, engine) { [source = engine.source] request, now in
+            try StationboardQuery(request, today: { source.today(now) })
         }
     }
 
@@ -68,4 +69,6 @@ public struct StationboardFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? engine.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [TransportReplay()] }
 }

@@ -1,6 +1,7 @@
 import Feature
 import Fetching
 import HTTPServer
+import Replay
 
 /// Finnish weather as one feature: FMI observations every 10 minutes, forecasts per grid cell on demand
 /// within a request budget, and `/v1/weather`.
@@ -75,4 +76,6 @@ public struct WeatherFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? forecasts.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [FMIReplay()] }
 }

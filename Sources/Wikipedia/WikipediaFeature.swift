@@ -2,6 +2,7 @@ import Feature
 import Fetching
 import HTTPServer
 import Logging
+import Replay
 
 /// The Smart City Guide app's Wikipedia enrichment: page summaries and title searches on demand, kept for
 /// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).
@@ -64,10 +65,10 @@ public struct WikipediaFeature: Feature {
     }
 
     public func register(in router: inout Router) {
-        router.onDemand(Self.summaryPath, service.summaries) { request in
+        router.onDemand(Self.summaryPath, service.summaries) { request, _ in
             try SummaryKey(lang: request.parameter("lang"), title: request.parameter("title"))
         }
-        router.onDemand(Self.searchPath, service.searches) { request in
+        router.onDemand(Self.searchPath, service.searches) { request, _ in
             try OpenSearchKey(lang: request.parameter("lang"), query: request.query)
         }
     }
@@ -75,4 +76,6 @@ public struct WikipediaFeature: Feature {
     public func healthDetails(for source: String) -> String? {
         source == Service.source ? service.healthJSON() : nil
     }
+
+    public var replay: [any ReplayMatcher] { [WikipediaReplay()] }
 }

@@ -1,6 +1,8 @@
 import Fetching
 import Foundation
 import Replay
+import Ships
+import Weather
 import XCTest
 
 /// The replay server answering through Pier's real upstream client, from capture folders written to disk.
@@ -38,7 +40,7 @@ final class ReplayUpstreamTests: XCTestCase {
     }
 
     private func replay(moveToNow: Bool = false) throws -> ReplayUpstream {
-        try ReplayUpstream(recorded: try ReplayUpstream.read(folder), moveToNow: moveToNow)
+        try ReplayUpstream(recorded: try ReplayUpstream.read(folder), moveToNow: moveToNow, matchers: [ZSGReplay(), FMIReplay()])
     }
 
     func testARecordingFromLastWeekServesThisWeekDayByDay() async throws {

@@ -1,0 +1,41 @@
+import Fetching
+import Foundation
+
+/// One recorded exchange as the replay holds it.
+public struct ReplayEntry: Sendable {
+    public var exchange: UpstreamCapture.Exchange
+    public var body: [UInt8]
+    /// The recorded request's query.
+    public var query: [String: String]
+    public var receivedAt: Date
+
+    /// The recorded answer's `Content-Type`, lower-cased.
+    public var contentType: String? {
+        exchange.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased()
+    }
+}
+
+/// How one upstream's recordings answer requests they were not made for: which recording fits a request best,
+/// and how its body is moved to now. Each upstream's lives next to its client (its feature lists it); the
+/// replay knows none of them.
+public protocol ReplayMatcher: Sendable {
+    /// Whether a request with this path and query is this upstream's.
+    func handles(path: String, query: [String: String]) -> Bool
+    /// The recording that fits `query` best when none was made for exactly this query; `nil`: the first.
+    func pick(_ query: [String: String], from entries: [ReplayEntry], now: Date) -> ReplayEntry?
+    /// The recording's body as served for `query` (`moveToNow`: the demo, its times moved to now).
+    func body(of entry: ReplayEntry, for query: [String: String], moveToNow: Bool, now: Date) -> [UInt8]
+}
+
+extension ReplayMatcher {
+    public func pick(_ query: [String: String], from entries: [ReplayEntry], now: Date) -> ReplayEntry? { nil }
+    public func body(of entry: ReplayEntry, for query: [String: String], moveToNow: Bool, now: Date) -> [UInt8] { entry.body }
+}
+
+extension Array where Element == ReplayEntry {
+    /// The recording of `query[name]`, else the one recorded for any other value (`name=*`).
+    public func recorded(for name: String, in query: [String: String]) -> ReplayEntry? {
+        guard let value = query[name] else { return nil }
+        return first { $0.query[name] == value } ?? first { $0.query[name] == "*" }
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import HTTPServer
+import Replay
+
+/// FMI's WFS: the all-stations observations or a point forecast (by `storedquery_id`), moved to now.
+struct FMIDouble: UpstreamDouble {
+    let upstream = FixtureUpstream.Upstream.fmi
+    let paths = ["/wfs"]
+    private let observations: [UInt8]
+    private let forecast: [UInt8]
+    private let exception: [UInt8]
+
+    init() throws {
+        observations = try Fixtures.bytes("fmi", "observations.xml")
+        forecast = try Fixtures.bytes("fmi", "forecast-point.xml")
+        exception = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
+    }
+
+    func answer(_ request: FixtureUpstream.Request) -> HTTPResponse {
+        let document = (request.query["storedquery_id"] ?? "").contains("observations") ? observations : forecast
+        return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: FixtureUpstream.movedToNow(document))
+    }
+
+    func answer(_ request: FixtureUpstream.Request, variant: String) -> HTTPResponse? {
+        guard variant == "exception" else { return nil }
+        return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: exception)
+    }
+}
+
+extension FixtureUpstream.Upstream {
+    public static let fmi = Self("fmi")
+}
+
+extension FixtureUpstream.Mode {
+    /// An `ows:ExceptionReport` with status 400 (FMI's way of refusing a request).
+    public static let exception = Self.variant("exception")
+}
+
+extension FixtureUpstream {
+    public var fmiURL: String { baseURL + "/wfs" }
+
+    /// The fixture documents end (observations) or start (forecast) at 2026-11-23T06:00:00Z; every timestamp in
+    /// them is moved by the same amount so that this happens at the start of the current hour.
+    static func movedToNow(_ document: [UInt8], now: Date = Date()) -> [UInt8] {
+        TimeShift.shift(document, by: TimeShift.hours(from: Date(timeIntervalSince1970: 1_795_413_600), to: now))  // 2026-11-23T06:00:00Z
+    }
+}
