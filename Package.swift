@@ -146,14 +146,13 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
 // with `--sanitize=fuzzer --sanitize=address` in .build-fuzz. Each defines LLVMFuzzerTestOneInput and no
 // top-level code, so libFuzzer's own main runs.
 if Context.environment["PIER_FUZZ"] != nil {
-    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
-        ("http", ["HTTPServer"]), ("query", ["HTTPServer"]), ("date", ["Fetching"]), ("zsg", ["Ships", "Markup"]),
-        ("meteonews", ["Lakes", "Markup"]), ("fmi", ["Weather"]), ("html", ["Markup"]), ("xml", ["Markup"]),
-        ("transport", ["Stationboard"]), ("openweather", ["LakeWeather"]), ("alplakes", ["Alplakes"]),
-        ("nsw", ["NSWDepartures", "Fetching"]), ("places", ["Places", "Fetching"]),
-    ]
-    for target in fuzzTargets {
+    // Every folder of fuzz/targets/ is a target; its target.conf names what it links (`dependencies=A B`).
+    let folder = Context.packageDirectory + "/fuzz/targets"
+    for name in ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted() {
+        guard let conf = try? String(contentsOfFile: "\(folder)/\(name)/target.conf", encoding: .utf8) else { continue }
+        let dependencies = conf.split(separator: "\n").first { $0.hasPrefix("dependencies=") }
+            .map { $0.dropFirst("dependencies=".count).split(separator: " ").map { Target.Dependency(stringLiteral: String($0)) } } ?? []
         package.targets.append(.executableTarget(
-            name: "fuzz-\(target.name)", dependencies: target.dependencies, path: "fuzz/targets/\(target.name)", swiftSettings: strict))
+            name: "fuzz-\(name)", dependencies: dependencies, path: "fuzz/targets/\(name)", exclude: ["target.conf"], swiftSettings: strict))
     }
 }

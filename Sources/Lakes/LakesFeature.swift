@@ -47,4 +47,7 @@ public struct LakesFeature: Feature {
 
 
     public func register(in router: inout Router) { routes.register(in: &router) }
+
+    /// The parser as `pier bench-parse` times it.
+    public static let parser = ParseBenchmark("meteonews", unit: "lakes", folder: "Tests/Fixtures/meteonews", suffix: ".html", iterations: 2000) { try MeteoNewsPageParser.parse($0).count }
 }

@@ -30,4 +30,7 @@ enum Features {
             WikipediaFeature(settings: try .init(reader), context: context),
         ]
     }
+
+    /// The upstreams' parsers `pier bench-parse` times.
+    static let parsers = [ShipsFeature.parser, LakesFeature.parser, WeatherFeature.parser]
 }

@@ -1,49 +1,43 @@
 import ArgumentParser
+import Feature
 import Foundation
-import Lakes
-import Ships
-import Weather
 
-/// `pier bench-parse`: how long the scrapers take per page (for `scripts/bench`; hidden from help).
+/// `pier bench-parse`: how long each upstream's parser takes per page (for `scripts/bench`; hidden from help).
 struct ParseBenchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "bench-parse", abstract: "Time the ZSG and MeteoNews parsers on saved pages.", shouldDisplay: false)
+        commandName: "bench-parse", abstract: "Time the upstreams' parsers on saved pages.", shouldDisplay: false)
 
-    @Option(parsing: .upToNextOption, help: "ZSG day pages.")
-    var zsg: [String] = []
+    @Argument(help: "A parser (\(Features.parsers.map(\.name).joined(separator: ", "))); all of them on their fixtures when omitted.")
+    var parser: String?
 
-    @Option(parsing: .upToNextOption, help: "MeteoNews lake pages.")
-    var meteonews: [String] = []
+    @Argument(help: "Pages to parse (default: the parser's own fixtures).")
+    var files: [String] = []
 
-    @Option(parsing: .upToNextOption, help: "FMI timevaluepair documents.")
-    var fmi: [String] = []
-
-    @Option(help: "Parses per page.")
-    var iterations = 2000
+    @Option(help: "Parses per page (default: the parser's own).")
+    var iterations: Int?
 
     func run() throws {
-        for path in zsg {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            let (microseconds, count) = try measure { try ZSGPageParser.parse(bytes).count }
-            print(line("zsg", path, bytes.count, microseconds, "\(count) routes"))
-        }
-        for path in meteonews {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            let (microseconds, count) = try measure { try MeteoNewsPageParser.parse(bytes).count }
-            print(line("meteonews", path, bytes.count, microseconds, "\(count) lakes"))
-        }
-        for path in fmi {
-            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-            let (microseconds, count) = try measure(iterations: 50) { try FMIDocumentParser.parse(bytes).count }
-            print(line("fmi", path, bytes.count, microseconds, "\(count) series"))
+        let chosen = Features.parsers.filter { parser == nil || $0.name == parser }
+        guard !chosen.isEmpty else { throw ValidationError("no parser \(parser ?? "")") }
+        for benchmark in chosen {
+            for path in try files.isEmpty ? fixtures(of: benchmark) : files {
+                let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+                let (microseconds, count) = try measure(iterations: iterations ?? benchmark.iterations) { try benchmark.parse(bytes) }
+                print(line(benchmark.name, path, bytes.count, microseconds, "\(count) \(benchmark.unit)"))
+            }
         }
     }
 
+    private func fixtures(of benchmark: ParseBenchmark) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: benchmark.folder).filter { $0.hasSuffix(benchmark.suffix) }.sorted()
+            .map { benchmark.folder + "/" + $0 }
+    }
+
     /// The median of ten batches, in microseconds per parse, and the last result.
-    private func measure(iterations: Int? = nil, _ parse: () throws -> Int) throws -> (Double, Int) {
+    private func measure(iterations: Int, _ parse: () throws -> Int) throws -> (Double, Int) {
         var result = try parse()
         var batches: [Double] = []
-        let perBatch = max(1, (iterations ?? self.iterations) / 10)
+        let perBatch = max(1, iterations / 10)
         for _ in 0..<10 {
             let start = ContinuousClock.now
             for _ in 0..<perBatch { result = try parse() }

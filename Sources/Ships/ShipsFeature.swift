@@ -66,4 +66,7 @@ public struct ShipsFeature: Feature {
     public func register(in router: inout Router) { routes.register(in: &router) }
 
     public var replay: [any ReplayMatcher] { [ZSGReplay()] }
+
+    /// The parser as `pier bench-parse` times it.
+    public static let parser = ParseBenchmark("zsg", unit: "routes", folder: "Tests/Fixtures/zsg", suffix: ".html", iterations: 2000) { try ZSGPageParser.parse($0).count }
 }

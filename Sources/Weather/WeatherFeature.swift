@@ -78,4 +78,7 @@ public struct WeatherFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [FMIReplay()] }
+
+    /// The parser as `pier bench-parse` times it.
+    public static let parser = ParseBenchmark("fmi", unit: "series", folder: "Tests/Fixtures/fmi", suffix: ".xml", iterations: 50) { try FMIDocumentParser.parse($0).count }
 }

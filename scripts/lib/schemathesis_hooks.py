@@ -48,8 +48,8 @@ NSW_DAYS_AHEAD = 28
 
 
 def _into_sydney_window(text):
-    """Any `YYYYMMDD` the pattern allows (also 20260230: the schema cannot say which days a month has) moved to a
-    day from today to 28 days ahead in Sydney, chosen from its digits."""
+    """Any `YYYYMMDD` the pattern allows (a real date: the schema says which days a month has) moved to a day
+    from today to 28 days ahead in Sydney, chosen from its digits."""
     year, month, day = (int(part) for part in NSW_DATE.match(text).groups())
     today = datetime.datetime.now(zoneinfo.ZoneInfo("Australia/Sydney")).date()
     return (today + datetime.timedelta(days=(year * 372 + month * 31 + day) % (NSW_DAYS_AHEAD + 1))).strftime("%Y%m%d")
