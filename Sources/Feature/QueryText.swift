@@ -1,7 +1,7 @@
 import HTTPServer
 
 /// Free text from a query (a place name, a search): trimmed, inner whitespace one space. Whitespace is Unicode's
-/// plus the C0 separators U+001C…U+001F, as the OpenAPI description's `\S` pattern counts it, so the description
+/// plus the C0 separators U+001C…U+001F, as the OpenAPI description's pattern lists them, so the description
 /// and the server agree on which texts are empty.
 public enum QueryText {
     public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
