@@ -30,29 +30,26 @@ public final class AlplakesService: Sendable {
     public let settings: Settings
     private let client: AlplakesClient
     private let store: AlplakesStore
-    private let held = SharedValue<[String: AlplakesLake]>([:])
+    private let held = HeldData<[String: AlplakesLake]>([:])
     private let statuses = SharedValue<[String: LakeStatus]>([:])
-    /// Fired after the lakes held changed.
-    public let changes = ChangeSignal()
-    private let logger: Logger
+    private let logger = Logger(label: "pier.alplakes")
 
-    public init(client: AlplakesClient, store: AlplakesStore, settings: Settings = Settings(), logger: Logger = Logger(label: "pier.alplakes")) {
-        self.client = client
-        self.store = store
-        self.settings = settings
-        self.logger = logger
+    public init(client: AlplakesClient, store: AlplakesStore, settings: Settings = Settings()) {
+        (self.client, self.store, self.settings) = (client, store, settings)
     }
+
+    /// Fired after the lakes held changed.
+    public var changes: ChangeSignal { held.changes }
 
     /// The lakes held, by key.
     public var lakes: [String: AlplakesLake] { held.value }
 
     public func load() async throws {
         let stored = try await store.lakes(settings.lakes)
-        held.update { held in for lake in stored { held[lake.key] = lake } }
         statuses.update { statuses in
             for lake in stored where statuses[lake.key]?.lastSuccess == nil { statuses[lake.key] = LakeStatus(lastSuccess: lake.fetchedAt, lastError: nil) }
         }
-        changes.fire()
+        held.change { held in for lake in stored { held[lake.key] = lake } }
     }
 
     /// Fetches every lake (at most two upstream calls each), storing and serving each as it arrives.
@@ -69,9 +66,8 @@ public final class AlplakesService: Sendable {
                 let series = try await client.surface(key, from: now - settings.seriesBefore.seconds, to: now + settings.seriesAfter.seconds)
                 let lake = AlplakesLake(key: key, profile: profile, series: series, fetchedAt: now)
                 try await store.store(lake)
-                held.update { $0[key] = lake }
                 statuses.update { $0[key] = LakeStatus(lastSuccess: now, lastError: nil) }
-                changes.fire()
+                held.change { $0[key] = lake }
                 fetched += 1
             } catch is CancellationError {
                 throw CancellationError()

@@ -21,6 +21,19 @@ extension SettingsReader {
     }
 }
 
+extension SettingsReader {
+    /// An on-demand upstream's settings: its budget (``budget(_:default:)``, or ``perSecondBudget(_:default:)`` when
+    /// `perSecond`) and, when `perDay` names a variable, its daily quota (`0`: never call), each defaulting to `value`'s.
+    public func upstream(_ prefix: String, perSecond: Bool, perDay: String? = nil, default value: OnDemandUpstream.Settings) throws
+        -> OnDemandUpstream.Settings
+    {
+        var settings = value
+        settings.budget = try perSecond ? perSecondBudget(prefix, default: value.budget) : budget(prefix, default: value.budget)
+        if let perDay { settings.perDay = try int(perDay, default: value.perDay ?? 0, in: 0...100_000_000) }
+        return settings
+    }
+}
+
 extension RequestBudget.Settings {
     /// No limit worth the name: for upstreams that are recordings on loopback (``FeatureContext/upstreamsAreRecordings``).
     public static var unlimited: Self { Self(ratePerMinute: 1_000_000, burst: 100_000, clientShare: 1) }

@@ -38,8 +38,7 @@ public struct LakeWeatherFeature: Feature {
                     expected: "at least 600 seconds (OpenWeather updates at most every 10 minutes)")
             }
             source.cellDegrees = try reader.number("PIER_OPENWEATHER_CELL_DEG", default: source.cellDegrees, in: 0.001...1)
-            upstream.budget = try reader.budget("PIER_OPENWEATHER", default: upstream.budget)
-            upstream.perDay = try reader.int("PIER_OPENWEATHER_REQUESTS_PER_DAY", default: upstream.perDay ?? 0, in: 0...100_000_000)
+            upstream = try reader.upstream("PIER_OPENWEATHER", perSecond: false, perDay: "PIER_OPENWEATHER_REQUESTS_PER_DAY", default: upstream)
             engine.cacheBytes = try reader.megabytes("PIER_LAKE_WEATHER_CACHE_MB", default: engine.cacheBytes)
         }
     }

@@ -17,9 +17,10 @@ public final class LakeService: Sendable {
     public let configuration: Configuration
     private let client: MeteoNewsClient
     private let store: LakeStore
-    private let held = SharedValue<LakeSnapshot?>(nil)
+    private let held = HeldData<LakeSnapshot?>(nil)
+
     /// Fired after the table held changed.
-    public let changes = ChangeSignal()
+    public var changes: ChangeSignal { held.changes }
     private let logger: Logger
 
     public init(
@@ -37,8 +38,7 @@ public final class LakeService: Sendable {
     /// Fills memory from PostgreSQL (at start-up, and when another process stored new data).
     public func load() async throws {
         let stored = try await store.snapshot()
-        held.update { $0 = stored }
-        changes.fire()
+        held.change { $0 = stored }
     }
 
     /// Scrapes the table, checks it, stores it atomically and serves it. Nothing is replaced when the
@@ -56,8 +56,7 @@ public final class LakeService: Sendable {
         try Task.checkCancellation()
         let fresh = LakeSnapshot(readings: readings, scrapedAt: now)
         try await store.replace(with: fresh)
-        held.update { $0 = fresh }
-        changes.fire()
+        held.change { $0 = fresh }
         return FetchSummary(itemCount: readings.count, scrapedAt: now)
     }
 

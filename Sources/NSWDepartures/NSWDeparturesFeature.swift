@@ -24,13 +24,9 @@ public struct NSWDeparturesFeature: Feature {
         /// second; a client may start two calls at once (the app shows a bus and a light-rail stop).
         /// `PIER_NSW_REQUESTS_PER_DAY` (the Bronze plan allows 60,000; some room is left for the key's other uses and
         /// the replicas' races). A pause of 5 s after `403 Account Over Rate Limit` or `429` without `Retry-After`.
-        public var upstream: OnDemandUpstream.Settings = {
-            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.5), perDay: 50_000)
-            settings.timeZone = DepartureQuery.sydney
-            settings.resets = " (it resets at midnight in Sydney)"
-            settings.pauseAfterThrottle = 5
-            return settings
-        }()
+        public var upstream = OnDemandUpstream.Settings(
+            budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.5), perDay: 50_000, timeZone: DepartureQuery.sydney,
+            resets: " (it resets at midnight in Sydney)", pauseAfterThrottle: 5)
         /// `PIER_NSW_CACHE_MB`: ~56 KB a stop (its departures and up to three modes' answers), so ~1,000 stops; a
         /// stop that left memory costs a PostgreSQL read, not an upstream call. Stale answers are served 15 s at a time.
         public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(15), retryAfterFailure: 30)
@@ -41,8 +37,7 @@ public struct NSWDeparturesFeature: Feature {
             url = try reader.url("PIER_NSW_URL", default: url)
             key = try reader.secret("PIER_NSW_API_KEY")
             source.ttl = try reader.seconds("PIER_NSW_TTL_S", default: source.ttl)
-            upstream.budget = try reader.perSecondBudget("PIER_NSW", default: upstream.budget)
-            upstream.perDay = try reader.int("PIER_NSW_REQUESTS_PER_DAY", default: upstream.perDay ?? 0, in: 0...100_000_000)
+            upstream = try reader.upstream("PIER_NSW", perSecond: true, perDay: "PIER_NSW_REQUESTS_PER_DAY", default: upstream)
             engine.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: engine.cacheBytes)
         }
     }

@@ -29,8 +29,7 @@ public struct PlacesFeature: Feature {
             service.geocodeTTL = try reader.hours("PIER_GEOCODE_TTL_H", default: service.geocodeTTL)
             service.retention = try reader.days("PIER_PLACES_RETENTION_D", default: service.retention)
             service.reuseMetres = try reader.number("PIER_PLACES_REUSE_M", default: service.reuseMetres, in: 0...1000)
-            service.upstream.perDay = try reader.int("PIER_GEOAPIFY_CREDITS_PER_DAY", default: service.upstream.perDay ?? 0, in: 0...100_000_000)
-            service.upstream.budget = try reader.perSecondBudget("PIER_GEOAPIFY", default: service.upstream.budget)
+            service.upstream = try reader.upstream("PIER_GEOAPIFY", perSecond: true, perDay: "PIER_GEOAPIFY_CREDITS_PER_DAY", default: service.upstream)
             service.placesCacheBytes = try reader.megabytes("PIER_PLACES_CACHE_MB", default: service.placesCacheBytes)
             service.geocodeCacheBytes = try reader.megabytes("PIER_GEOCODE_CACHE_MB", default: service.geocodeCacheBytes)
         }

@@ -20,11 +20,8 @@ public final class PlacesService: Sendable {
         public var reuseMetres = 100.0
         /// `PIER_GEOAPIFY_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 5 a second);
         /// `PIER_GEOAPIFY_CREDITS_PER_DAY` (the free plan has 3,000; 0: none).
-        public var upstream: OnDemandUpstream.Settings = {
-            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4), perDay: 2500)
-            settings.unit = "credits"
-            return settings
-        }()
+        public var upstream = OnDemandUpstream.Settings(
+            budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4), perDay: 2500, unit: "credits")
         /// `PIER_PLACES_CACHE_MB`, `PIER_GEOCODE_CACHE_MB`.
         public var placesCacheBytes = 32 << 20
         public var geocodeCacheBytes = 4 << 20

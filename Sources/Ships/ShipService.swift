@@ -18,10 +18,8 @@ public final class ShipService: Sendable {
     public let configuration: Configuration
     private let client: ZSGClient
     private let store: ShipStore
-    private let held = SharedValue<[ShipDay]>([])
+    private let held = HeldData<[ShipDay]>([])
     private let index = SharedValue(CourseIndex())
-    /// Fired after the days held changed.
-    public let changes = ChangeSignal()
     private let logger: Logger
 
     public init(client: ZSGClient, store: ShipStore, configuration: Configuration = Configuration(), logger: Logger = Logger(label: "pier.ships")) {
@@ -29,7 +27,15 @@ public final class ShipService: Sendable {
         self.store = store
         self.configuration = configuration
         self.logger = logger
+        // The course index is rebuilt first, before anyone told of the change asks for it.
+        held.changes.observe { [held, index] in
+            let days = held.value
+            index.update { $0 = CourseIndex(days: days, generation: $0.generation + 1) }
+        }
     }
+
+    /// Fired after the days held changed.
+    public var changes: ChangeSignal { held.changes }
 
     /// The days held (from yesterday on: a request decides what "today" is).
     public var days: [ShipDay] { held.value }
@@ -42,18 +48,11 @@ public final class ShipService: Sendable {
     /// Fills memory from PostgreSQL (at start-up, and when another process stored new data).
     public func load() async throws {
         let stored = try await store.days(from: today().adding(days: -1))
-        held.update { $0 = stored }
-        reindex()
-        changes.fire()
+        held.change { $0 = stored }
     }
 
     /// Which ship sails which course on each day held (for joins; rebuilt whenever the data changes).
     public var courses: CourseIndex { index.value }
-
-    private func reindex() {
-        let days = held.value
-        index.update { $0 = CourseIndex(days: days, generation: $0.generation + 1) }
-    }
 
     /// Scrapes the week, checks it, stores it atomically and serves it. Nothing is replaced when any day
     /// fails or the week looks wrong.
@@ -75,13 +74,11 @@ public final class ShipService: Sendable {
         try Task.checkCancellation()
         let scraped = checked.map { ShipDay(date: $0.date, routes: $0.routes, scrapedAt: now) }
         try await store.replace(scraped, today: today)
-        held.update { stored in
+        held.change { stored in
             let replaced = Set(scraped.map(\.date))
             stored = (stored.filter { !replaced.contains($0.date) && $0.date >= today.adding(days: -1) } + scraped)
                 .sorted { $0.date < $1.date }
         }
-        reindex()
-        changes.fire()
         return FetchSummary(itemCount: scraped.reduce(0) { $0 + $1.routes.count }, scrapedAt: now)
     }
 }

@@ -19,11 +19,8 @@ public struct StationboardFeature: Feature {
         public var source = StationboardSource.Settings()
         /// `PIER_TRANSPORT_REQUESTS_PER_MINUTE`, `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`; a minute's
         /// pause after a `429` without `Retry-After`.
-        public var upstream: OnDemandUpstream.Settings = {
-            var settings = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25))
-            settings.pauseAfterThrottle = 60
-            return settings
-        }()
+        public var upstream = OnDemandUpstream.Settings(
+            budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25), pauseAfterThrottle: 60)
         /// `PIER_STATIONBOARD_CACHE_MB`; stale answers are served 30 s at a time.
         public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(30), retryAfterFailure: 60)
 
@@ -33,7 +30,7 @@ public struct StationboardFeature: Feature {
             transportURL = try reader.url("PIER_TRANSPORT_URL", default: transportURL)
             source.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: source.ttlToday)
             source.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: source.ttl)
-            upstream.budget = try reader.budget("PIER_TRANSPORT", default: upstream.budget)
+            upstream = try reader.upstream("PIER_TRANSPORT", perSecond: false, default: upstream)
             engine.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: engine.cacheBytes)
         }
     }

@@ -6,7 +6,7 @@ import Synchronization
 
 /// A local stand-in for every upstream: our own HTTP server answering with each upstream's recorded fixtures
 /// (its ``UpstreamDouble``, `Doubles/`), with switches that make an upstream fail the ways real sites do. Tests
-/// point each feature's `PIER_*_URL` at the double's URL (`zsgURL`, `tfnswURL`, …).
+/// point each feature's `PIER_*_URL` at the URL its double's file declares.
 public final class FixtureUpstream: Sendable {
     /// How an upstream answers.
     public enum Mode: Sendable, Equatable {
@@ -24,13 +24,13 @@ public final class FixtureUpstream: Sendable {
         case rateLimited(retryAfter: Int)
         /// `200` with exactly these bytes as JSON (variants of an answer).
         case json([UInt8])
-        /// Exactly this answer (TfNSW's `403` with `X-Error-Detail`, …).
+        /// Exactly this answer (a recorded limit answer with its headers, …).
         case answer(status: Int, headers: [String: String], body: [UInt8])
-        /// A mode of the upstream's own (its double's file names them: ZSG's `identical`, MeteoNews' `truncated`, …).
+        /// A mode of the upstream's own (its double's file names them).
         case variant(String)
     }
 
-    /// An upstream's name (each double's file declares its own: `.zsg`, `.tfnsw`, …).
+    /// An upstream's name (each double's file declares its own).
     public struct Upstream: Hashable, Sendable, CustomStringConvertible {
         public let name: String
         public init(_ name: String) { self.name = name }

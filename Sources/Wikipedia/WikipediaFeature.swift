@@ -28,7 +28,7 @@ public struct WikipediaFeature: Feature {
             service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL)
             service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL)
             service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention)
-            service.upstream.budget = try reader.perSecondBudget("PIER_WIKIPEDIA", default: service.upstream.budget)
+            service.upstream = try reader.upstream("PIER_WIKIPEDIA", perSecond: true, default: service.upstream)
             service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes)
         }
     }

@@ -16,20 +16,28 @@ public final class OnDemandUpstream: Sendable {
         /// Units a day (`nil`: no quota).
         public var perDay: Int?
         /// Where the upstream's day starts.
-        public var timeZone: TimeZone = DailyQuota.utc
+        public var timeZone: TimeZone
         /// What the quota counts, in the metric's name (`quota`, `credits`).
-        public var unit = "quota"
+        public var unit: String
         /// Said when the quota is spent, after "…'s daily quota for this server is spent" (` (it resets at midnight in Sydney)`).
-        public var resets = ""
+        public var resets: String
         /// No calls for this long after the upstream refused the key or the requests.
-        public var pauseAfterRefusal = 600
+        public var pauseAfterRefusal: Int
         /// No calls for this long after a `429` without `Retry-After`.
-        public var pauseAfterThrottle = 600
+        public var pauseAfterThrottle: Int
 
-        public init(budget: RequestBudget<IPAddress>.Settings, perDay: Int? = nil, hasDailyQuota: Bool? = nil) {
+        public init(
+            budget: RequestBudget<IPAddress>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
+            resets: String = "", pauseAfterRefusal: Int = 600, pauseAfterThrottle: Int = 600
+        ) {
             self.budget = budget
             self.perDay = perDay
-            self.hasDailyQuota = hasDailyQuota ?? (perDay != nil)
+            hasDailyQuota = perDay != nil
+            self.timeZone = timeZone
+            self.unit = unit
+            self.resets = resets
+            self.pauseAfterRefusal = pauseAfterRefusal
+            self.pauseAfterThrottle = pauseAfterThrottle
         }
     }
 
