@@ -68,7 +68,7 @@ let package = Package(
             dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "NSWDepartures",

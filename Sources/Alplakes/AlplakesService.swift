@@ -1,6 +1,6 @@
+import Basics
 import Fetching
 import Foundation
-import HTTPServer
 import Logging
 
 /// Lake temperatures from Alplakes on a schedule: each configured lake's profile and surface series, one lake

@@ -14,8 +14,6 @@ public struct FeatureContext: Sendable {
     /// Runs jobs with bookkeeping, single-flight and capture (a refresh route runs its job through it).
     public let runner: FetchRunner
     public let metrics: MetricsRegistry?
-    /// How a request's client is found (trusted proxies), for each client's share of an upstream budget.
-    public let clients: ClientAddress
     /// How a scheduled job retries after a failure, and how long a run may take.
     public let retry: RetryPolicy
     public let runTimeout: Duration
@@ -29,7 +27,7 @@ public struct FeatureContext: Sendable {
 
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
-        clients: ClientAddress, retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
+        retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
         product: String = "Pier"
     ) {
         self.pool = pool
@@ -37,7 +35,6 @@ public struct FeatureContext: Sendable {
         self.board = board
         self.runner = runner
         self.metrics = metrics
-        self.clients = clients
         self.retry = retry
         self.runTimeout = runTimeout
         self.cacheMaxAge = cacheMaxAge

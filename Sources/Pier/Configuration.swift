@@ -97,6 +97,7 @@ struct Configuration: Sendable {
             }
             configuration.trustedProxies = ranges
         }
+        configuration.server.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
         configuration.demoDirectory = reader.string("PIER_DEMO_DIR") ?? configuration.demoDirectory
         configuration.fetch = try fetchSettings(reader)
         configuration.readVariables = reader.names

@@ -116,7 +116,7 @@ struct ServeCommand: ParsableCommand {
 
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
     static func router(configuration: Configuration, sources: Services, health: HealthRoute, registry: MetricsRegistry) -> Router {
-        var router = Router(clients: ClientAddress(trustedProxies: configuration.trustedProxies))
+        var router = Router()
         health.register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         OpenAPIRoute.register(in: &router)

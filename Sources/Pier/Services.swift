@@ -34,7 +34,7 @@ struct Services {
             pool: pool,
             upstream: UpstreamClient(configuration: .init(
                 timeout: settings.upstreamTimeout, maximumBodyBytes: settings.upstreamMaxBytes, route: configuration.upstreamRoute ?? { $0 })),
-            board: board, runner: runner, metrics: metrics, clients: ClientAddress(trustedProxies: configuration.trustedProxies),
+            board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
             product: "Pier/\(PierCommand.version)")

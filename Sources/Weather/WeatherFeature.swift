@@ -60,7 +60,7 @@ public struct WeatherFeature: Feature {
             try await observations.refresh()
         }
         routes = WeatherRoutes(
-            observations: observations, forecasts: forecasts, maxAge: context.cacheMaxAge, clients: context.clients,
+            observations: observations, forecasts: forecasts, maxAge: context.cacheMaxAge,
             metrics: context.metrics)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations

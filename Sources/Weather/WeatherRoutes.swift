@@ -17,21 +17,18 @@ public struct WeatherRoutes: Sendable {
     private let observations: ObservationService
     private let forecasts: ForecastService
     private let memory: WeatherMemory
-    private let clients: ClientAddress
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
     private let localDate: LocalDate
     private let answers: [ForecastService.Provenance: Counter]
 
-    /// - Parameter clients: how the client's address is found (trusted proxies), for its share of the FMI budget.
     public init(
-        observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300, clients: ClientAddress = ClientAddress(),
+        observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300,
         metrics: MetricsRegistry? = nil
     ) {
         self.observations = observations
         self.forecasts = forecasts
         self.maxAge = maxAge
-        self.clients = clients
         memory = forecasts.memory
         localDate = LocalDate(timeZone: timeZone)
         var answers: [ForecastService.Provenance: Counter] = [:]
@@ -80,7 +77,7 @@ public struct WeatherRoutes: Sendable {
         let nearest = try nearestStation(to: point, now: now)
         let answer: ForecastService.Answer
         do {
-            answer = try await forecasts.forecast(at: point, client: clients.client(of: request), now: now)
+            answer = try await forecasts.forecast(at: point, client: request.client, now: now)
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
             // RFC 6585: this client, not the service, should slow down.
@@ -122,10 +119,7 @@ public struct WeatherRoutes: Sendable {
         }
         let degraded = answer.provenance != .own
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"]
-        if answer.stale {
-            headers.add("X-Pier-Stale", "forecast")
-            headers.add("Warning", "110 - \"Response is Stale\"")
-        }
+        if answer.stale { headers.markStale("forecast") }
         if let kilometres = answer.kilometres {
             headers.add("X-Pier-Forecast-Distance-Km", String(format: "%.1f", kilometres))
         }

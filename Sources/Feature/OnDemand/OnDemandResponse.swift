@@ -33,10 +33,7 @@ public struct OnDemandResponse: Sendable {
         switch body {
         case .document(let bytes):
             var headers = cacheControl
-            if stale {
-                headers.add("X-Pier-Stale", source)
-                headers.add("Warning", "110 - \"Response is Stale\"")
-            }
+            if stale { headers.markStale(source) }
             return Self(cached: CachedResponse(json: bytes, headers: headers), fetchedAt: fetchedAt)
         case .missing(let message, let members) where !members.isEmpty:
             let extra = members.map { ",\(JSONString.quote($0.name)):\(JSONString.quote($0.value))" }.joined()

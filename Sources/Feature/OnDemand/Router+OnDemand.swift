@@ -6,7 +6,7 @@ extension Router {
     /// `GET path` answered by an on-demand engine: `parse` reads the request at the time given (a bad parameter throws its `400`);
     /// then, without an engine (no key configured), `notConfigured`; an answer held in memory is sent from the
     /// event loop, anything else waits off it for PostgreSQL or the upstream, on the share of the client
-    /// (``Router/clients``).
+    /// (``HTTPRequest/client``).
     public mutating func onDemand<Source: OnDemandSource>(
         _ path: String, _ engine: OnDemand<Source>?, notConfigured: String = "",
         _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Source.Request
@@ -27,14 +27,14 @@ extension Router {
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
         answer: @escaping @Sendable (Request, IPAddress) async -> OnDemandResponse
     ) {
-        let refusal = OnDemandResponse.notConfigured(notConfigured), clients = clients
+        let refusal = OnDemandResponse.notConfigured(notConfigured)
         hybrid(.get, path) { request in
             // One clock reading per request: parsing (a time asked relative to now), memory and `Age` share it.
             let now = Date()
             let parsed = try parse(request, now)
             guard available else { throw refusal }
             if let hit = cached(parsed, now) { return .response(hit.response(for: request, now: now)) }
-            return .later { await answer(parsed, clients.client(of: request)).response(for: request) }
+            return .later { await answer(parsed, request.client).response(for: request) }
         }
     }
 }

@@ -14,6 +14,14 @@ public struct HTTPRequest: Sendable {
     public var peer: IPAddress
     /// The values of the route's `{name}` segments (``PathTemplate``), set by the router; empty for exact paths.
     public var pathParameters: [String: String] = [:]
+    /// This process's number for the request (loop and sequence), for logs that must tie lines to one request.
+    public var id: UInt64 = 0
+    /// How the client is found (the server's trusted proxies); the server sets it.
+    public var clients: ClientAddress?
+
+    /// Who the request comes from, for per-client shares: the socket peer, or the client a trusted proxy forwarded
+    /// (``ClientAddress``). Worked out when asked, so requests answered from memory never pay for it.
+    public var client: IPAddress { (clients ?? ClientAddress()).client(of: self) }
 
     public init(
         method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),

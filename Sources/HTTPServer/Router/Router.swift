@@ -36,13 +36,7 @@ public struct Router: Sendable {
     /// Routes with `{name}` segments, in registration order (the first match wins).
     private var templates: [(template: PathTemplate, path: Path)] = []
 
-    /// How a request's client is found (trusted proxies), for the per-client shares of the routes registered
-    /// after it is set.
-    public var clients: ClientAddress
-
-    public init(clients: ClientAddress = ClientAddress()) {
-        self.clients = clients
-    }
+    public init() {}
 
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.

@@ -169,13 +169,15 @@ final class Connection {
             let context = context(route: route, cors: cors)
             var request = request
             if !parameters.isEmpty { request.pathParameters = parameters }
+            request.id = loop.nextRequestID()
+            request.clients = loop.shared.configuration.clients
             switch handler {
             case .immediate(let body):
                 let response: HTTPResponse
                 do {
                     response = try body(request)
                 } catch {
-                    response = EventLoop.response(for: error, route: route, logger: loop.shared.logger)
+                    response = EventLoop.response(for: error, route: route, request: request.id, logger: loop.shared.logger)
                 }
                 respond(response, context: context)
             case .deferred(let body):
@@ -189,7 +191,7 @@ final class Connection {
                         runDeferred({ _ in try await work() }, request: request, context: context)
                     }
                 } catch {
-                    respond(EventLoop.response(for: error, route: route, logger: loop.shared.logger), context: context)
+                    respond(EventLoop.response(for: error, route: route, request: request.id, logger: loop.shared.logger), context: context)
                 }
             }
         }

@@ -26,6 +26,7 @@ final class EventLoop: @unchecked Sendable {
     private(set) var shuttingDown = false
     private var forceCloseAt: UInt64 = .max
     private var nextSerial: UInt64 = 0
+    private var requestsSeen: UInt64 = 0
     private var acceptPausedUntil: UInt64 = 0
     private var listening = false
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -266,19 +267,25 @@ final class EventLoop: @unchecked Sendable {
             do {
                 response = try await body(request)
             } catch {
-                response = Self.response(for: error, route: context.route, logger: shared.logger)
+                response = Self.response(for: error, route: context.route, request: request.id, logger: shared.logger)
             }
             execute { self.deliver(response, to: fd, serial: serial, context: context) }
         }
     }
 
     /// Maps a thrown error to a response: its own status if it has one, otherwise a logged `500`.
-    static func response(for error: any Error, route: String, logger: Logger) -> HTTPResponse {
+    static func response(for error: any Error, route: String, request: UInt64, logger: Logger) -> HTTPResponse {
         if let convertible = error as? any HTTPErrorConvertible {
             return convertible.httpError.response
         }
-        logger.error("handler failed", metadata: ["route": "\(route)", "error": "\(error)"])
+        logger.error("handler failed", metadata: ["route": "\(route)", "request_id": "\(request)", "error": "\(error)"])
         return .error(.internalServerError, "internal server error")
+    }
+
+    /// A number for the next request on this loop, unique in the process (the loop's index in the top bits).
+    func nextRequestID() -> UInt64 {
+        requestsSeen &+= 1
+        return UInt64(index) << 48 | (requestsSeen & 0xFFFF_FFFF_FFFF)
     }
 
     func record(route: String, status: Int, seconds: Double) {
