@@ -144,7 +144,20 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
             transfers[task.taskIdentifier] = transfer
             return transfer.failure == nil
         }
-        completionHandler(allowed ? request : nil)
+        completionHandler(allowed ? Self.withoutCredentials(request, unlessSameOriginAs: task.originalRequest?.url) : nil)
+    }
+
+    /// A redirect to another origin (scheme, host or port) is followed without the credentials the first request
+    /// carried (`Authorization`, `Cookie`, `Proxy-Authorization`): a key is for the upstream it was given to, not for
+    /// wherever that upstream points.
+    static func withoutCredentials(_ request: URLRequest, unlessSameOriginAs original: URL?) -> URLRequest {
+        guard let target = request.url, let original,
+            target.scheme?.lowercased() != original.scheme?.lowercased() || target.host?.lowercased() != original.host?.lowercased()
+                || target.port != original.port
+        else { return request }
+        var stripped = request
+        for name in ["Authorization", "Cookie", "Proxy-Authorization"] { stripped.setValue(nil, forHTTPHeaderField: name) }
+        return stripped
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {

@@ -70,6 +70,14 @@ public final class FixtureUpstream: Sendable {
             let target = left > 0 ? "/redirect?n=\(left - 1)" : "/seen-in-der-schweiz"
             return HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": target])
         }
+        router.on(.get, "/redirect-to", access: .restricted) { request in
+            HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": request.query["url"] ?? "/"])
+        }
+        router.on(.get, "/echo-headers", access: .restricted) { request in
+            var names: [String] = []
+            for field in request.headers { names.append(field.name.lowercased()) }
+            return .text(names.sorted().joined(separator: "\n"))
+        }
         router.on(.get, "/large", access: .restricted) { request in
             let bytes = Int(request.query["bytes"] ?? "0") ?? 0
             return HTTPResponse(headers: ["Content-Type": "text/html"], body: [UInt8](repeating: UInt8(ascii: "a"), count: bytes))

@@ -63,6 +63,19 @@ final class UpstreamClientTests: XCTestCase {
         }
     }
 
+    func testCredentialsFollowARedirectOnlyWithinTheSameOrigin() async throws {
+        let other = try FixtureUpstream()
+        defer { other.stop() }
+        let headers = ["Authorization": "apikey secret-key", "Accept": "text/plain"]
+        let same = try await client().get(upstream.baseURL + "/redirect-to?url=/echo-headers", headers: headers)
+        XCTAssertTrue(String(decoding: same.body, as: UTF8.self).contains("authorization"), "the same origin keeps the key")
+        let target = (other.baseURL + "/echo-headers").addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let elsewhere = try await client().get(upstream.baseURL + "/redirect-to?url=" + target, headers: headers)
+        let sent = String(decoding: elsewhere.body, as: UTF8.self)
+        XCTAssertFalse(sent.contains("authorization"), "another origin (here another port) never sees the key: \(sent)")
+        XCTAssertTrue(sent.contains("accept"), sent)
+    }
+
     func testAHangingUpstreamTimesOut() async {
         upstream.set(.zsg, .hang)
         let started = ContinuousClock.now

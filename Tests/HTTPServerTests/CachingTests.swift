@@ -1,5 +1,5 @@
 import Foundation
-import HTTPServer
+@testable import HTTPServer
 import Synchronization
 import XCTest
 
@@ -71,6 +71,12 @@ final class CachingTests: XCTestCase {
         for wrong in [nil, "Bearer", "Bearer secre", "Bearer secret2", "Bearer Secret", "Basic secret", "secret"] as [String?] {
             XCTAssertEqual(token.check(request(wrong)), .rejected, wrong ?? "nil")
         }
+        // The secret followed by 256 (or 512) more bytes: a length difference an 8-bit accumulator lost.
+        for extra in [256, 512, 1] {
+            let longer = "secret" + String(repeating: "x", count: extra)
+            XCTAssertEqual(token.check(request("Bearer " + longer)), .rejected, "\(extra) bytes more")
+        }
+        XCTAssertFalse(BearerToken.constantTimeEqual(Array("secret".utf8) + [UInt8](repeating: 0, count: 256), Array("secret".utf8)))
         XCTAssertEqual(BearerToken.response(for: .rejected)?.headers["WWW-Authenticate"], "Bearer")
         XCTAssertEqual(BearerToken.response(for: .disabled)?.status, .forbidden)
         XCTAssertNil(BearerToken.response(for: .allowed))
