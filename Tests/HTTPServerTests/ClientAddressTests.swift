@@ -2,9 +2,10 @@ import HTTPServer
 import XCTest
 
 final class ClientAddressTests: XCTestCase {
-    private func request(peer: String, forwardedFor: String? = nil) -> HTTPRequest {
+    private func request(peer: String, forwardedFor: String? = nil, more: [String] = []) -> HTTPRequest {
         var headers = HTTPHeaders()
         if let forwardedFor { headers.add("x-forwarded-for", forwardedFor) }
+        for field in more { headers.add("x-forwarded-for", field) }
         return HTTPRequest(method: .get, target: "/", path: "/", headers: headers, peer: IPAddress(peer)!)
     }
 
@@ -53,5 +54,21 @@ final class ClientAddressTests: XCTestCase {
         XCTAssertEqual(clients.client(of: request(peer: "2001:db8:1:2:aaaa::1")), clients.client(of: request(peer: "2001:db8:1:2:bbbb::2")))
         XCTAssertNotEqual(clients.client(of: request(peer: "2001:db8:1:2::1")), clients.client(of: request(peer: "2001:db8:1:3::1")))
         XCTAssertEqual(ClientAddress(trustedProxies: []).client(of: request(peer: "127.0.0.1", forwardedFor: "198.51.100.1")), IPAddress("127.0.0.1"))
+    }
+
+    /// A proxy that appends to `X-Forwarded-For` (nginx's `$proxy_add_x_forwarded_for`, cloud load balancers) keeps
+    /// what the client wrote on the left: the client is the right-most entry no trusted proxy stands for.
+    func testTheClientIsTheRightMostEntryNotATrustedProxy() {
+        let clients = ClientAddress(trustedProxies: AddressRange.list("127.0.0.0/8,10.0.0.0/8") ?? [])
+        // The client wrote a random left-most entry; the proxy appended the address it saw.
+        for forged in ["1.2.3.4", "5.6.7.8", "unknown", "2001:db8::99"] {
+            XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "\(forged), 198.51.100.1")), IPAddress("198.51.100.1"), forged)
+        }
+        // Two trusted hops in front of the client, and the same list split over several fields.
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "9.9.9.9, 198.51.100.1, 10.0.0.2, 10.0.0.1")), IPAddress("198.51.100.1"))
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "9.9.9.9", more: ["198.51.100.1", "10.0.0.1"])), IPAddress("198.51.100.1"))
+        // Only trusted hops: the left-most of them; garbage on the right: the last hop vouched for.
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "10.0.0.3, 10.0.0.1")), IPAddress("10.0.0.3"))
+        XCTAssertEqual(clients.client(of: request(peer: "127.0.0.1", forwardedFor: "198.51.100.1, 10.0.0.1, garbage")), IPAddress("127.0.0.1"))
     }
 }

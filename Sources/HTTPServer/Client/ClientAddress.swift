@@ -1,5 +1,8 @@
 /// Who a request comes from, for per-client limits: the socket peer, or — when the peer is a trusted proxy
-/// (Caddy, a load balancer) — the left-most `X-Forwarded-For` entry, the client as the first proxy saw it.
+/// (Caddy, a load balancer) — the right-most `X-Forwarded-For` entry that is not a trusted proxy: each proxy appends
+/// the address it received the request from, so that entry is the last one a trusted hop vouches for. The
+/// left-most entries are whatever the client wrote (nginx's `$proxy_add_x_forwarded_for`, cloud load balancers and
+/// Caddy with `trusted_proxies` append to them), so trusting them would let a client be a new one on every request.
 ///
 /// IPv6 clients are grouped by their /64: one subscriber's devices share a /64 and can pick any address in
 /// it, so a per-address limit on IPv6 would be no limit.
@@ -16,18 +19,26 @@ public struct ClientAddress: Sendable {
     /// The client's address (IPv6 reduced to its /64).
     public func client(of request: HTTPRequest) -> IPAddress {
         var address = request.peer
-        if trustedProxies.contains(where: { $0.contains(request.peer) }),
-            let forwarded = request.headers["x-forwarded-for"], let first = Self.leftmost(forwarded)
-        {
-            address = first
+        if isTrusted(address) {
+            // Every X-Forwarded-For field, in order, as one list; walked from the right while the hops are trusted.
+            let hops = request.headers.values("x-forwarded-for").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
+            for entry in hops.reversed() {
+                // Garbage (`unknown`, a malformed entry) ends the walk: nothing left of it can be vouched for.
+                guard let hop = Self.address(entry) else { break }
+                address = hop
+                if !isTrusted(hop) { break }
+            }
         }
         return address.isIPv4 ? address : address.masked(to: 64)
     }
 
-    /// The first entry of an `X-Forwarded-For` list: `192.0.2.7`, `2001:db8::1`, `[2001:db8::1]:443` or
-    /// `192.0.2.7:5678`; `nil` when it is not an address (`unknown`, garbage).
-    static func leftmost(_ header: String) -> IPAddress? {
-        guard let entry = header.split(separator: ",", maxSplits: 1, omittingEmptySubsequences: false).first else { return nil }
+    private func isTrusted(_ address: IPAddress) -> Bool {
+        trustedProxies.contains { $0.contains(address) }
+    }
+
+    /// An `X-Forwarded-For` entry: `192.0.2.7`, `2001:db8::1`, `[2001:db8::1]:443` or `192.0.2.7:5678`; `nil` when
+    /// it is not an address (`unknown`, garbage).
+    static func address(_ entry: Substring) -> IPAddress? {
         var text = entry.trimmingWhitespace()
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
