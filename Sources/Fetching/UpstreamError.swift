@@ -8,6 +8,20 @@ public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case transport(String, url: String)
     case cancelled(url: String)
 
+    /// What went wrong without the URL — for public surfaces (`/health`), where an on-demand upstream's URL would
+    /// show what a user asked (a point, a text, a stop).
+    public var state: String {
+        switch self {
+        case .invalidURL: "invalid upstream URL"
+        case let .status(code, _): "answered HTTP \(code)"
+        case .timedOut: "did not answer in time"
+        case let .tooLarge(limit, _): "sent more than \(limit) bytes"
+        case let .tooManyRedirects(limit, _): "redirected more than \(limit) times"
+        case let .transport(message, _): "could not be reached: \(message)"
+        case .cancelled: "the request was cancelled"
+        }
+    }
+
     public var description: String {
         switch self {
         case let .invalidURL(url): "invalid upstream URL \(url)"

@@ -26,11 +26,12 @@ public final class UpstreamReport: Sendable {
     }
 
     /// A call that failed: reachable when the upstream answered at all (an error status, or — `isAnswer` — an
-    /// answer that was not what was asked for), unreachable after a timeout or a transport error.
+    /// answer that was not what was asked for), unreachable after a timeout or a transport error. `/health` shows
+    /// the state without the URL, which holds what the user asked (the logs keep it).
     public func failed(_ error: any Error, isAnswer: Bool) {
         var answered = isAnswer
         if case .status? = error as? UpstreamError { answered = true }
-        record(reachable: answered, error: "\(error)")
+        record(reachable: answered, error: (error as? UpstreamError)?.state ?? "\(error)")
     }
 
     private func record(reachable: Bool, error: String?) {

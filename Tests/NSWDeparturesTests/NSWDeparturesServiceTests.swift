@@ -123,6 +123,9 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
             XCTAssertEqual(stale.cached.response.headers["x-pier-stale"], "nsw", "\(mode)")
             XCTAssertEqual(stale.cached.response.headers["warning"], "110 - \"Response is Stale\"")
             XCTAssertEqual(upstream.requests(.tfnsw).count, 2 + index, "\(mode): asked once")
+            // `/health` shows the state, never what was asked (the stop, the URL).
+            let shown = board.statuses().first { $0.source == NSWDeparturesFeature.source }?.lastError ?? ""
+            XCTAssertFalse(shown.contains("G203519") || shown.contains("http"), "\(mode): \(shown)")
         }
         // The 401 paused every call: asking again now costs nothing.
         let health = service.healthJSON()
