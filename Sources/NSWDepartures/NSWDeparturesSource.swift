@@ -77,7 +77,9 @@ public struct NSWDeparturesSource: OnDemandSource {
                     metadata: ["stop": "\(query.stop)", "dropped": "\(monitor.dropped.count)", "why": "\(monitor.dropped[0])"])
             }
             switch monitor.content {
-            case .departures(let list): return .departures(list)
+            case .departures(let list):
+                watched.note(query.key, at: Date().timeIntervalSince1970)
+                return .departures(list)
             case .unknownStop:
                 watched.forget(query.key)
                 return .unknownStop
@@ -97,15 +99,19 @@ public struct NSWDeparturesSource: OnDemandSource {
         return departures.contains { $0.departureTime > seconds }
     }
 
-    /// Notes the stop as watched and spreads the quota over the watched stops (a stop TfNSW does not know is
-    /// nobody's to refresh).
+    /// Notes a stop TfNSW answered as watched, and spreads the quota over the watched stops (a stop TfNSW does not
+    /// know is nobody's to refresh; one never answered — new, or refused — is not counted until it is).
     public func noteMiss(_ key: DepartureQuery, last: Board?, now: Date) {
         let seconds = now.timeIntervalSince1970
-        if let last, last.departures == nil {
+        switch last {
+        case .unknownStop?:
             watched.forget(key.key)
             return
+        case .departures?:
+            watched.note(key.key, at: seconds)
+        case nil:
+            break
         }
-        watched.note(key.key, at: seconds)
         guard let quota else { return }
         let snapshot = quota.snapshot(now: now)
         let day = CalendarDate(now, in: DepartureQuery.sydney)

@@ -204,13 +204,13 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
     }
 
     func testTheQuotaStretchesFreshnessBeforeItRunsOut() async throws {
-        // 1,000 calls a day over 3 watched stops: each stop fresh for about 3 × (seconds left today) / 1,000.
+        // 1,000 calls a day over the 2 stops TfNSW knows (B1 is none): each fresh for about 2 × (seconds left today) / 1,000.
         let service = service(perDay: 1000) { $0.upstream.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1) }
         for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         let sydney = DepartureQuery.sydney
         let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
         let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
-        XCTAssertEqual(Double(ttl), max(30, 3 * left / 998), accuracy: 2)
+        XCTAssertEqual(Double(ttl), max(30, 2 * left / 998), accuracy: 2)
         // An answer 40 s old is still fresh when the spread asks for more than 40 s.
         if ttl > 60 {
             let later = Date().addingTimeInterval(40)
@@ -221,7 +221,36 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         for stop in ["X1", "X2", "X3"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         _ = await service.response(for: DepartureQuery(stop: "B2"), client: nil)
         let spread = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
-        // Watched when B2's freshness was reckoned: G203519, 203294 and B2 itself (unknown too, but not yet known so).
-        XCTAssertEqual(Double(spread), max(30, 3 * left / 993), accuracy: 2, "X1…X3 were forgotten")
+        // Watched when B2's freshness was reckoned: G203519 and 203294 only (B2 was not answered yet).
+        XCTAssertEqual(Double(spread), max(30, 2 * left / 994), accuracy: 2, "X1…X3 were never counted")
+    }
+
+    /// Ids nobody can check — unknown to TfNSW, or refused before TfNSW was asked — do not stretch the freshness
+    /// every watched stop gets (2,000 random ids from one network stretched it from 30 s to 195 s).
+    func testOnlyStopsTfNSWAnsweredCountAsWatched() async throws {
+        let service = service(perDay: 1000) { $0.upstream.budget = .init(ratePerMinute: 6000, burst: 100, clientShare: 1) }
+        for index in 0..<50 { _ = await service.response(for: DepartureQuery(stop: "R\(index)"), client: nil) }
+        _ = await service.response(for: DepartureQuery(stop: "G203519"), client: nil)
+        _ = await service.response(for: DepartureQuery(stop: "203294"), client: nil)
+        let sydney = DepartureQuery.sydney
+        let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
+        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        // Reckoned at 203294's miss: one stop answered (G203519), 51 calls made.
+        XCTAssertEqual(Double(ttl), max(30, 1 * left / 949), accuracy: 2, "the 50 unknown ids are not watched")
+        // Refused requests (a spent client share) are not watched either.
+        let tight = self.service(perDay: 1000) { $0.upstream.budget = .init(ratePerMinute: 1, burst: 1, clientShare: 1) }
+        _ = await tight.response(for: DepartureQuery(stop: "G203519"), client: nil)
+        for index in 0..<20 {
+            let refused = await tight.response(for: DepartureQuery(stop: "Q\(index)"), client: nil)
+            XCTAssertNotEqual(refused.cached.response.status, .ok)
+        }
+        let tightTTL = try XCTUnwrap(Int(tight.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        XCTAssertLessThanOrEqual(Double(tightTTL), max(30, 1 * left / 940) + 2, "20 refused ids did not count")
+    }
+
+    func testTheWatchedSetIsBounded() {
+        let watched = WatchedStops()
+        for index in 0..<(WatchedStops.limit + 100) { watched.note("S\(index)", at: Double(index)) }
+        XCTAssertEqual(watched.count(at: Double(WatchedStops.limit + 100), window: 1e9), WatchedStops.limit)
     }
 }
