@@ -39,12 +39,4 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         guard let task else { return .refused(refusal.refusal, retryAfter: refusal.retryAfter) }
         return .answered(await task.value)
     }
-
-    /// No new call until `seconds` from now (an upstream's `Retry-After`); a longer pause already set stays.
-    public func pause(seconds: Double) {
-        limits.pause(seconds: seconds)
-    }
-
-    /// Seconds left of the upstream's pause (0 when none).
-    public var pausedFor: Double { limits.pausedFor }
 }

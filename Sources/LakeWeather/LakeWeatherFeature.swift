@@ -44,9 +44,11 @@ public struct LakeWeatherFeature: Feature {
     }
 
     public let engine: Engine?
+    private let source: LakeWeatherSource.Settings
 
     public init(settings: Settings, context: FeatureContext) {
         let key = context.upstreamKey(settings.key)
+        source = settings.source
         context.board.register(Self.source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
         engine = key.map { key in
             OnDemand(
@@ -68,12 +70,12 @@ public struct LakeWeatherFeature: Feature {
     public func register(in router: inout Router) {
         router.onDemand(
             Self.path, engine, notConfigured: "lake weather is not configured on this server"
-        ) { [engine] request, _ in
+        ) { [source] request, _ in
             let point = try Coordinate(request.query)
             if let units = request.query["units"], units != "metric" {
                 throw HTTPError(.badRequest, "units must be metric (Pier fetches metric forecasts only), not '\(units.prefix(20))'")
             }
-            return engine?.source.cell(for: point) ?? ForecastCell(point, size: 1)
+            return source.cell(for: point)
         }
     }
 

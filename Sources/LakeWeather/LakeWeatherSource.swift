@@ -18,6 +18,10 @@ public struct LakeWeatherSource: OnDemandSource {
         public static var minimumTTL: Duration { .seconds(600) }
 
         public init() {}
+
+        public func cell(for point: Coordinate) -> ForecastCell {
+            ForecastCell(point, size: cellDegrees)
+        }
     }
 
     public let settings: Settings
@@ -37,7 +41,7 @@ public struct LakeWeatherSource: OnDemandSource {
     }
 
     public func cell(for point: Coordinate) -> ForecastCell {
-        ForecastCell(point, size: settings.cellDegrees)
+        settings.cell(for: point)
     }
 
     public func stored(_ cell: ForecastCell) async throws -> OnDemandStored<ForecastDocument>? {

@@ -30,9 +30,7 @@ struct FetchCommand: ParsableCommand {
         defer { upstream?.stop() }
         let pool = try Database.pool(configuration)
         let sources = try Services(
-            configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) })
-        // Each feature says how its upstreams' recordings answer.
-        upstream?.use(sources.features.flatMap(\.replay))
+            configuration: configuration, pool: pool, metrics: nil, capture: save.map { .everyRun(URL(fileURLWithPath: $0)) }, replay: upstream)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         defer { pool.close() }

@@ -56,9 +56,7 @@ struct ServeCommand: ParsableCommand {
         // The features read their settings before anything connects: a bad one stops start-up at once.
         let pool = try Database.pool(configuration)
         let registry = MetricsRegistry()
-        let sources = try Services(configuration: configuration, pool: pool, metrics: registry)
-        // Each feature says how its upstreams' recordings answer.
-        upstream?.use(sources.features.flatMap(\.replay))
+        let sources = try Services(configuration: configuration, pool: pool, metrics: registry, replay: upstream)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)

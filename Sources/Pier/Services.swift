@@ -6,6 +6,7 @@ import HTTPServer
 import Logging
 import Metrics
 import Postgres
+import Replay
 
 /// The features wired onto the shared infrastructure: the status board, the fetch runner and its log, and the
 /// list of ``Features``. Shared by `serve` (routes, background scheduler, change feed), `fetch` (one run) and
@@ -19,9 +20,15 @@ struct Services {
     let unknownVariables: [String]
     private let settings: Configuration.FetchSettings
 
-    /// - Parameter capture: which runs keep their upstream answers; by default failed and suspect ones when
-    ///   `PIER_SAVE_SUSPECT_DIR` is set.
-    init(configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?, capture: FetchRunner.CapturePolicy? = nil) throws {
+    /// - Parameters:
+    ///   - capture: which runs keep their upstream answers; by default failed and suspect ones when
+    ///     `PIER_SAVE_SUSPECT_DIR` is set.
+    ///   - replay: recordings standing in for the upstreams (`--demo`, `--replay`): each feature says how its
+    ///     upstreams' recordings answer.
+    init(
+        configuration: Configuration, pool: PostgresPool, metrics: MetricsRegistry?, capture: FetchRunner.CapturePolicy? = nil,
+        replay: ReplayUpstream? = nil
+    ) throws {
         let settings = configuration.fetch
         self.settings = settings
         board = SourceStatusBoard()
@@ -44,6 +51,7 @@ struct Services {
         } catch {
             throw ValidationError("\(error)")
         }
+        replay?.use(features.flatMap(\.replay))
         runner.publishMetrics()
         unknownVariables = configuration.unknownVariables(readElsewhere: reader.names)
     }

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Fetching
+import Foundation
 import HTTPServer
 import Replay
 
@@ -64,12 +65,13 @@ public struct PlacesFeature: Feature {
     /// the URL and drops `apiKey`), with Pier's key, cached for everyone; a request Geoapify refused is `400`.
     public func register(in router: inout Router) {
         let notConfigured = "places and geocoding are not configured on this server (no Geoapify key)"
-        router.onDemand(
-            Self.placesPath, available: service != nil, notConfigured: notConfigured, { request, _ in try PlacesQuery.key(request.query) },
-            cached: { [service] key, now in service?.cachedPlaces(for: key, now: now) },
-            answer: { [service] key, client in
-                await service?.places(for: key, client: client) ?? .unavailable("not configured", retryAfter: 3600, clientShare: false)
-            })
+        let places: @Sendable (HTTPRequest, Date) throws -> PlacesKey = { request, _ in try PlacesQuery.key(request.query) }
+        if let service {
+            router.onDemand(
+                Self.placesPath, places, cached: service.cachedPlaces(for:now:), answer: { await service.places(for: $0, client: $1) })
+        } else {
+            router.notConfigured(Self.placesPath, notConfigured, places)
+        }
         for path in [Self.geocodePath, Self.geocodeSearchPath] {
             router.onDemand(path, service?.geocode, notConfigured: notConfigured) { request, _ in try GeocodeKey(request.query) }
         }

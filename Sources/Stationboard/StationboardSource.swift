@@ -70,10 +70,10 @@ public struct StationboardSource: OnDemandSource {
         return false
     }
 
-    /// The upstream's bytes, the rendered body and a little per journey.
+    /// The upstream's bytes and a little per journey (the rendered body is charged to the engine's renderings).
     public func cost(of board: Board) -> Int {
         guard case .board(let document) = board else { return 256 }
-        return 2 * document.body.count + document.journeys.count * 64 + 256
+        return document.body.count + document.journeys.count * 64 + 256
     }
 
     public var renderingVersion: Int { courses().generation }

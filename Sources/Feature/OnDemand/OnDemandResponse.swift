@@ -35,18 +35,17 @@ public struct OnDemandResponse: Sendable {
             var headers = cacheControl
             if stale { headers.markStale(source) }
             return Self(cached: CachedResponse(json: bytes, headers: headers), fetchedAt: fetchedAt)
-        case .missing(let message, let members) where !members.isEmpty:
+        case .missing(let message, let members):
+            // The contract's `{"error": …}` with the members kept beside it.
             let extra = members.map { ",\(JSONString.quote($0.name)):\(JSONString.quote($0.value))" }.joined()
             let json = "{\"error\":\(JSONString.quote(message))\(extra)}"
             return Self(cached: CachedResponse(.json(Array(json.utf8), status: .notFound, headers: cacheControl)), fetchedAt: nil)
-        case .missing(let message, _):
-            return Self(cached: CachedResponse(.error(.notFound, message, headers: cacheControl)), fetchedAt: nil)
         case .refused(let message):
             return Self(cached: CachedResponse(.error(.badRequest, message, headers: cacheControl)), fetchedAt: nil)
         }
     }
 
-    public static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
+    static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
         Self(
             cached: CachedResponse(.error(
                 clientShare ? .tooManyRequests : .serviceUnavailable, reason,
