@@ -108,7 +108,13 @@ final class ShipsAndLakesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(preflight.status, 204)
         XCTAssertTrue(preflight.header("Access-Control-Allow-Headers")?.contains("Authorization") ?? false)
 
-        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        // The run is counted when the runner has written it to `fetch_runs`, a moment after its data is served.
+        var metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        let counted = Date().addingTimeInterval(5)
+        while !metrics.contains(#"pier_fetch_runs_total{source="ships""#), Date() < counted {
+            usleep(20_000)
+            metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        }
         XCTAssertTrue(metrics.contains(#"pier_fetch_runs_total{source="ships",outcome="ok"} 1"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_cache_requests_total{cache="ships",result="hit"}"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_fetch_last_success_timestamp_seconds{source="ships"}"#), metrics)
