@@ -8,5 +8,5 @@ ENVIRONMENT=(PIER_TRANSPORT_URL="http://127.0.0.1:$STANDIN_PORT/v1" PIER_TRANSPO
 tomorrow=$(python3 -c 'import datetime; print(datetime.date.today() + datetime.timedelta(days=1))')
 COLD_LABEL="cold key (upstream + check + store + render)"
 COLD_UNIT="keys"
-cold_path() { echo "/v1/stationboard?id=8503651&date=$tomorrow&limit=$1"; }
+cold_path() { echo "/v1/stationboard?id=8503651&date=$tomorrow&limit=$(($1 + 1))"; }
 WARM_PATHS=("/v1/stationboard?id=8503651&date=$tomorrow&limit=30")
