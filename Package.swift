@@ -52,7 +52,7 @@ let package = Package(
         // Upstream HTTP client, fetch runs, schedules and the status board. No domain knowledge.
         .target(
             name: "Fetching",
-            dependencies: ["Markup", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Basics", "Markup", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
@@ -106,7 +106,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += [
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
-        .testTarget(name: "FetchingTests", dependencies: ["Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

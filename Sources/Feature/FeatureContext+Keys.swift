@@ -14,8 +14,8 @@ extension FeatureContext {
     }
 
     /// A key's daily quota counted in PostgreSQL; `nil` without a limit, or when the upstreams are recordings.
-    public func dailyQuota(upstream: String, perDay: Int?, timeZone: TimeZone = DailyQuota.utc) -> DailyQuota? {
+    public func dailyQuota(upstream: String, perDay: Int?, timeZone: TimeZone = DailyQuota.utc, shares: DailyShares = DailyShares()) -> DailyQuota? {
         guard let perDay, !upstreamsAreRecordings else { return nil }
-        return DailyQuota(upstream: upstream, limit: perDay, timeZone: timeZone, pool: pool)
+        return DailyQuota(upstream: upstream, limit: perDay, timeZone: timeZone, shares: shares, pool: pool)
     }
 }

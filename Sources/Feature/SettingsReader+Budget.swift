@@ -1,3 +1,4 @@
+import Basics
 import Fetching
 
 extension SettingsReader {
@@ -23,14 +24,36 @@ extension SettingsReader {
 
 extension SettingsReader {
     /// An on-demand upstream's settings: its budget (``budget(_:default:)``, or ``perSecondBudget(_:default:)`` when
-    /// `perSecond`) and, when `perDay` names a variable, its daily quota (`0`: never call), each defaulting to `value`'s.
+    /// `perSecond`) and, when `perDay` names a variable, its daily quota (`0`: never call), each defaulting to `value`'s;
+    /// the fair shares every upstream shares (``fairShares(default:)``, ``waiting(default:)``).
     public func upstream(_ prefix: String, perSecond: Bool, perDay: String? = nil, default value: OnDemandUpstream.Settings) throws
         -> OnDemandUpstream.Settings
     {
         var settings = value
         settings.budget = try perSecond ? perSecondBudget(prefix, default: value.budget) : budget(prefix, default: value.budget)
         if let perDay { settings.perDay = try int(perDay, default: value.perDay ?? 0, in: 0...100_000_000) }
+        settings.shares = try fairShares(default: value.shares)
+        settings.waiting = try waiting(default: value.waiting)
         return settings
+    }
+
+    /// `PIER_DAILY_SHARE_SUBSCRIBER`, `PIER_DAILY_SHARE_NETWORK`, `PIER_DAILY_RESERVE`: how every daily quota is split.
+    public func fairShares(default value: DailyShares) throws -> DailyShares {
+        let reserve = try number("PIER_DAILY_RESERVE", default: value.reserve, in: 0...0.9)
+        let open = 1 - reserve
+        return DailyShares(
+            subscriber: try number("PIER_DAILY_SHARE_SUBSCRIBER", default: min(value.subscriber, open), in: 0.0001...open),
+            network: try number("PIER_DAILY_SHARE_NETWORK", default: min(value.network, open), in: 0.0001...open),
+            reserve: reserve)
+    }
+
+    /// `PIER_BURST_WAIT_S` (how long a client a little ahead of its share waits for its turn) and
+    /// `PIER_CLIENT_REQUESTS_AT_ONCE` (a client's requests past memory at once).
+    public func waiting(default value: UpstreamLimits<AddressGroup>.Waiting) throws -> UpstreamLimits<AddressGroup>.Waiting {
+        var waiting = value
+        waiting.maxWait = try number("PIER_BURST_WAIT_S", default: value.maxWait, in: 0...10)
+        waiting.requestsPerClient = try int("PIER_CLIENT_REQUESTS_AT_ONCE", default: value.requestsPerClient, in: 1...1000)
+        return waiting
     }
 }
 

@@ -1,18 +1,29 @@
+import Basics
 import Foundation
 import Postgres
 import Synchronization
 
 /// A key's requests per day, counted in PostgreSQL (`upstream_quota`) so that every replica draws on one
-/// count and a restart does not reset it. Each call takes one request with a single conditional upsert: the
-/// count never passes the limit, whatever the number of replicas asking at once.
+/// count and a restart does not reset it, and split by ``DailyShares``: each client group a call counts against
+/// has a share of the day (`upstream_share`), and a reserve is kept for refreshing answers more than one client
+/// asked for. Each call takes its units with one statement (`pier_take_quota`) that never lets the day or a
+/// group pass its limit, whatever the number of replicas asking at once.
+///
+/// What this process learnt of today's groups is kept in memory, so that a group known to have spent its share
+/// is refused before any database work (``spentGroup(_:units:now:)``).
 ///
 /// Without the database no request is granted: a key blocked for overdrawing hurts every user for longer
 /// than an outage of the database does (the routes serve what they hold meanwhile).
 public final class DailyQuota: Sendable {
     public enum Decision: Sendable, Equatable {
         case granted
-        /// The day's requests are spent (or the count could not be read); `retryAfter` seconds until the next day.
-        case spent(retryAfter: Int)
+        /// The day's requests are spent — those outside the reserve when `reserved` — and `retryAfter` seconds
+        /// until the next day.
+        case spent(retryAfter: Int, reserved: Bool = false)
+        /// The group at position `by` in the call's groups has spent its share of the day.
+        case shareSpent(by: Int, retryAfter: Int)
+        /// The count could not be read or written: nothing was taken.
+        case unknown
     }
 
     /// What `/health` shows.
@@ -21,63 +32,95 @@ public final class DailyQuota: Sendable {
         public var limit: Int
         /// `nil` before this process has counted anything today.
         public var used: Int?
+        /// Units kept for answers more than one client asked for.
+        public var reserve: Int = 0
 
-        /// `{"per_day":…,"used_today":…,"left_today":…}` (`null` when not known yet).
+        /// `{"per_day":…,"used_today":…,"left_today":…,"reserve":…}` (`null` when not known yet).
         public var json: String {
             let used = used.map(String.init) ?? "null"
             let left = self.used.map { String(max(0, limit - $0)) } ?? "null"
-            return "{\"per_day\":\(limit),\"used_today\":\(used),\"left_today\":\(left)}"
+            return "{\"per_day\":\(limit),\"used_today\":\(used),\"left_today\":\(left),\"reserve\":\(reserve)}"
         }
+    }
+
+    private struct Known {
+        var day: CalendarDate
+        var used: Int?
+        /// Today's count of each group this process has seen spend (bounded: ``groupsKept``).
+        var groups: [AddressGroup: Int] = [:]
     }
 
     /// Where most upstreams' day starts (OpenWeather's, Geoapify's).
     public static let utc = TimeZone(identifier: "UTC") ?? TimeZone(secondsFromGMT: 0) ?? .current
+    /// Groups remembered in memory per day; past it only those that spent their share are kept (PostgreSQL
+    /// still decides for the others).
+    static let groupsKept = 50_000
 
     public let upstream: String
     public let limit: Int
+    public let shares: DailyShares
     private let timeZone: TimeZone
     private let pool: PostgresPool
-    private let known = Mutex<(day: CalendarDate, used: Int)?>(nil)
+    private let known: Mutex<Known?> = Mutex(nil)
 
     /// - Parameters:
     ///   - upstream: the row's name (`openweather`).
     ///   - limit: requests per day; `0` grants none.
     ///   - timeZone: where the upstream's day starts (UTC for OpenWeather).
-    public init(upstream: String, limit: Int, timeZone: TimeZone = DailyQuota.utc, pool: PostgresPool) {
+    public init(upstream: String, limit: Int, timeZone: TimeZone = DailyQuota.utc, shares: DailyShares = DailyShares(), pool: PostgresPool) {
         self.upstream = upstream
         self.limit = max(0, limit)
         self.timeZone = timeZone
+        self.shares = shares
         self.pool = pool
     }
 
     /// Takes `units` of today's quota (one request; Geoapify counts credits, several per call): all of them
-    /// or none.
-    public func take(units: Int = 1, now: Date = Date()) async -> Decision {
+    /// or none. `groups` are the client's (none: a call on nobody's behalf); `reserved` lets the call use the
+    /// reserve (an answer more than one client asked for).
+    public func take(units: Int = 1, groups: [AddressGroup] = [], reserved: Bool = true, now: Date = Date()) async -> Decision {
         let day = CalendarDate(now, in: timeZone)
-        let retryAfter = max(1, Int(day.adding(days: 1).start(in: timeZone).timeIntervalSince(now).rounded(.up)))
+        let retryAfter = secondsToNextDay(day, now: now)
         let units = max(1, units)
-        guard units <= limit else { return .spent(retryAfter: retryAfter) }
+        let dayLimit = reserved ? limit : shares.unreserved(day: limit)
+        guard units <= dayLimit else { return .spent(retryAfter: retryAfter, reserved: !reserved) }
+        let groupLimits = groups.map { shares.limit(of: $0.size, day: limit, units: units) }
         do {
             let rows = try await pool.query(
-                """
-                INSERT INTO upstream_quota (upstream, day, used) VALUES ($1, $2::date, $4)
-                ON CONFLICT (upstream, day) DO UPDATE SET used = upstream_quota.used + $4 WHERE upstream_quota.used + $4 <= $3
-                RETURNING used
-                """, [upstream, day.description, limit, units])
-            guard let used = try rows.first?.decode(Int.self, "used") else {
-                // Refused: fewer than `units` are left (none, when one was asked).
-                if units == 1 { known.withLock { $0 = (day, limit) } }
-                return .spent(retryAfter: retryAfter)
+                "SELECT granted, day_used, spent_group, group_used FROM pier_take_quota($1, $2::date, $3, $4, $5::text[], $6::integer[])",
+                [upstream, day.description, units, dayLimit, Self.array(groups.map(\.description)), Self.array(groupLimits.map(String.init))])
+            guard let row = rows.first, let granted = try row.decode(Bool?.self, "granted"), let used = try row.decode(Int?.self, "day_used")
+            else { return .unknown }
+            let counts = Self.integers(try row.decode(String?.self, "group_used") ?? "{}")
+            let spentGroup = try row.decode(Int?.self, "spent_group").map { $0 - 1 }
+            learn(day: day, used: used, groups: groups, counts: counts, spent: spentGroup.map { ($0, groupLimits[$0]) })
+            if granted {
+                if used == units {
+                    // The first request of a day: forget counts older than a few weeks, and yesterday's groups.
+                    _ = try? await pool.execute("DELETE FROM upstream_quota WHERE upstream = $1 AND day < $2::date - 35", [upstream, day.description])
+                    _ = try? await pool.execute("DELETE FROM upstream_share WHERE upstream = $1 AND day < $2::date - 1", [upstream, day.description])
+                }
+                return .granted
             }
-            known.withLock { $0 = (day, used) }
-            if used == units {
-                // The first request of a day: forget counts older than a few weeks.
-                _ = try? await pool.execute("DELETE FROM upstream_quota WHERE upstream = $1 AND day < $2::date - 35", [upstream, day.description])
-            }
-            return .granted
+            if let spentGroup { return .shareSpent(by: spentGroup, retryAfter: retryAfter) }
+            return .spent(retryAfter: retryAfter, reserved: !reserved && dayLimit < limit)
         } catch {
-            return .spent(retryAfter: 60)
+            return .unknown
         }
+    }
+
+    /// The position of a group among `groups` this process knows to have spent its share of today (taking
+    /// `units` more would pass it), with the seconds until the next day; `nil` when none is known to have.
+    public func spentGroup(_ groups: [AddressGroup], units: Int = 1, now: Date = Date()) -> (index: Int, retryAfter: Int)? {
+        let day = CalendarDate(now, in: timeZone)
+        let index: Int? = known.withLock { known in
+            guard let known, known.day == day else { return nil }
+            return groups.firstIndex { group in
+                guard let used = known.groups[group] else { return false }
+                return used + max(1, units) > shares.limit(of: group.size, day: limit, units: max(1, units))
+            }
+        }
+        return index.map { ($0, secondsToNextDay(day, now: now)) }
     }
 
     /// Reads today's count (at start-up, so `/health` knows it before the first request).
@@ -85,12 +128,41 @@ public final class DailyQuota: Sendable {
         let day = CalendarDate(now, in: timeZone)
         let rows = try await pool.query("SELECT used FROM upstream_quota WHERE upstream = $1 AND day = $2::date", [upstream, day.description])
         let used = try rows.first?.decode(Int.self, "used") ?? 0
-        known.withLock { $0 = (day, used) }
+        known.withLock { $0 = Known(day: day, used: used) }
     }
 
     public func snapshot(now: Date = Date()) -> Snapshot {
         let day = CalendarDate(now, in: timeZone)
-        let used = known.withLock { known in known.flatMap { $0.day == day ? $0.used : 0 } }
-        return Snapshot(day: day, limit: limit, used: used)
+        let used = known.withLock { known in known.map { $0.day == day ? $0.used : 0 } ?? nil }
+        return Snapshot(day: day, limit: limit, used: used, reserve: limit - shares.unreserved(day: limit))
+    }
+
+    private func learn(day: CalendarDate, used: Int, groups: [AddressGroup], counts: [Int], spent: (index: Int, limit: Int)?) {
+        known.withLock { known in
+            var today = known.flatMap { $0.day == day ? $0 : nil } ?? Known(day: day)
+            known = nil  // `today` holds the only copy: no copy of the groups on write
+            today.used = used
+            for (group, count) in zip(groups, counts) { today.groups[group] = count }
+            // Refused: the group's count plus this call passes its limit; remember it as spent.
+            if let spent, spent.index < groups.count { today.groups[groups[spent.index]] = spent.limit }
+            if today.groups.count > Self.groupsKept {
+                today.groups = today.groups.filter { $0.value >= shares.limit(of: $0.key.size, day: limit, units: 1) }
+            }
+            known = today
+        }
+    }
+
+    private func secondsToNextDay(_ day: CalendarDate, now: Date) -> Int {
+        max(1, Int(day.adding(days: 1).start(in: timeZone).timeIntervalSince(now).rounded(.up)))
+    }
+
+    /// A PostgreSQL array literal of `elements` (CIDR text and numbers: quoted, nothing to escape).
+    static func array(_ elements: [String]) -> String {
+        "{" + elements.map { "\"\($0)\"" }.joined(separator: ",") + "}"
+    }
+
+    /// The integers of a PostgreSQL array's text (`{1,2,3}`).
+    static func integers(_ text: String) -> [Int] {
+        text.trimmingCharacters(in: CharacterSet(charactersIn: "{}")).split(separator: ",").compactMap { Int($0) }
     }
 }

@@ -1,25 +1,41 @@
+import Basics
 import Metrics
 
-/// `/metrics` counters of the requests an on-demand upstream was not asked for, one per reason
-/// (``UpstreamRefusal``s and any of the feature's own, e.g. `daily_quota`).
+/// `/metrics` counters of the requests an on-demand upstream was not asked for, by reason (``UpstreamRefusal``s
+/// and the daily quota's: `daily_quota`, `reserve`, `daily_share`, `quota_unknown`) and, when a client's share
+/// was spent, by the size of the group that spent it (`group="ipv4/24"`) — never an address.
 public struct RefusalCounters: Sendable {
     private let counters: [String: Counter]
+    private let byGroup: [String: Counter]
 
-    /// - Parameter name: the metric (`pier_tfnsw_refusals_total`), labelled `reason`.
+    /// The daily quota's reasons (``DailyQuota/Decision``): the day spent, the part outside the reserve spent,
+    /// a group's share spent, the count not readable.
+    public static let quotaReasons = ["daily_quota", "reserve", "daily_share", "quota_unknown"]
+
+    /// - Parameter name: the metric (`pier_tfnsw_refusals_total`), labelled `reason` (and `group`).
     public init(metrics: MetricsRegistry?, name: String, help: String, reasons: [String]) {
-        var counters: [String: Counter] = [:]
+        var counters: [String: Counter] = [:], byGroup: [String: Counter] = [:]
         for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: [("reason", reason)]) }
+        for reason in [UpstreamRefusal.clientShare.rawValue, UpstreamRefusal.concurrency.rawValue, "daily_share"] where reasons.contains(reason) {
+            for size in AddressGroup.Size.allCases {
+                byGroup[reason + " " + size.rawValue] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
+            }
+        }
         self.counters = counters
+        self.byGroup = byGroup
     }
 
-    public func count(_ reason: String) {
-        counters[reason]?.increment()
+    /// Counts a refusal for `reason`; `group`: the size of the client group whose share was spent.
+    public func count(_ reason: String, group: AddressGroup.Size? = nil) {
+        if let group, let counter = byGroup[reason + " " + group.rawValue] { counter.increment() } else { counters[reason]?.increment() }
     }
 
     /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`
     /// in whole seconds, and whether it is this client's share that is spent (`429` rather than `503`).
-    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, upstream: String) -> (reason: String, retryAfter: Int, clientShare: Bool) {
-        count(refusal.rawValue)
-        return (refusal.reason(upstream: upstream), RetryAfter.seconds(seconds), refusal == .clientShare)
+    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, group: AddressGroup.Size? = nil, upstream: String)
+        -> (reason: String, retryAfter: Int, clientShare: Bool)
+    {
+        count(refusal.rawValue, group: group)
+        return (refusal.reason(upstream: upstream), RetryAfter.seconds(seconds), refusal.isClients)
     }
 }

@@ -3,9 +3,11 @@ import Synchronization
 /// A budget of upstream requests shared by a whole process: one token bucket for everyone, plus a smaller
 /// bucket per client so that one client (a scraper, a runaway app) cannot spend all of it.
 ///
-/// A client may take at most `clientShare` of the rate and of the burst (at least one request). Clients
-/// whose bucket is full again are forgotten, so the table holds only those that spent recently — at most
-/// about the burst's worth of clients per refill period, whatever the number of clients.
+/// A client may take at most `clientShare` of the rate and of the burst (at least one request). A request may
+/// count against several clients at once (an address and the networks it belongs to, ``AddressGroup``): it is
+/// granted only when each of them has a token, so a network's share is one share whatever number of addresses
+/// it uses. Clients whose bucket is full again are forgotten, so the table holds only those that spent
+/// recently — at most about the burst's worth of clients per refill period, whatever the number of clients.
 public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
     public struct Settings: Sendable, Equatable {
         /// Sustained requests per minute; `0` refuses every request.
@@ -32,8 +34,9 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
 
     public enum Decision: Sendable, Equatable {
         case granted
-        /// Refused; `retryAfter` seconds until this client could be granted one (infinity: never).
-        case refused(Refusal, retryAfter: Double)
+        /// Refused; `retryAfter` seconds until this client could be granted one (infinity: never); `by` the
+        /// position of the client whose share is spent (`nil` for the shared budget).
+        case refused(Refusal, retryAfter: Double, by: Int? = nil)
     }
 
     /// The state for `/health`.
@@ -87,27 +90,29 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
     /// Takes one request from the budget for `client` (`nil`: not attributed to a client, only the shared
     /// bucket counts), or says why not and when to try again.
     public func acquire(for client: Client?) -> Decision {
+        acquire(for: client.map { [$0] } ?? [])
+    }
+
+    /// Takes one request counted against each of `clients` (and the shared bucket) — all or nothing.
+    public func acquire(for clients: [Client]) -> Decision {
         let now = clock()
         return state.withLock { state in
-            var own = client.map { state.clients[$0] ?? newClientBucket(now: now) }
+            var own = clients.map { state.clients[$0] ?? newClientBucket(now: now) }
             guard state.shared.hasToken(now: now) else {
                 state.refused[.budget, default: 0] += 1
                 return .refused(.budget, retryAfter: Self.wait(state.shared, own, now: now))
             }
-            if var bucket = own {
-                guard bucket.take(now: now) else {
-                    state.refused[.clientShare, default: 0] += 1
-                    return .refused(.clientShare, retryAfter: Self.wait(state.shared, bucket, now: now))
-                }
-                own = bucket
+            for index in own.indices where !own[index].take(now: now) {
+                state.refused[.clientShare, default: 0] += 1
+                return .refused(.clientShare, retryAfter: Self.wait(state.shared, own, now: now), by: index)
             }
             _ = state.shared.take(now: now)
             state.granted += 1
-            if let client, let own {
+            for (client, bucket) in zip(clients, own) {
                 if state.clients[client] == nil, state.clients.count >= 1024 {
                     state.clients = state.clients.filter { !$0.value.isFull(now: now) }
                 }
-                state.clients[client] = own
+                state.clients[client] = bucket
             }
             return .granted
         }
@@ -115,9 +120,28 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
 
     /// Seconds until `client` could be granted a request (0: now).
     public func retryAfter(for client: Client?) -> Double {
+        retryAfter(for: client.map { [$0] } ?? [])
+    }
+
+    /// Seconds until a request counted against each of `clients` could be granted (0: now).
+    public func retryAfter(for clients: [Client]) -> Double {
         let now = clock()
         return state.withLock { state in
-            Self.wait(state.shared, client.flatMap { state.clients[$0] }, now: now)
+            Self.wait(state.shared, clients.compactMap { state.clients[$0] }, now: now)
+        }
+    }
+
+    /// Seconds until each of `clients` has a token (the shared budget left out: it is not theirs to spend), and
+    /// the position of the one that waits longest (`nil` when none waits).
+    public func clientWait(for clients: [Client]) -> (seconds: Double, by: Int?) {
+        let now = clock()
+        return state.withLock { state in
+            var longest: (seconds: Double, by: Int?) = (0, nil)
+            for (index, client) in clients.enumerated() {
+                let wait = state.clients[client]?.secondsUntilToken(now: now) ?? 0
+                if wait > longest.seconds { longest = (wait, index) }
+            }
+            return longest
         }
     }
 
@@ -137,7 +161,7 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
         return TokenBucket(ratePerSecond: settings.ratePerMinute / 60 * settings.clientShare, capacity: capacity, now: now)
     }
 
-    private static func wait(_ shared: TokenBucket, _ own: TokenBucket?, now: Double) -> Double {
-        max(shared.secondsUntilToken(now: now), own?.secondsUntilToken(now: now) ?? 0)
+    private static func wait(_ shared: TokenBucket, _ own: [TokenBucket], now: Double) -> Double {
+        own.reduce(shared.secondsUntilToken(now: now)) { max($0, $1.secondsUntilToken(now: now)) }
     }
 }

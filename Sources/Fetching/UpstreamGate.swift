@@ -7,8 +7,8 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     public enum Outcome: Sendable {
         /// The call's value: of a call started now, or of one already running for the key (which took no token).
         case answered(Value)
-        /// Not asked; `retryAfter` seconds until asking could be allowed (infinity: never).
-        case refused(Refusal, retryAfter: Double)
+        /// Not asked: why, and the seconds until asking could be allowed (infinity: never).
+        case refused(UpstreamLimits<Client>.Refused)
     }
 
     public let limits: UpstreamLimits<Client>
@@ -27,16 +27,26 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     }
 
     /// Joins the call running for `key`, or starts `work` when the upstream is not paused and the budget
-    /// (and `client`'s share) has a token — decided under the same lock as the start, so concurrent callers
-    /// for one key spend one token between them.
+    /// (and the share of each of `clients`, narrowest first) has a token — decided under the same lock as the
+    /// start, so concurrent callers for one key spend one token between them. A caller a little ahead of its
+    /// share waits for its turn (``UpstreamLimits/waitForTurn(after:client:waited:)``).
+    public func call(_ key: Key, clients: [Client], _ work: @escaping @Sendable () async -> Value) async -> Outcome {
+        var waited = 0.0
+        while true {
+            var refused = UpstreamLimits<Client>.Refused(.budget, retryAfter: 1)
+            let task = calls.task(for: key, startingIf: {
+                guard let refusal = limits.admit(clients) else { return true }
+                refused = refusal
+                return false
+            }, work)
+            if let task { return .answered(await task.value) }
+            guard await limits.waitForTurn(after: refused, client: clients.first, waited: waited) else { return .refused(refused) }
+            waited += refused.retryAfter
+        }
+    }
+
+    /// The same for one client (`nil`: only the shared budget counts).
     public func call(_ key: Key, client: Client?, _ work: @escaping @Sendable () async -> Value) async -> Outcome {
-        var refusal: (refusal: Refusal, retryAfter: Double) = (.budget, 1)
-        let task = calls.task(for: key, startingIf: {
-            guard let refused = limits.admit(client) else { return true }
-            refusal = refused
-            return false
-        }, work)
-        guard let task else { return .refused(refusal.refusal, retryAfter: refusal.retryAfter) }
-        return .answered(await task.value)
+        await call(key, clients: client.map { [$0] } ?? [], work)
     }
 }

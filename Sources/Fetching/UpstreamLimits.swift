@@ -1,13 +1,16 @@
+import Foundation
 import Synchronization
 
 /// Why an upstream was not asked.
 public enum UpstreamRefusal: String, Sendable, CaseIterable {
     /// The process's budget is spent.
     case budget
-    /// This client has used its share of the budget.
+    /// This client (or a network it belongs to) has used its share of the budget.
     case clientShare = "client_share"
     /// The upstream asked for a pause that has not ended.
     case paused
+    /// This client already has as many requests waiting for the upstream as it may.
+    case concurrency
 
     /// Why no call was made, in a sentence naming `upstream` (for the JSON error of a refused request).
     public func reason(upstream: String) -> String {
@@ -15,31 +18,129 @@ public enum UpstreamRefusal: String, Sendable, CaseIterable {
         case .budget: "the request budget for \(upstream) is spent"
         case .clientShare: "this client has used its share of the request budget for \(upstream)"
         case .paused: "calls to \(upstream) are paused (it refused or rate-limited the last one)"
+        case .concurrency: "this client has too many requests waiting for \(upstream) at once"
         }
     }
+
+    /// Whether the client is refused for what it did (`429`) rather than for what everyone did (`503`).
+    public var isClients: Bool { self == .clientShare || self == .concurrency }
 }
 
 /// What an upstream allows this process, shared by everything that asks it: a request budget (the process's and
 /// each client's share) and a pause when the upstream itself says "not before" (`429` with `Retry-After`, a
 /// refused key). Several ``UpstreamGate``s may share one (places and geocoding draw on one Geoapify budget).
+///
+/// A client a little ahead of its rate waits for its turn instead of being refused — an app's screen asks for
+/// a few things at once — but for at most ``Settings/maxWait`` and with at most ``Settings/waitingPerClient``
+/// requests waiting; `429` is for sustained overuse. A client (its narrowest group) has at most
+/// ``Settings/requestsPerClient`` requests on the way to the upstream at once, so that a flood of cold requests
+/// from one host cannot hold every database connection.
 public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
+    /// How long a client ahead of its share waits, and how many of its requests may be under way at once.
+    public struct Waiting: Sendable, Equatable {
+        /// Seconds a request may wait in all for a token (a burst of an app, not a flood).
+        public var maxWait: Double
+        /// A client's requests waiting for a token at once; more are refused.
+        public var waitingPerClient: Int
+        /// A client's requests past memory (reading PostgreSQL, waiting, asking the upstream) at once.
+        public var requestsPerClient: Int
+
+        public init(maxWait: Double = 1.5, waitingPerClient: Int = 4, requestsPerClient: Int = 8) {
+            self.maxWait = maxWait
+            self.waitingPerClient = waitingPerClient
+            self.requestsPerClient = requestsPerClient
+        }
+
+        /// Refused at once (an upstream whose callers have something else to serve meanwhile).
+        public static var never: Waiting { Waiting(maxWait: 0) }
+    }
+
+    /// A request not admitted: why, the seconds until it could be, and the position of the client (among those
+    /// it was counted against) whose share is spent.
+    public struct Refused: Sendable, Equatable {
+        public var refusal: UpstreamRefusal
+        public var retryAfter: Double
+        public var by: Int?
+
+        public init(_ refusal: UpstreamRefusal, retryAfter: Double, by: Int? = nil) {
+            self.refusal = refusal
+            self.retryAfter = retryAfter
+            self.by = by
+        }
+    }
+
     public let budget: RequestBudget<Client>
+    public let waiting: Waiting
     private let pausedUntil = Mutex<Double>(-Double.infinity)
+    private let waiters = Mutex<[Client: Int]>([:])
+    private let underWay = Mutex<[Client: Int]>([:])
     private let clock: @Sendable () -> Double
 
     /// - Parameter clock: seconds on a monotonic clock (tests pass their own).
-    public init(budget settings: RequestBudget<Client>.Settings, clock: @escaping @Sendable () -> Double) {
+    public init(budget settings: RequestBudget<Client>.Settings, waiting: Waiting = Waiting(), clock: @escaping @Sendable () -> Double) {
         self.clock = clock
+        self.waiting = waiting
         budget = RequestBudget(settings, clock: clock)
     }
 
-    /// `nil` when a call may start now (a token was taken), else why not and the seconds until it could.
-    public func admit(_ client: Client?) -> (refusal: UpstreamRefusal, retryAfter: Double)? {
+    /// `nil` when a call may start now (a token was taken for each of `clients`), else why not.
+    public func admit(_ clients: [Client]) -> Refused? {
         let pause = pausedFor
-        if pause > 0 { return (.paused, pause) }
-        switch budget.acquire(for: client) {
+        if pause > 0 { return Refused(.paused, retryAfter: pause) }
+        switch budget.acquire(for: clients) {
         case .granted: return nil
-        case .refused(let reason, let retryAfter): return (reason == .budget ? .budget : .clientShare, retryAfter)
+        case .refused(let reason, let retryAfter, let by): return Refused(reason == .budget ? .budget : .clientShare, retryAfter: retryAfter, by: by)
+        }
+    }
+
+    /// `nil` when a call may start now for `client` alone.
+    public func admit(_ client: Client?) -> Refused? {
+        admit(client.map { [$0] } ?? [])
+    }
+
+    /// Whether `clients` would be refused for their own share even after waiting their turn (checked before any
+    /// work on their behalf; takes nothing).
+    public func precheck(_ clients: [Client]) -> Refused? {
+        let (seconds, by) = budget.clientWait(for: clients)
+        return seconds > waiting.maxWait ? Refused(.clientShare, retryAfter: seconds, by: by) : nil
+    }
+
+    /// After `refused`, waits for the turn when it comes within what is left of ``Waiting/maxWait`` (`waited` seconds
+    /// have passed already) and `client` has fewer than ``Waiting/waitingPerClient`` requests waiting. True when
+    /// it waited (ask again), false when the refusal stands.
+    public func waitForTurn(after refused: Refused, client: Client?, waited: Double) async -> Bool {
+        guard refused.refusal != .paused, refused.retryAfter.isFinite, waited + refused.retryAfter <= waiting.maxWait else { return false }
+        if let client {
+            let admitted = waiters.withLock { waiters in
+                guard waiters[client, default: 0] < waiting.waitingPerClient else { return false }
+                waiters[client, default: 0] += 1
+                return true
+            }
+            guard admitted else { return false }
+        }
+        try? await Task.sleep(for: .milliseconds(Int((refused.retryAfter * 1000).rounded(.up))))
+        if let client { Self.release(client, from: waiters) }
+        return true
+    }
+
+    /// Counts a request of `client` under way to the upstream; false (and nothing counted) when it already has
+    /// ``Waiting/requestsPerClient``. Each true is followed by ``finished(_:)``.
+    public func start(_ client: Client) -> Bool {
+        underWay.withLock { underWay in
+            guard underWay[client, default: 0] < waiting.requestsPerClient else { return false }
+            underWay[client, default: 0] += 1
+            return true
+        }
+    }
+
+    public func finished(_ client: Client) {
+        Self.release(client, from: underWay)
+    }
+
+    private static func release(_ client: Client, from counts: borrowing Mutex<[Client: Int]>) {
+        counts.withLock { counts in
+            let left = counts[client, default: 1] - 1
+            counts[client] = left > 0 ? left : nil
         }
     }
 

@@ -68,7 +68,8 @@ public struct PlacesFeature: Feature {
         let places: @Sendable (HTTPRequest, Date) throws -> PlacesKey = { request, _ in try PlacesQuery.key(request.query) }
         if let service {
             router.onDemand(
-                Self.placesPath, places, cached: service.cachedPlaces(for:now:), answer: { await service.places(for: $0, client: $1) })
+                Self.placesPath, places, cached: service.cachedPlaces(for:now:), refusal: service.refusal(for:client:now:),
+                answer: { await service.places(for: $0, client: $1) })
         } else {
             router.notConfigured(Self.placesPath, notConfigured, places)
         }

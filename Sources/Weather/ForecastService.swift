@@ -51,9 +51,9 @@ public final class ForecastService: Sendable {
         public var ttl: Duration
         /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
         public var neighbourKilometres: Double
-        public var budget: RequestBudget<IPAddress>.Settings
+        public var budget: RequestBudget<AddressGroup>.Settings
 
-        public init(ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init()) {
+        public init(ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<AddressGroup>.Settings = .init()) {
             self.ttl = ttl
             self.neighbourKilometres = neighbourKilometres
             self.budget = budget
@@ -66,14 +66,14 @@ public final class ForecastService: Sendable {
     public let settings: Settings
     public let memory: WeatherMemory
     /// One FMI call per cell at a time, started only with a token from the budget.
-    private let fetching: UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>
-    public var budget: RequestBudget<IPAddress> { fetching.budget }
+    private let fetching: UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>
+    public var budget: RequestBudget<AddressGroup> { fetching.budget }
     private let client: FMIClient
     private let store: WeatherStore
     /// One stored-forecast read per cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
-    private let refusals: [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal: Counter]
+    private let refusals: [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal: Counter]
     private let logger: Logger
 
     public init(
@@ -86,12 +86,14 @@ public final class ForecastService: Sendable {
         self.settings = settings
         self.memory = memory
         self.logger = logger
-        let fetching = UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>(budget: settings.budget, clock: clock)
+        // A refused cell is served by a neighbour's forecast: no waiting for a token.
+        let fetching = UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>(
+            limits: UpstreamLimits(budget: settings.budget, waiting: .never, clock: clock))
         self.fetching = fetching
         upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
-        var refusals: [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal: Counter] = [:]
+        var refusals: [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal: Counter] = [:]
         // FMI never asks for a pause; only the budget refuses.
-        for reason in [UpstreamGate<GridCell, IPAddress, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
+        for reason in [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
             refusals[reason] = metrics?.counter(
                 "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
                 labels: [("reason", reason.rawValue)])
@@ -164,7 +166,7 @@ public final class ForecastService: Sendable {
         let stored = await storedForecast(cell)
         if let stored, isFresh(stored, now: now) { return .fresh(stored) }
         // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
-        let outcome = await fetching.call(cell, client: client) {
+        let outcome = await fetching.call(cell, clients: client?.groups ?? []) {
             do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }
         }
         switch outcome {
@@ -176,12 +178,12 @@ public final class ForecastService: Sendable {
                 return .stale(stored)
             }
             return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
-        case .refused(let reason, let retryAfter):
-            refusals[reason]?.increment()
+        case .refused(let refused):
+            refusals[refused.refusal]?.increment()
             if let stored { return .stale(stored) }
-            let seconds = RetryAfter.seconds(retryAfter)
-            let why = reason == .clientShare ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
-            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))", clientShare: reason == .clientShare))
+            let seconds = RetryAfter.seconds(refused.retryAfter)
+            let why = refused.refusal.isClients ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
+            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))", clientShare: refused.refusal.isClients))
         }
     }
 

@@ -28,7 +28,9 @@ public struct WikipediaFeature: Feature {
             service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL)
             service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL)
             service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention)
-            service.upstream = try reader.upstream("PIER_WIKIPEDIA", perSecond: true, default: service.upstream)
+            service.upstream = try reader.upstream(
+                "PIER_WIKIPEDIA", perSecond: true, perDay: "PIER_WIKIPEDIA_REQUESTS_PER_DAY", default: service.upstream)
+            service.maxRows = try reader.int("PIER_WIKIPEDIA_MAX_ROWS", default: service.maxRows, in: 100...100_000_000)
             service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes)
         }
     }

@@ -17,8 +17,13 @@ public final class WikipediaService: Sendable {
         public var searchTTL: Duration = .seconds(86_400)
         /// `PIER_WIKIPEDIA_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE`: politeness, not a quota. A client
         /// may take 60 % (3 a second): the app enriches a new city's places 5 to 10 a second, and the rest of
-        /// the rate stays for everyone else.
-        public var upstream = OnDemandUpstream.Settings(budget: RequestBudget<IPAddress>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6))
+        /// the rate stays for everyone else. `PIER_WIKIPEDIA_REQUESTS_PER_DAY` (20,000): Wikipedia sets no quota,
+        /// but a day's budget split in fair shares keeps one client from spending the rate all day, and bounds the
+        /// rows a day adds (each call stores at most one).
+        public var upstream = OnDemandUpstream.Settings(
+            budget: RequestBudget<AddressGroup>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6), perDay: 20_000)
+        /// `PIER_WIKIPEDIA_MAX_ROWS`: the most answers of each kind (summaries, searches) kept in PostgreSQL.
+        public var maxRows = 200_000
         /// `PIER_WIKIPEDIA_CACHE_MB`: three quarters for summaries, a quarter for searches.
         public var cacheBytes = 32 << 20
         /// `PIER_WIKIPEDIA_RETENTION_D`: how long answers stay in PostgreSQL after they expire.
@@ -42,11 +47,11 @@ public final class WikipediaService: Sendable {
         summaries = OnDemand(
             kind: "wikipedia-summary",
             source: SharedAnswerSource(
-                kind: "wikipedia-summary", store: store, retention: settings.retention, fetch: { try await client.summary($0) }, render: Self.renderSummary),
+                kind: "wikipedia-summary", store: store, retention: settings.retention, maxRows: settings.maxRows, fetch: { try await client.summary($0) }, render: Self.renderSummary),
             upstream: upstream, report: report, settings: OnDemandSettings(cacheBytes: settings.cacheBytes * 3 / 4), runner: runner, metrics: metrics)
         searches = OnDemand(
             kind: "wikipedia-opensearch",
-            source: SharedAnswerSource(kind: "wikipedia-opensearch", store: store, retention: settings.retention, fetch: { try await client.openSearch($0) }),
+            source: SharedAnswerSource(kind: "wikipedia-opensearch", store: store, retention: settings.retention, maxRows: settings.maxRows, fetch: { try await client.openSearch($0) }),
             upstream: upstream, report: report, settings: OnDemandSettings(cacheBytes: settings.cacheBytes / 4), runner: runner, metrics: metrics)
     }
 

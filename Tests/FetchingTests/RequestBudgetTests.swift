@@ -1,4 +1,6 @@
+import Basics
 import Fetching
+import Foundation
 import Synchronization
 import XCTest
 
@@ -36,7 +38,7 @@ final class RequestBudgetTests: XCTestCase {
         let clock = Clock()
         let budget = RequestBudget<String>(.init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: { clock.now })
         XCTAssertEqual((0..<5).map { _ in budget.acquire(for: "a") }.filter { $0 == .granted }.count, 2)
-        XCTAssertEqual(budget.acquire(for: "a"), .refused(.clientShare, retryAfter: 4))
+        XCTAssertEqual(budget.acquire(for: "a"), .refused(.clientShare, retryAfter: 4, by: 0))
         XCTAssertEqual((0..<5).map { _ in budget.acquire(for: "b") }.filter { $0 == .granted }.count, 2)
         XCTAssertEqual((0..<5).map { _ in budget.acquire(for: nil) }.filter { $0 == .granted }.count, 4, "unattributed: only the shared bucket")
         XCTAssertEqual(budget.acquire(for: "c"), .refused(.budget, retryAfter: 1), "everything spent: the shared bucket decides")
@@ -59,7 +61,60 @@ final class RequestBudgetTests: XCTestCase {
 
     func testARateOfZeroRefusesEverything() {
         let budget = RequestBudget<String>(.init(ratePerMinute: 0, burst: 20, clientShare: 1), clock: { 0 })
-        guard case .refused(.budget, let retryAfter) = budget.acquire(for: "a") else { return XCTFail("refused") }
+        guard case .refused(.budget, let retryAfter, _) = budget.acquire(for: "a") else { return XCTFail("refused") }
         XCTAssertEqual(retryAfter, .infinity)
+    }
+}
+
+final class ClientGroupLimitsTests: XCTestCase {
+    func testANetworkHasOneShareWhateverNumberOfAddressesItUses() throws {
+        let budget = RequestBudget<AddressGroup>(.init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: { 0 })
+        // Two tokens per group: the /24 is spent after two addresses took one each, and a third address is refused
+        // by its network (the group at position 1).
+        XCTAssertEqual(budget.acquire(for: IPAddress("198.51.100.1")!.groups), .granted)
+        XCTAssertEqual(budget.acquire(for: IPAddress("198.51.100.2")!.groups), .granted)
+        XCTAssertEqual(budget.acquire(for: IPAddress("198.51.100.3")!.groups), .refused(.clientShare, retryAfter: 4, by: 1))
+        XCTAssertEqual(budget.acquire(for: IPAddress("203.0.113.1")!.groups), .granted, "another network")
+        XCTAssertEqual(budget.acquire(for: IPAddress("2001:db8:0:1::1")!.groups), .granted)
+        XCTAssertEqual(budget.acquire(for: IPAddress("2001:db8:0:2::1")!.groups), .granted)
+        XCTAssertEqual(budget.acquire(for: IPAddress("2001:db8:0:3::1")!.groups), .refused(.clientShare, retryAfter: 4, by: 1), "one /56")
+        XCTAssertEqual(IPAddress("2001:db8:0:3::1")!.groups.map(\.description), ["2001:db8:0:3::/64", "2001:db8::/56", "2001:db8::/48"])
+    }
+
+    func testABurstALittleAheadOfItsShareWaitsForItsTurnAndAFloodIsRefused() async throws {
+        // One token a second for the client, two at once: the third request waits about a second instead of a 429.
+        let limits = UpstreamLimits<AddressGroup>(
+            budget: .init(ratePerMinute: 120, burst: 4, clientShare: 0.5), waiting: .init(maxWait: 1.5, waitingPerClient: 2),
+            clock: { Double(MonotonicClock.now()) / 1e9 })
+        let gate = UpstreamGate<Int, AddressGroup, Int>(limits: limits)
+        let groups = IPAddress("198.51.100.7")!.groups
+        let started = Date()
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for key in 0..<3 {
+                group.addTask { if case .answered = await gate.call(key, clients: groups, { key }) { true } else { false } }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        XCTAssertEqual(answered, 3)
+        XCTAssertGreaterThan(Date().timeIntervalSince(started), 0.4, "the third waited for its token")
+        // Far ahead (tokens for seconds to come): refused at once, with the wait.
+        let flood = await withTaskGroup(of: Double?.self) { group in
+            for key in 10..<16 {
+                group.addTask { if case .refused(let refused) = await gate.call(key, clients: groups, { key }) { refused.retryAfter } else { nil } }
+            }
+            return await group.reduce(into: [Double?]()) { $0.append($1) }
+        }
+        XCTAssertGreaterThanOrEqual(flood.compactMap { $0 }.count, 3, "at most two wait, and only for a turn within 1.5 s")
+        XCTAssertNil(limits.precheck(IPAddress("203.0.113.1")!.groups), "another client is not held up")
+    }
+
+    func testAClientHasABoundedNumberOfRequestsUnderWay() {
+        let limits = UpstreamLimits<AddressGroup>(budget: .init(), waiting: .init(requestsPerClient: 2), clock: { 0 })
+        let client = IPAddress("198.51.100.7")!.groups[0]
+        XCTAssertTrue(limits.start(client))
+        XCTAssertTrue(limits.start(client))
+        XCTAssertFalse(limits.start(client))
+        limits.finished(client)
+        XCTAssertTrue(limits.start(client))
     }
 }

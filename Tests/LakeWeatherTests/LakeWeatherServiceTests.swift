@@ -133,7 +133,8 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         XCTAssertNotNil(second.response.headers["retry-after"])
         // Other clients spend the rest; then the shared budget is spent for everyone: 503.
         for (index, point) in points[2...4].enumerated() {
-            let answer = await service.response(for: service.source.cell(for: point), client: IPAddress("198.51.100.\(index + 1)")!)
+            // Clients of other networks (one /24 has one share).
+            let answer = await service.response(for: service.source.cell(for: point), client: IPAddress("198.51.\(index + 1).100")!)
             XCTAssertEqual(answer.response.status, .ok)
         }
         let spent = await service.response(for: service.source.cell(for: points[5]), client: IPAddress("192.0.2.1")!)
@@ -159,6 +160,6 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         XCTAssertEqual(upstream.requests(.openweather).count, 2)
         let rows = try await pool.query("SELECT used FROM upstream_quota WHERE upstream = 'openweather'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "used"), 2)
-        XCTAssertTrue(second.healthJSON().contains(#""quota":{"per_day":2,"used_today":2,"left_today":0}"#), second.healthJSON())
+        XCTAssertTrue(second.healthJSON().contains(#""quota":{"per_day":2,"used_today":2,"left_today":0,"reserve":1}"#), second.healthJSON())
     }
 }

@@ -175,12 +175,12 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         let second = await service.response(for: DepartureQuery(stop: "203294"), client: phone)
         XCTAssertEqual(second.cached.response.status, .tooManyRequests)
         XCTAssertNotNil(second.cached.response.headers["retry-after"])
-        // Other clients spend the rest; then the budget itself is spent: 503.
+        // Other clients (of other networks: a /24 has one share) spend the rest; then the budget itself is spent: 503.
         for (index, stop) in ["A1", "A2", "A3"].enumerated() {
-            let answer = await service.response(for: DepartureQuery(stop: stop), client: IPAddress("198.51.100.\(20 + index)"))
+            let answer = await service.response(for: DepartureQuery(stop: stop), client: IPAddress("203.0.\(20 + index).7"))
             XCTAssertEqual(answer.cached.response.status, .notFound)
         }
-        let spent = await service.response(for: DepartureQuery(stop: "203294"), client: IPAddress("198.51.100.99"))
+        let spent = await service.response(for: DepartureQuery(stop: "203294"), client: IPAddress("192.0.2.99"))
         XCTAssertEqual(spent.cached.response.status, .serviceUnavailable)
         XCTAssertEqual(upstream.requests(.tfnsw).count, 4)
     }

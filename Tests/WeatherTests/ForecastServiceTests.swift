@@ -20,7 +20,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     }
 
     private func service(
-        ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<IPAddress>.Settings = .init(),
+        ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<AddressGroup>.Settings = .init(),
         memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20), clock: ManualClock? = nil
     ) -> ForecastService {
         let fmi = fmi()
@@ -102,7 +102,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     /// The load: 500 concurrent requests for 500 different cold cells around one warm cell. FMI is
     /// asked at most burst + rate × elapsed times, and every request gets a forecast.
     func testFiveHundredColdCellsStayWithinTheBudgetAndAllGetAnAnswer() async throws {
-        let budget = RequestBudget<IPAddress>.Settings(ratePerMinute: 60, burst: 20, clientShare: 1)
+        let budget = RequestBudget<AddressGroup>.Settings(ratePerMinute: 60, burst: 20, clientShare: 1)
         let service = service(neighbourKilometres: 20, budget: budget)
         let started = Date()
         _ = try await service.forecast(at: Coordinate(latitude: 64.0, longitude: 26.0)!)
@@ -199,8 +199,9 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         } catch let unavailable as ForecastService.Unavailable {
             XCTAssertTrue(unavailable.clientShare)
         }
+        // Other networks (a /24 has one share, whatever its addresses).
         for (index, latitude) in [61.2, 61.3, 61.4].enumerated() {
-            _ = try await service.forecast(at: Coordinate(latitude: latitude, longitude: 24.0)!, client: IPAddress("198.51.100.\(index + 1)"))
+            _ = try await service.forecast(at: Coordinate(latitude: latitude, longitude: 24.0)!, client: IPAddress("198.51.\(index + 1).100"))
         }
         do {
             _ = try await service.forecast(at: Coordinate(latitude: 61.5, longitude: 24.0)!, client: IPAddress("192.0.2.9"))
@@ -228,7 +229,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         let answer = try await service.forecast(at: Coordinate(latitude: 61.05, longitude: 24.5)!, client: polite)
         XCTAssertEqual(answer.provenance, .own, "another client still gets its own cell")
         XCTAssertEqual(forecastRequests, 3)
-        XCTAssertEqual(service.budget.retryAfter(for: greedy), 4, accuracy: 0.01, "a quarter of a token a second")
+        XCTAssertEqual(service.budget.retryAfter(for: greedy.groups), 4, accuracy: 0.01, "a quarter of a token a second")
     }
 
     func testABudgetOfZeroNeverAsksFMI() async throws {

@@ -1,5 +1,6 @@
 # Sourced by scripts/test: the deployment files checked without a Docker engine.
-#   - docker-compose.yml validated by a real Compose implementation (Debian's docker-compose, `config`)
+#   - docker-compose.yml validated by a real Compose implementation (Debian's docker-compose, `config`), and
+#     checked to keep real client addresses for IPv4 and IPv6 (scripts/lib/compose_client_addresses.py)
 #   - Caddyfile validated by Debian's caddy
 #   - the Dockerfile's build stage replayed from the Docker build context (the checkout minus .dockerignore:
 #     its COPY lines and its swift build, scripts/lib/docker_build_replay.py), so a manifest or a COPY that
@@ -21,6 +22,9 @@ deployment_checks() {
         "$PIER_ROOT/.env.example" >"$scratch/.env"
     cp "$PIER_ROOT/docker-compose.yml" "$scratch/"
     docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config -q
+    log "deployment: real client addresses (IPv6 on the compose network, Caddy's hop trusted, no client-written X-Forwarded-For)"
+    docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config \
+        | python3 "$PIER_ROOT/scripts/lib/compose_client_addresses.py" "$PIER_ROOT/Caddyfile"
     rm -rf "$scratch"
     log "deployment: caddy validate"
     (cd "$(mktemp -d)" && HOME="$PWD" XDG_DATA_HOME="$PWD" XDG_CONFIG_HOME="$PWD" ACME_EMAIL=ops@example.org SITE_ADDRESS=api.example.org \

@@ -35,7 +35,8 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
 
     enum Fetched: Sendable {
         case value(Source.Value, fetchedAt: Date)
-        case failed(String, retryAfter: Int)
+        /// Not answered: why, `Retry-After`, and whether it is the client's share that is spent (`429`).
+        case failed(String, retryAfter: Int, clientShare: Bool = false)
     }
 
     /// A held answer's `max-age` is counted when it is rendered; after this long it is rendered again, so that an
@@ -48,7 +49,9 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     public let settings: Settings
     public let upstream: OnDemandUpstream
     private let report: UpstreamReport
-    private let gate: UpstreamGate<Source.Key, IPAddress, Fetched>
+    private let gate: UpstreamGate<Source.Key, AddressGroup, Fetched>
+    /// Who asked for each key, for the reserve (``OnDemandAskers``).
+    private let askers: OnDemandAskers<Source.Key>
     private let data: LRUCache<Source.Key, Held>
     private let renderings: LRUCache<Source.Request, Rendering>
     private let loading = SingleFlight<Source.Key, OnDemandStored<Source.Value>?>()
@@ -71,6 +74,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         self.runner = runner
         logger = Logger(label: "pier.\(kind)")
         gate = UpstreamGate(limits: upstream.limits)
+        askers = OnDemandAskers(budgetBytes: max(64 * 1024, settings.cacheBytes / 32))
         data = LRUCache(budgetBytes: settings.cacheBytes / 2)
         renderings = LRUCache(budgetBytes: settings.cacheBytes / 2)
         let prefix = "pier_" + kind.replacingOccurrences(of: "-", with: "_")
@@ -111,8 +115,54 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         data.peek(key) != nil
     }
 
+    /// A refusal decided from memory alone, before any work for the request (on the event loop): `client` has
+    /// spent its share — of the second, even after waiting its turn, or of the day — so a request memory cannot
+    /// answer would be refused anyway. What memory holds for the key is served stale instead when the source
+    /// allows. `nil`: go on (``response(for:client:now:)``).
+    public func refusal(for request: Source.Request, client: IPAddress?, now: Date = Date()) -> OnDemandResponse? {
+        guard let client else { return nil }
+        let groups = client.groups
+        let key = source.key(of: request)
+        let refused: (refusal: String, retryAfter: Double, group: AddressGroup.Size, reason: String)
+        if let early = upstream.limits.precheck(groups) {
+            refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, early.refusal.reason(upstream: upstream.name))
+        } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
+            refused = ("daily_share", Double(spent.retryAfter), groups[spent.index].size, shareSpent(groups[spent.index].size))
+        } else {
+            return nil
+        }
+        misses?.increment()
+        upstream.refusals.count(refused.refusal, group: refused.group)
+        if let held = data.peek(key), source.mayServeStale(held.value, now: now) {
+            return remember(held.value, fetchedAt: held.fetchedAt, stale: true, key: key, request: request, now: now)
+        }
+        unavailableAnswers?.increment()
+        return .unavailable("\(source.nothingToServe): \(refused.reason)", retryAfter: RetryAfter.seconds(refused.retryAfter), clientShare: true)
+    }
+
+    /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (see the type). A client is
+    /// admitted only with its share left (``refusal(for:client:now:)``) and fewer than
+    /// ``UpstreamLimits/Waiting/requestsPerClient`` of its requests under way, so that no client holds the
+    /// database for others.
     public func response(for request: Source.Request, client: IPAddress?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
+        if let refused = refusal(for: request, client: client, now: now) { return refused }
+        guard let subscriber = client?.groups.first else { return await answer(request, groups: [], now: now) }
+        guard upstream.limits.start(subscriber) else {
+            misses?.increment()
+            unavailableAnswers?.increment()
+            let (reason, retryAfter, _) = upstream.refusals.refused(.concurrency, retryAfter: 1, group: subscriber.size, upstream: upstream.name)
+            return .unavailable("\(source.nothingToServe): \(reason)", retryAfter: retryAfter, clientShare: true)
+        }
+        defer { upstream.limits.finished(subscriber) }
+        return await answer(request, groups: client?.groups ?? [], now: now)
+    }
+
+    private func shareSpent(_ size: AddressGroup.Size) -> String {
+        "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream.name)'s daily quota"
+    }
+
+    private func answer(_ request: Source.Request, groups: [AddressGroup], now: Date) async -> OnDemandResponse {
         misses?.increment()
         let key = source.key(of: request)
         let stored = await loading.value(for: key) { [source, logger] in
@@ -125,15 +175,31 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         var last = stored.map { Held(value: $0.value, fetchedAt: $0.fetchedAt, until: $0.fetchedAt, stale: false) }
         if let held = data.peek(key), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = held }
         source.noteMiss(key, last: last?.value, now: now)
+        let popular = askers.asked(key, by: groups.first)
         if let last, now.timeIntervalSince(last.fetchedAt) < source.lifetime(of: last.value, for: key, now: now) {
             return remember(last.value, fetchedAt: last.fetchedAt, stale: false, key: key, request: request, now: now)
         }
-        let outcome = await gate.call(key, client: client) { [self] in
+        let outcome = await gate.call(key, clients: groups) { [self] in
             // A call for this key may have landed between our look at memory and this one starting.
             if let held = data.peek(key), !held.stale, now < held.until { return .value(held.value, fetchedAt: held.fetchedAt) }
-            if let quota = upstream.quota, case .spent(let retryAfter) = await quota.take(units: source.units(key), now: now) {
-                upstream.refusals.count("daily_quota")
-                return .failed("\(upstream.name)'s daily quota for this server is spent\(upstream.settings.resets)", retryAfter: RetryAfter.seconds(Double(retryAfter)))
+            if let quota = upstream.quota {
+                let units = source.units(key)
+                switch await quota.take(units: units, groups: groups, reserved: popular, now: now) {
+                case .granted:
+                    break
+                case .spent(let retryAfter, let reserved):
+                    upstream.refusals.count(reserved ? "reserve" : "daily_quota")
+                    let why = reserved
+                        ? "what is left of \(upstream.name)'s daily quota for this server is kept for answers many users ask for"
+                        : "\(upstream.name)'s daily quota for this server is spent\(upstream.settings.resets)"
+                    return .failed(why, retryAfter: RetryAfter.seconds(Double(retryAfter)))
+                case .shareSpent(let index, let retryAfter):
+                    upstream.refusals.count("daily_share", group: groups[index].size)
+                    return .failed(shareSpent(groups[index].size), retryAfter: RetryAfter.seconds(Double(retryAfter)), clientShare: true)
+                case .unknown:
+                    upstream.refusals.count("quota_unknown")
+                    return .failed("\(upstream.name)'s daily quota could not be counted (the database did not answer)", retryAfter: settings.retryAfterFailure)
+                }
             }
             return await fetch(key, now: now)
         }
@@ -145,10 +211,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             // Everyone who joined the call shares one rendering.
             if let rendering = renderings.peek(request), rendering.fetchedAt == fetchedAt, now < rendering.until { return rendering.response }
             return remember(value, fetchedAt: fetchedAt, stale: false, key: key, request: request, now: now)
-        case .answered(.failed(let why, let seconds)):
-            (reason, retryAfter) = (why, seconds)
-        case .refused(let refusal, let seconds):
-            (reason, retryAfter, clientShare) = upstream.refusals.refused(refusal, retryAfter: seconds, upstream: upstream.name)
+        case .answered(.failed(let why, let seconds, let share)):
+            (reason, retryAfter, clientShare) = (why, seconds, share)
+        case .refused(let refused):
+            (reason, retryAfter, clientShare) = upstream.refusals.refused(
+                refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].size }, upstream: upstream.name)
         }
         if let last, source.mayServeStale(last.value, now: now) {
             return remember(last.value, fetchedAt: last.fetchedAt, stale: true, key: key, request: request, now: now)

@@ -10,7 +10,11 @@ import Metrics
 public final class OnDemandUpstream: Sendable {
     public struct Settings: Sendable {
         /// Requests a minute, the burst and each client's share.
-        public var budget: RequestBudget<IPAddress>.Settings
+        public var budget: RequestBudget<AddressGroup>.Settings
+        /// How long a client ahead of its share waits, and how many of its requests may be under way at once.
+        public var waiting = UpstreamLimits<AddressGroup>.Waiting()
+        /// Each client group's share of a day and the reserve for popular answers.
+        public var shares = DailyShares()
         /// Whether the upstream counts calls per day at all (`/health` shows `quota`, `null` when off).
         public var hasDailyQuota: Bool
         /// Units a day (`nil`: no quota).
@@ -27,7 +31,7 @@ public final class OnDemandUpstream: Sendable {
         public var pauseAfterThrottle: Int
 
         public init(
-            budget: RequestBudget<IPAddress>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
+            budget: RequestBudget<AddressGroup>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
             resets: String = "", pauseAfterRefusal: Int = 600, pauseAfterThrottle: Int = 600
         ) {
             self.budget = budget
@@ -46,7 +50,7 @@ public final class OnDemandUpstream: Sendable {
     /// Its name in metrics and in `upstream_quota` (`openweather`).
     public let metric: String
     public let settings: Settings
-    public let limits: UpstreamLimits<IPAddress>
+    public let limits: UpstreamLimits<AddressGroup>
     public let quota: DailyQuota?
     let calls: Counter?
     let refusals: RefusalCounters
@@ -62,12 +66,12 @@ public final class OnDemandUpstream: Sendable {
         self.metric = metric
         self.settings = settings
         self.quota = quota
-        limits = UpstreamLimits(budget: settings.budget, clock: clock)
+        limits = UpstreamLimits(budget: settings.budget, waiting: settings.waiting, clock: clock)
         calls = metrics?.counter("pier_\(metric)_requests_total", help: "Requests made to \(name).")
         refusals = RefusalCounters(
             metrics: metrics, name: "pier_\(metric)_refusals_total",
-            help: "Requests not sent to \(name): budget, client share, pause or daily quota.",
-            reasons: UpstreamRefusal.allCases.map(\.rawValue) + ["daily_quota"])
+            help: "Requests not sent to \(name), by reason (budget, client share, pause, requests at once, daily quota, reserve, daily share) and the size of the client group whose share was spent.",
+            reasons: UpstreamRefusal.allCases.map(\.rawValue) + RefusalCounters.quotaReasons)
         if let metrics {
             let budget = limits.budget
             metrics.gauge("pier_\(metric)_budget_tokens", help: "Requests to \(name) that could be made at once now.") { budget.snapshot().tokens }

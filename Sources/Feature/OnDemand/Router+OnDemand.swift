@@ -4,12 +4,15 @@ import HTTPServer
 
 extension Router {
     /// `GET path` answered by an on-demand engine: `parse` reads the request at the time given (a bad parameter
-    /// throws its `400`); an answer held in memory is sent from the event loop, anything else waits off it for
-    /// PostgreSQL or the upstream, on the share of the client (``HTTPRequest/client``).
+    /// throws its `400`); an answer held in memory is sent from the event loop, and so is the refusal of a client
+    /// whose share is spent (``OnDemand/refusal(for:client:now:)``: it costs what a hit costs); anything else waits
+    /// off the loop for PostgreSQL or the upstream, on the share of the client (``HTTPRequest/client``).
     public mutating func onDemand<Source: OnDemandSource>(
         _ path: String, _ engine: OnDemand<Source>, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Source.Request
     ) {
-        onDemand(path, parse, cached: engine.cachedResponse(for:now:), answer: { await engine.response(for: $0, client: $1) })
+        onDemand(
+            path, parse, cached: engine.cachedResponse(for:now:), refusal: engine.refusal(for:client:now:),
+            answer: { await engine.response(for: $0, client: $1) })
     }
 
     /// The same for an upstream that needs a key: without an engine (no key configured), a request that parses is
@@ -26,6 +29,7 @@ extension Router {
     public mutating func onDemand<Request: Sendable>(
         _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request,
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
+        refusal: @escaping @Sendable (Request, IPAddress, Date) -> OnDemandResponse?,
         answer: @escaping @Sendable (Request, IPAddress) async -> OnDemandResponse
     ) {
         hybrid(.get, path) { request in
@@ -33,7 +37,9 @@ extension Router {
             let now = Date()
             let parsed = try parse(request, now)
             if let hit = cached(parsed, now) { return .response(hit.response(for: request, now: now)) }
-            return .later { await answer(parsed, request.client).response(for: request) }
+            let client = request.client
+            if let refused = refusal(parsed, client, now) { return .response(refused.response(for: request, now: now)) }
+            return .later { await answer(parsed, client).response(for: request) }
         }
     }
 

@@ -4,11 +4,14 @@ import Synchronization
 
 /// Upstream answers that change slowly (places, geocoding, encyclopaedia pages) as the ``OnDemand`` engine asks
 /// for them: kept in `upstream_answers` under the source's kind, each fresh until its own `expiresAt` (the
-/// client says how long), deleted ``retention`` after that.
+/// client says how long), deleted ``retention`` after that, and never more than ``maxRows`` of them (those that
+/// expire first go first): random keys cannot fill the disk.
 public struct SharedAnswerSource<Key: SharedAnswerKey>: OnDemandSource {
     public let kind: String
     /// How long an expired answer stays in PostgreSQL (served when the upstream fails) before it is deleted.
     public let retention: Duration
+    /// The most answers of the kind kept in PostgreSQL (enforced with the retention, every ten minutes).
+    public let maxRows: Int
     private let store: SharedAnswerStore
     private let fetcher: @Sendable (Key) async throws -> UpstreamReply<StoredAnswer>
     private let renderer: @Sendable (StoredAnswer) -> OnDemandRendering
@@ -21,13 +24,15 @@ public struct SharedAnswerSource<Key: SharedAnswerKey>: OnDemandSource {
     ///   - fetch: one upstream call (the feature's client); it checks the answer and says how long it holds.
     ///   - render: what a request is answered with: by default the body as the document, whatever the outcome.
     public init(
-        kind: String, store: SharedAnswerStore, retention: Duration = .seconds(30 * 86_400), units: @escaping @Sendable (Key) -> Int = { _ in 1 },
+        kind: String, store: SharedAnswerStore, retention: Duration = .seconds(30 * 86_400), maxRows: Int = 200_000,
+        units: @escaping @Sendable (Key) -> Int = { _ in 1 },
         fetch: @escaping @Sendable (Key) async throws -> UpstreamReply<StoredAnswer>,
         render: @escaping @Sendable (StoredAnswer) -> OnDemandRendering = { .document($0.body) }
     ) {
         self.kind = kind
         self.store = store
         self.retention = retention
+        self.maxRows = maxRows
         unitsOf = units
         fetcher = fetch
         renderer = render
@@ -74,7 +79,7 @@ public struct SharedAnswerSource<Key: SharedAnswerKey>: OnDemandSource {
             return true
         }
         guard due else { return }
-        try await store.prune(kind: kind, expiredBefore: now.addingTimeInterval(-retention.seconds))
+        try await store.prune(kind: kind, expiredBefore: now.addingTimeInterval(-retention.seconds), maxRows: maxRows)
         let count = try await store.summary(kind: kind).count
         rows.update { $0.count = count }
     }

@@ -52,10 +52,19 @@ public struct SharedAnswerStore: Sendable {
         return best
     }
 
-    /// Deletes the kind's answers that expired before `cutoff` (its retention); returns how many.
+    /// Deletes the kind's answers that expired before `cutoff` (its retention) and, beyond `maxRows`, those that
+    /// expire first; returns how many.
     @discardableResult
-    public func prune(kind: String, expiredBefore cutoff: Date) async throws -> Int {
-        try await pool.execute("DELETE FROM upstream_answers WHERE kind = $1 AND expires_at < $2", [kind, cutoff])
+    public func prune(kind: String, expiredBefore cutoff: Date, maxRows: Int = .max) async throws -> Int {
+        var deleted = try await pool.execute("DELETE FROM upstream_answers WHERE kind = $1 AND expires_at < $2", [kind, cutoff])
+        if maxRows < .max {
+            deleted += try await pool.execute(
+                """
+                DELETE FROM upstream_answers WHERE kind = $1 AND key IN (
+                    SELECT key FROM upstream_answers WHERE kind = $1 ORDER BY expires_at DESC OFFSET $2)
+                """, [kind, max(0, maxRows)])
+        }
+        return deleted
     }
 
     /// How many answers of the kind are stored, and when the newest was fetched.
