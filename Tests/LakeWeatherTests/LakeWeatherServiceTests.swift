@@ -15,7 +15,10 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
 
     typealias Service = OnDemand<LakeWeatherSource>
 
-    func service(perDay: Int? = nil, board: SourceStatusBoard? = nil, _ configure: (inout LakeWeatherFeature.Settings) -> Void = { _ in }) -> Service {
+    func service(
+        perDay: Int? = nil, shares: DailyShares = DailyShares(), timeZone: TimeZone = DailyQuota.utc, board: SourceStatusBoard? = nil,
+        _ configure: (inout LakeWeatherFeature.Settings) -> Void = { _ in }
+    ) -> Service {
         var settings = LakeWeatherFeature.Settings()
         settings.upstream.perDay = perDay
         configure(&settings)
@@ -27,7 +30,8 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
                 store: LakeWeatherStore(pool: pool), settings: settings.source),
             upstream: OnDemandUpstream(
                 name: "OpenWeather", metric: "openweather", settings: settings.upstream,
-                quota: perDay.map { DailyQuota(upstream: "openweather", limit: $0, pool: pool) }, clock: { clock.value }, metrics: nil),
+                quota: perDay.map { DailyQuota(upstream: "openweather", limit: $0, timeZone: timeZone, shares: shares, pool: pool) }, clock: { clock.value },
+                metrics: nil),
             report: UpstreamReport(source: LakeWeatherFeature.source, board: board), settings: settings.engine)
     }
 
@@ -161,5 +165,34 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         let rows = try await pool.query("SELECT used FROM upstream_quota WHERE upstream = 'openweather'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "used"), 2)
         XCTAssertTrue(second.healthJSON().contains(#""quota":{"per_day":2,"used_today":2,"left_today":0,"reserve":1}"#), second.healthJSON())
+    }
+
+    func testTheReserveRefreshesAnswersMoreThanOneClientAskedForWhileNewCellsAreRefused() async throws {
+        // 10 a day, 3 kept; shares lifted so that only the reserve decides. The day is counted in a zone where it is
+        // about noon now, so that half an hour later is the same day.
+        let hour = Calendar(identifier: .gregorian).dateComponents(in: DailyQuota.utc, from: Date()).hour ?? 12
+        let zone = TimeZone(secondsFromGMT: ((12 - hour + 12) % 24 - 12) * 3600) ?? DailyQuota.utc
+        let service = service(perDay: 10, shares: DailyShares(subscriber: 0.7, network: 0.7, reserve: 0.3), timeZone: zone)
+        let cells = (0..<9).map { service.source.cell(for: Coordinate(latitude: 45.0 + Double($0) * 0.3, longitude: 7.0)!) }
+        let clients = (0..<9).map { IPAddress("198.51.\($0).7")! }
+        for index in 0..<7 {
+            let answer = await service.response(for: cells[index], client: clients[index])
+            XCTAssertEqual(answer.response.status, .ok)
+        }
+        // The open part of the day is spent: a new cell is refused, for everyone (503), the reserve untouched.
+        let refused = await service.response(for: cells[7], client: clients[7])
+        XCTAssertEqual(refused.response.status, .serviceUnavailable)
+        XCTAssertTrue(String(decoding: refused.response.body, as: UTF8.self).contains("kept for answers many users ask for"))
+        // Past the first cell's freshness another client asks for it: two clients asked, so the reserve refreshes it.
+        let later = Date().addingTimeInterval(1900)
+        let refreshed = await service.response(for: cells[0], client: clients[8], now: later)
+        XCTAssertEqual(refreshed.response.status, .ok)
+        XCTAssertNil(refreshed.response.headers["x-pier-stale"], "fresh from the reserve")
+        XCTAssertEqual(upstream.requests(.openweather).count, 8)
+        // The same client again for its own expired cell: one asker only, served stale, no call.
+        let own = await service.response(for: cells[1], client: clients[1], now: later)
+        XCTAssertNotNil(own.response.headers["x-pier-stale"])
+        XCTAssertEqual(upstream.requests(.openweather).count, 8)
+        XCTAssertTrue(service.healthJSON().contains(#""reserve":3"#), service.healthJSON())
     }
 }

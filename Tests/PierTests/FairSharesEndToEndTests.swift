@@ -1,0 +1,150 @@
+import Foundation
+import HTTPTesting
+import Postgres
+import UpstreamTesting
+import XCTest
+
+/// Fair shares through the real binary, PostgreSQL and the local Geoapify and Wikipedia (docs/operations.md, "Fair
+/// shares"): clients are told apart by the right-most `X-Forwarded-For` entry the loopback proxy vouches for.
+final class FairSharesEndToEndTests: EndToEndTestCase {
+    /// 200 credits a day: an address may use 10, a network 20; 60 are kept for answers more than one client
+    /// asked for. The per-second budget is lifted so that only the day decides.
+    private func startPlaces(_ extra: [String: String] = [:]) throws -> PierProcess {
+        try startPier([
+            "PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key", "PIER_GEOAPIFY_CREDITS_PER_DAY": "200",
+            "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
+        ].merging(extra) { $1 })
+    }
+
+    /// A new point each time (1 km apart: no reuse of a nearby answer), one credit each.
+    private func places(_ pier: PierProcess, _ index: Int, from client: String) throws -> RawResponse {
+        try RawClient.request(
+            port: pier.port, "/v1/places?lat=\(47.0 + Double(index) * 0.01)&lon=8.5&radius=1000&categories=tourism.attraction&limit=20",
+            headers: [("X-Forwarded-For", client)])
+    }
+
+    func testOneAddressSpendsItsShareOfTheDayAndNotAnotherUsers() throws {
+        let pier = try startPlaces()
+        var statuses: [Int] = []
+        for index in 0..<14 { statuses.append(try places(pier, index, from: "198.51.100.7").status) }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 10) + Array(repeating: 429, count: 4), "5 % of 200 credits")
+        let refused = try places(pier, 99, from: "198.51.100.7")
+        XCTAssertTrue(refused.bodyText.contains("this client's address (ipv4/32) has used its share of Geoapify's daily quota"), refused.bodyText)
+        XCTAssertEqual(Double(refused.header("retry-after") ?? "") ?? 0, Double(min(3600, secondsToUTCMidnight())), accuracy: 2)
+        // A rotating left-most X-Forwarded-For entry is whatever the client wrote: the proxy's appended entry decides.
+        for index in 20..<24 {
+            XCTAssertEqual(try places(pier, index, from: "203.0.113.\(index), 198.51.100.7").status, 429)
+        }
+        // Its /24 has 20: a neighbour gets the other 10, then the network is spent for every address in it.
+        statuses = try (30..<41).map { try places(pier, $0, from: "198.51.100.8").status }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 10) + [429])
+        XCTAssertEqual(try places(pier, 50, from: "198.51.100.200").status, 429)
+        // Another user is served; the first client still gets what memory holds.
+        XCTAssertEqual(try places(pier, 60, from: "192.0.2.33").status, 200)
+        XCTAssertEqual(try places(pier, 0, from: "198.51.100.7").status, 200, "cached answers cost nothing")
+        XCTAssertEqual(upstream.requests(.geoapify).count, 21)
+
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="daily_share",group="ipv4/32"} 10"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="daily_share",group="ipv4/24"} 1"#), metrics)
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
+        XCTAssertTrue(health.contains(#""quota":{"per_day":200,"used_today":21,"left_today":179,"reserve":60}"#), health)
+        XCTAssertFalse(health.contains("198.51.100"), "no addresses on /health")
+        XCTAssertFalse(metrics.contains("198.51.100"), "no addresses in /metrics")
+        XCTAssertEqual(pier.stop(), 0)
+
+        // Counted in PostgreSQL: another replica (here: the next process) knows the address spent its share.
+        let replica = try startPlaces()
+        XCTAssertEqual(try places(replica, 70, from: "198.51.100.7").status, 429)
+        XCTAssertEqual(try places(replica, 71, from: "192.0.2.34").status, 200)
+        XCTAssertEqual(replica.stop(), 0)
+        let connection = try database.connection()
+        let rows = try connection.query("SELECT client_group, used FROM upstream_share WHERE upstream = 'geoapify' AND client_group LIKE '198.51.100.%'")
+        XCTAssertEqual(
+            Set(try rows.map { "\(try $0.decode(String.self, "client_group"))=\(try $0.decode(Int.self, "used"))" }),
+            ["198.51.100.0/24=20", "198.51.100.7/32=10", "198.51.100.8/32=10"])
+    }
+
+    func testOneIPv6NetworkIsOneShareWhateverNumberOfSubscribersItUses() throws {
+        let pier = try startPlaces()
+        // 40 /64s of one /48 (each a "new client" if addresses counted alone): the /56s hold 10 each, the /48 20.
+        var answered = 0
+        for index in 0..<40 {
+            let address = "2001:db8:0:\(String(index * 64, radix: 16))::1"
+            if try places(pier, index, from: address).status == 200 { answered += 1 }
+        }
+        XCTAssertEqual(answered, 20)
+        XCTAssertEqual(try places(pier, 90, from: "2001:db8:1::1").status, 200, "another /48")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testFourColdRequestsAtOnceFromOneAppAreAllAnswered() throws {
+        // Shipped per-second budgets and shares: Geoapify 2 at once per client, Wikipedia 3; the rest wait their turn.
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key"])
+        let paths = [
+            "/v1/geocode?text=N%C3%BCrnberg&lang=de",
+            "/v1/places?lat=49.45&lon=11.07&radius=5000&categories=tourism.attraction&limit=50",
+            "/v1/places?lat=49.55&lon=11.07&radius=5000&categories=tourism.attraction&limit=50",
+            "/v1/wikipedia/de/summary/Sch%C3%B6ner_Brunnen", "/v1/wikipedia/de/summary/Kaiserburg_N%C3%BCrnberg",
+            "/v1/wikipedia/de/summary/Frauenkirche", "/v1/wikipedia/de/summary/Hauptmarkt",
+        ]
+        let port = pier.port
+        let statuses = try concurrently(paths.map { path in { try RawClient.request(port: port, path, headers: [("X-Forwarded-For", "198.51.100.7")]).status } })
+            .map(\.status)
+        XCTAssertEqual(statuses.filter { $0 == 429 }, [], "\(statuses)")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testAFloodOfColdKeysIsRefusedWhileAnotherUsersNewCityIsAnswered() throws {
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key"])
+        let port = pier.port
+        let flood: [@Sendable () throws -> Int] = (0..<24).map { index in
+            { try RawClient.request(port: port, "/v1/wikipedia/de/summary/Flood_\(index)_\(UUID().uuidString)", headers: [("X-Forwarded-For", "203.0.113.66")]).status }
+        }
+        let answers = try concurrently(flood + [{
+            try RawClient.request(port: port, "/v1/geocode?text=N%C3%BCrnberg&lang=de", headers: [("X-Forwarded-For", "192.0.2.10")]).status
+        }])
+        let city = try XCTUnwrap(answers.last)
+        XCTAssertEqual(city.status, 200)
+        XCTAssertLessThan(city.seconds, 2, "another user's new city within a second or two")
+        let statuses = answers.dropLast().map(\.status)
+        XCTAssertGreaterThanOrEqual(statuses.filter { $0 == 429 }.count, 15, "\(statuses)")
+        XCTAssertLessThanOrEqual(upstream.requests(.wikipedia).count, 9, "the client's share and its turn's wait, not the flood")
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_wikipedia_refusals_total{reason="client_share",group="ipv4/32"}"#), metrics)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    /// Runs `work` at once on as many threads; each one's answer and the seconds from the start until it had it.
+    private func concurrently(_ work: [@Sendable () throws -> Int]) throws -> [(status: Int, seconds: Double)] {
+        let results = UnsafeResults(count: work.count)
+        let started = Date()
+        let group = DispatchGroup()
+        // A thread each (not a pool sized to the cores): the requests must be under way at once.
+        for (index, item) in work.enumerated() {
+            group.enter()
+            Thread {
+                results.set(index, Result { (try item(), Date().timeIntervalSince(started)) })
+                group.leave()
+            }.start()
+        }
+        group.wait()
+        return try results.values.map { try $0.get() }
+    }
+
+    private func secondsToUTCMidnight() -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let midnight = calendar.startOfDay(for: Date()).addingTimeInterval(86_400)
+        return Int(midnight.timeIntervalSinceNow.rounded(.up))
+    }
+}
+
+/// Results written by concurrent workers, one slot each.
+private final class UnsafeResults: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [Result<(Int, Double), any Error>]
+    init(count: Int) { slots = Array(repeating: .success((0, 0)), count: count) }
+    func set(_ index: Int, _ value: Result<(Int, Double), any Error>) { lock.withLock { slots[index] = value } }
+    var values: [Result<(Int, Double), any Error>] { lock.withLock { slots } }
+}
