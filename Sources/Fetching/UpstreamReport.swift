@@ -26,12 +26,14 @@ public final class UpstreamReport: Sendable {
     }
 
     /// A call that failed: reachable when the upstream answered at all (an error status, or — `isAnswer` — an
-    /// answer that was not what was asked for), unreachable after a timeout or a transport error. `/health` shows
-    /// the state without the URL, which holds what the user asked (the logs keep it).
+    /// answer that was not what was asked for), unreachable after a timeout or a transport error. The public
+    /// `/health` shows states, not requests: the transport's state without the URL, or that an answer could not be
+    /// used — never the error's text, which may carry what the user asked (a URL, a title, a point); the logs
+    /// keep it.
     public func failed(_ error: any Error, isAnswer: Bool) {
         var answered = isAnswer
         if case .status? = error as? UpstreamError { answered = true }
-        record(reachable: answered, error: (error as? UpstreamError)?.state ?? "\(error)")
+        record(reachable: answered, error: (error as? UpstreamError)?.state ?? "sent an answer that could not be used (details in the logs)")
     }
 
     private func record(reachable: Bool, error: String?) {

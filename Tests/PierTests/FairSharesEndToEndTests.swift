@@ -115,6 +115,23 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    func testHealthShowsStatesNotWhatUsersAsked() throws {
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key", "LOG_LEVEL": "warning"])
+        let asked = ["Secret%20Street%2012", "Hidden%20Lane"]
+        for (mode, text) in zip([FixtureUpstream.Mode.status(500), .json(Array("{\"nope\":1}".utf8))], asked) {
+            upstream.set(.geoapify, mode)
+            upstream.set(.wikipedia, mode)
+            XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/geocode?text=\(text)").status, 503)
+            XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/wikipedia/de/summary/\(text)").status, 503)
+            XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/places?lat=47.12345&lon=8.54321&categories=tourism.attraction").status, 503)
+            let health = try RawClient.request(port: pier.port, "/health").bodyText
+            for secret in ["Secret", "Hidden", "47.123", "8.543", "test-key"] { XCTAssertFalse(health.contains(secret), "\(secret): \(health)") }
+            XCTAssertTrue(health.contains("answered HTTP 500") || health.contains("could not be used"), health)
+        }
+        XCTAssertEqual(pier.stop(), 0)
+        XCTAssertTrue(pier.standardOutput().contains("Secret"), "the details go to the logs")
+    }
+
     /// Runs `work` at once on as many threads; each one's answer and the seconds from the start until it had it.
     private func concurrently(_ work: [@Sendable () throws -> Int]) throws -> [(status: Int, seconds: Double)] {
         let results = UnsafeResults(count: work.count)
