@@ -6,7 +6,7 @@ import Metrics
 /// was spent, by the size of the group that spent it (`group="ipv4/24"`) — never an address.
 public struct RefusalCounters: Sendable {
     private let counters: [String: Counter]
-    private let byGroup: [String: Counter]
+    private let byGroup: [String: [AddressGroup.Size: Counter]]
 
     /// The daily quota's reasons (``DailyQuota/Decision``): the day spent, the part outside the reserve spent,
     /// a group's share spent, the count not readable.
@@ -14,7 +14,7 @@ public struct RefusalCounters: Sendable {
 
     /// - Parameter name: the metric (`pier_tfnsw_refusals_total`), labelled `reason` (and `group`).
     public init(metrics: MetricsRegistry?, name: String, help: String, reasons: [String]) {
-        var counters: [String: Counter] = [:], byGroup: [String: Counter] = [:]
+        var counters: [String: Counter] = [:], byGroup: [String: [AddressGroup.Size: Counter]] = [:]
         for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: [("reason", reason)]) }
         // Requests at once are counted per client (its narrowest group); shares per every group.
         let sizes: [(String, [AddressGroup.Size])] = [
@@ -23,7 +23,7 @@ public struct RefusalCounters: Sendable {
         ]
         for (reason, groups) in sizes where reasons.contains(reason) {
             for size in groups {
-                byGroup[reason + " " + size.rawValue] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
+                byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
             }
         }
         self.counters = counters
@@ -32,7 +32,7 @@ public struct RefusalCounters: Sendable {
 
     /// Counts a refusal for `reason`; `group`: the size of the client group whose share was spent.
     public func count(_ reason: String, group: AddressGroup.Size? = nil) {
-        if let group, let counter = byGroup[reason + " " + group.rawValue] { counter.increment() } else { counters[reason]?.increment() }
+        if let group, let counter = byGroup[reason]?[group] { counter.increment() } else { counters[reason]?.increment() }
     }
 
     /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`

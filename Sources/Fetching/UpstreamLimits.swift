@@ -98,11 +98,18 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
         admit(client.map { [$0] } ?? [])
     }
 
-    /// Whether `clients` would be refused for their own share even after waiting their turn (checked before any
-    /// work on their behalf; takes nothing).
+    /// Whether `clients` (narrowest first) would be refused for their own share even after waiting their turn, or
+    /// already have as many requests under way or waiting as they may (checked before any work on their behalf;
+    /// takes nothing).
     public func precheck(_ clients: [Client]) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
-        return seconds > waiting.maxWait ? Refused(.clientShare, retryAfter: seconds, by: by) : nil
+        if seconds > waiting.maxWait { return Refused(.clientShare, retryAfter: seconds, by: by) }
+        guard let client = clients.first else { return nil }
+        if underWay.withLock({ $0[client, default: 0] }) >= waiting.requestsPerClient { return Refused(.concurrency, retryAfter: 1, by: 0) }
+        if seconds > 0, waiters.withLock({ $0[client, default: 0] }) >= waiting.waitingPerClient {
+            return Refused(.clientShare, retryAfter: seconds, by: by)
+        }
+        return nil
     }
 
     /// After `refused`, waits for the turn when it comes within what is left of ``Waiting/maxWait`` (`waited` seconds

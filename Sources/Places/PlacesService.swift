@@ -96,10 +96,11 @@ public final class PlacesService: Sendable {
     }
 
     public func places(for key: PlacesKey, client: IPAddress?) async -> OnDemandResponse {
-        if let refused = refusal(for: key, client: client) { return refused }
-        let (canonical, asking) = await canonical(for: key)
-        defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
-        return await places.response(for: canonical, client: client)
+        await places.admitted(aliases.peek(key) ?? key, client: client) {
+            let (canonical, asking) = await canonical(for: key)
+            defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
+            return await places.admittedResponse(for: canonical, client: client)
+        }
     }
 
     /// The stored (or being asked) point whose answer `key` reuses — the nearest within ``Settings/reuseMetres``

@@ -1,4 +1,5 @@
-"""TfNSW's departure_mon: about 40 departures, as TfNSW sends, written for now (any stop id is a made-up stop)."""
+"""TfNSW's departure_mon: about 40 departures, as TfNSW sends, written for now (any stop id of up to 7 digits, or
+G and digits, is a made-up stop); TfNSW's unknown-stop answer for any other id (the attacks' random ids)."""
 import datetime as dt, json, threading
 
 import gen_nsw
@@ -15,6 +16,9 @@ def handle(path, query):
     with LOCK:
         CALLS[0] += 1
         STOPS[stop] = STOPS.get(stop, 0) + 1
+    digits = stop[1:] if stop.startswith("G") else stop
+    if not (digits.isdigit() and len(digits) <= 7):
+        return 200, json.dumps(gen_nsw.unknown_stop(stop), separators=(",", ":")).encode()
     answer, _ = gen_nsw.departure_mon(stop, dt.datetime.now(dt.timezone.utc), count=40)
     return 200, json.dumps(answer, separators=(",", ":")).encode()
 

@@ -146,8 +146,16 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// database for others.
     public func response(for request: Source.Request, client: IPAddress?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
+        return await admitted(request, client: client, now: now) { await answer(request, groups: client?.groups ?? [], now: now) }
+    }
+
+    /// `body` run for `client` once admitted (see ``response(for:client:now:)``): for a route that does work of its
+    /// own before the engine's (places looks up the nearest stored point), then calls ``admittedResponse(for:client:now:)``.
+    public func admitted(
+        _ request: Source.Request, client: IPAddress?, now: Date = Date(), _ body: () async -> OnDemandResponse
+    ) async -> OnDemandResponse {
         if let refused = refusal(for: request, client: client, now: now) { return refused }
-        guard let subscriber = client?.groups.first else { return await answer(request, groups: [], now: now) }
+        guard let subscriber = client?.groups.first else { return await body() }
         guard upstream.limits.start(subscriber) else {
             misses?.increment()
             unavailableAnswers?.increment()
@@ -155,6 +163,12 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             return .unavailable("\(source.nothingToServe): \(reason)", retryAfter: retryAfter, clientShare: true)
         }
         defer { upstream.limits.finished(subscriber) }
+        return await body()
+    }
+
+    /// The answer for a request already admitted (inside ``admitted(_:client:now:_:)``).
+    public func admittedResponse(for request: Source.Request, client: IPAddress?, now: Date = Date()) async -> OnDemandResponse {
+        if let cached = cachedResponse(for: request, now: now) { return cached }
         return await answer(request, groups: client?.groups ?? [], now: now)
     }
 
