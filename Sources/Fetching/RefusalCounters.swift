@@ -16,13 +16,8 @@ public struct RefusalCounters: Sendable {
     public init(metrics: MetricsRegistry?, name: String, help: String, reasons: [String]) {
         var counters: [String: Counter] = [:], byGroup: [String: [AddressGroup.Size: Counter]] = [:]
         for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: [("reason", reason)]) }
-        // Requests at once are counted per client (its narrowest group); shares per every group.
-        let sizes: [(String, [AddressGroup.Size])] = [
-            (UpstreamRefusal.clientShare.rawValue, AddressGroup.Size.allCases), ("daily_share", AddressGroup.Size.allCases),
-            (UpstreamRefusal.concurrency.rawValue, [.ipv4Address, .ipv6Subscriber]),
-        ]
-        for (reason, groups) in sizes where reasons.contains(reason) {
-            for size in groups {
+        for reason in [UpstreamRefusal.clientShare.rawValue, UpstreamRefusal.concurrency.rawValue, "daily_share"] where reasons.contains(reason) {
+            for size in AddressGroup.Size.allCases {
                 byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
             }
         }

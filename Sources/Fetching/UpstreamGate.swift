@@ -40,7 +40,7 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
                 return false
             }, work)
             if let task { return .answered(await task.value) }
-            guard await limits.waitForTurn(after: refused, client: clients.first, waited: waited) else { return .refused(refused) }
+            guard await limits.waitForTurn(after: refused, clients: clients, waited: waited) else { return .refused(refused) }
             waited += refused.retryAfter
         }
     }

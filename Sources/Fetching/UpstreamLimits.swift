@@ -104,50 +104,71 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
     public func precheck(_ clients: [Client]) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
         if seconds > waiting.maxWait { return Refused(.clientShare, retryAfter: seconds, by: by) }
-        guard let client = clients.first else { return nil }
-        if underWay.withLock({ $0[client, default: 0] }) >= waiting.requestsPerClient { return Refused(.concurrency, retryAfter: 1, by: 0) }
-        if seconds > 0, waiters.withLock({ $0[client, default: 0] }) >= waiting.waitingPerClient {
-            return Refused(.clientShare, retryAfter: seconds, by: by)
+        if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient) { return Refused(.concurrency, retryAfter: 1, by: full) }
+        if seconds > 0, let full = Self.full(clients, in: waiters, limit: waiting.waitingPerClient) {
+            return Refused(.clientShare, retryAfter: seconds, by: full)
         }
         return nil
     }
 
     /// After `refused`, waits for the turn when it comes within what is left of ``Waiting/maxWait`` (`waited` seconds
-    /// have passed already) and `client` has fewer than ``Waiting/waitingPerClient`` requests waiting. True when
-    /// it waited (ask again), false when the refusal stands.
-    public func waitForTurn(after refused: Refused, client: Client?, waited: Double) async -> Bool {
-        guard refused.refusal != .paused, refused.retryAfter.isFinite, waited + refused.retryAfter <= waiting.maxWait else { return false }
-        if let client {
-            let admitted = waiters.withLock { waiters in
-                guard waiters[client, default: 0] < waiting.waitingPerClient else { return false }
-                waiters[client, default: 0] += 1
-                return true
-            }
-            guard admitted else { return false }
-        }
+    /// have passed already) and each of `clients` has fewer requests waiting than it may (``Waiting/waitingPerClient``
+    /// for the narrowest, four times as many for the networks around it). True when it waited (ask again), false when
+    /// the refusal stands.
+    public func waitForTurn(after refused: Refused, clients: [Client], waited: Double) async -> Bool {
+        guard refused.refusal != .paused, refused.retryAfter.isFinite, waited + refused.retryAfter <= waiting.maxWait,
+            Self.take(clients, in: waiters, limit: waiting.waitingPerClient)
+        else { return false }
         try? await Task.sleep(for: .milliseconds(Int((refused.retryAfter * 1000).rounded(.up))))
-        if let client { Self.release(client, from: waiters) }
+        Self.release(clients, from: waiters)
         return true
     }
 
-    /// Counts a request of `client` under way to the upstream; false (and nothing counted) when it already has
-    /// ``Waiting/requestsPerClient``. Each true is followed by ``finished(_:)``.
-    public func start(_ client: Client) -> Bool {
-        underWay.withLock { underWay in
-            guard underWay[client, default: 0] < waiting.requestsPerClient else { return false }
-            underWay[client, default: 0] += 1
+    /// Counts a request of `clients` (narrowest first) under way to the upstream; false (and nothing counted) when
+    /// one of them already has as many as it may (``Waiting/requestsPerClient`` for the narrowest, four times as
+    /// many for the networks around it). Each true is followed by ``finished(_:)``.
+    public func start(_ clients: [Client]) -> Bool {
+        Self.take(clients, in: underWay, limit: waiting.requestsPerClient)
+    }
+
+    public func finished(_ clients: [Client]) {
+        Self.release(clients, from: underWay)
+    }
+
+    /// The position among `clients` of the first with as many requests under way as it may (for the refusal's metric).
+    public func busiest(_ clients: [Client]) -> Int? {
+        Self.full(clients, in: underWay, limit: waiting.requestsPerClient)
+    }
+
+    /// A network holds many subscribers: it may have this many times the narrowest group's requests at once.
+    static var networkFactor: Int { 4 }
+
+    private static func limit(_ base: Int, at index: Int) -> Int {
+        index == 0 ? base : base * networkFactor
+    }
+
+    /// The position of the first of `clients` whose count is at its limit.
+    private static func full(_ clients: [Client], in counts: borrowing Mutex<[Client: Int]>, limit base: Int) -> Int? {
+        counts.withLock { counts in
+            clients.indices.first { counts[clients[$0], default: 0] >= limit(base, at: $0) }
+        }
+    }
+
+    /// Counts one more for each of `clients`, or nothing when one of them is at its limit.
+    private static func take(_ clients: [Client], in counts: borrowing Mutex<[Client: Int]>, limit base: Int) -> Bool {
+        counts.withLock { counts in
+            guard !clients.indices.contains(where: { counts[clients[$0], default: 0] >= limit(base, at: $0) }) else { return false }
+            for client in clients { counts[client, default: 0] += 1 }
             return true
         }
     }
 
-    public func finished(_ client: Client) {
-        Self.release(client, from: underWay)
-    }
-
-    private static func release(_ client: Client, from counts: borrowing Mutex<[Client: Int]>) {
+    private static func release(_ clients: [Client], from counts: borrowing Mutex<[Client: Int]>) {
         counts.withLock { counts in
-            let left = counts[client, default: 1] - 1
-            counts[client] = left > 0 ? left : nil
+            for client in clients {
+                let left = counts[client, default: 1] - 1
+                counts[client] = left > 0 ? left : nil
+            }
         }
     }
 

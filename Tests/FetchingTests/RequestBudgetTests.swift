@@ -108,13 +108,20 @@ final class ClientGroupLimitsTests: XCTestCase {
         XCTAssertNil(limits.precheck(IPAddress("203.0.113.1")!.groups), "another client is not held up")
     }
 
-    func testAClientHasABoundedNumberOfRequestsUnderWay() {
+    func testAClientAndItsNetworkHaveABoundedNumberOfRequestsUnderWay() {
         let limits = UpstreamLimits<AddressGroup>(budget: .init(), waiting: .init(requestsPerClient: 2), clock: { 0 })
-        let client = IPAddress("198.51.100.7")!.groups[0]
+        let client = IPAddress("2001:db8:0:1::7")!.groups
         XCTAssertTrue(limits.start(client))
         XCTAssertTrue(limits.start(client))
         XCTAssertFalse(limits.start(client))
+        XCTAssertEqual(limits.busiest(client), 0)
         limits.finished(client)
         XCTAssertTrue(limits.start(client))
+        // Other /64s of the same /56: the network may have four times as many (8), whatever its subscribers.
+        var started = 2
+        for index in 2..<10 where limits.start(IPAddress("2001:db8:0:\(index)::7")!.groups) { started += 1 }
+        XCTAssertEqual(started, 8)
+        XCTAssertEqual(limits.busiest(IPAddress("2001:db8:0:20::7")!.groups), 1, "the /56 is full")
+        XCTAssertEqual(limits.precheck(IPAddress("2001:db8:0:20::7")!.groups)?.refusal, .concurrency, "refused before any work")
     }
 }

@@ -56,7 +56,7 @@ def play(name, source, path_of, client_of, calls_key, new_user_path=None):
             with lock:
                 statuses[status] += 1
 
-    threads = [threading.Thread(target=worker, args=(seed,)) for seed in range(THREADS)]
+    threads = [threading.Thread(target=worker, args=("%s/%d" % (name, seed),)) for seed in range(THREADS)]
     for thread in threads:
         thread.start()
     for thread in threads:

@@ -155,14 +155,14 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         _ request: Source.Request, client: IPAddress?, now: Date = Date(), _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
         if let refused = refusal(for: request, client: client, now: now) { return refused }
-        guard let subscriber = client?.groups.first else { return await body() }
-        guard upstream.limits.start(subscriber) else {
+        guard let groups = client?.groups else { return await body() }
+        guard upstream.limits.start(groups) else {
             misses?.increment()
             unavailableAnswers?.increment()
-            let (reason, retryAfter, _) = upstream.refusals.refused(.concurrency, retryAfter: 1, group: subscriber.size, upstream: upstream.name)
+            let (reason, retryAfter, _) = upstream.refusals.refused(.concurrency, retryAfter: 1, group: groups[upstream.limits.busiest(groups) ?? 0].size, upstream: upstream.name)
             return .unavailable("\(source.nothingToServe): \(reason)", retryAfter: retryAfter, clientShare: true)
         }
-        defer { upstream.limits.finished(subscriber) }
+        defer { upstream.limits.finished(groups) }
         return await body()
     }
 
