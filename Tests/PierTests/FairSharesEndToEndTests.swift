@@ -112,6 +112,11 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertLessThanOrEqual(upstream.requests(.wikipedia).count, 9, "the client's share and its turn's wait, not the flood")
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         XCTAssertTrue(metrics.contains(#"pier_wikipedia_refusals_total{reason="client_share",group="ipv4/32"}"#), metrics)
+        // Refused before any PostgreSQL work: only the admitted requests looked for a stored answer.
+        let reads = metrics.split(separator: "\n").first { $0.hasPrefix("pier_wikipedia_summary_stored_reads_total ") }
+        let readCount = try XCTUnwrap(Int(reads?.split(separator: " ").last ?? ""))
+        XCTAssertGreaterThanOrEqual(readCount, statuses.filter { $0 != 429 }.count)
+        XCTAssertLessThanOrEqual(readCount, 12, "of 24 (answered: \(statuses.filter { $0 != 429 }.count))")
         XCTAssertEqual(pier.stop(), 0)
     }
 

@@ -56,7 +56,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     private let renderings: LRUCache<Source.Request, Rendering>
     private let loading = SingleFlight<Source.Key, OnDemandStored<Source.Value>?>()
     private let runner: FetchRunner?
-    private let hits: Counter?, misses: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
+    private let hits: Counter?, misses: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?, storedReads: Counter?
     private let logger: Logger
 
     /// - Parameters:
@@ -79,6 +79,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         renderings = LRUCache(budgetBytes: settings.cacheBytes / 2)
         let prefix = "pier_" + kind.replacingOccurrences(of: "-", with: "_")
         hits = metrics?.counter(prefix + "_cache_hits_total", help: "\(kind) answers served from memory.")
+        storedReads = metrics?.counter(prefix + "_stored_reads_total", help: "\(kind) answers looked up in PostgreSQL (requests admitted past memory).")
         misses = metrics?.counter(prefix + "_cache_misses_total", help: "\(kind) requests memory could not answer (PostgreSQL or \(upstream.name) asked).")
         staleAnswers = metrics?.counter(prefix + "_stale_total", help: "\(kind) answers served stale (\(upstream.name) failed or could not be asked).")
         unavailableAnswers = metrics?.counter(prefix + "_unavailable_total", help: "\(kind) requests answered 503 or 429 (nothing to serve).")
@@ -179,7 +180,8 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     private func answer(_ request: Source.Request, groups: [AddressGroup], now: Date) async -> OnDemandResponse {
         misses?.increment()
         let key = source.key(of: request)
-        let stored = await loading.value(for: key) { [source, logger] in
+        let stored = await loading.value(for: key) { [source, logger, storedReads] in
+            storedReads?.increment()
             do { return try await source.stored(key) } catch {
                 logger.warning("could not read a stored answer", metadata: ["key": "\(key)", "error": "\(error)"])
                 return nil
