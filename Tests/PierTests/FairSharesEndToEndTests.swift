@@ -78,6 +78,26 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    func testTheReserveIsSpentOnlyOnWhatMoreThanOneClientAskedFor() throws {
+        // 20 credits, 6 kept; shares lifted so that only the reserve decides.
+        let pier = try startPlaces([
+            "PIER_GEOAPIFY_CREDITS_PER_DAY": "20", "PIER_DAILY_SHARE_SUBSCRIBER": "0.7", "PIER_DAILY_SHARE_NETWORK": "0.7",
+        ])
+        let statuses = try (0..<15).map { try places(pier, $0, from: ["198.51.100.7", "203.0.113.7", "192.0.2.7"][$0 / 7]).status }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 14) + [503], "the open 70 %")
+        // A new point one user asks: refused for the reserve; when a second user asks for it, the reserve fetches it.
+        let first = try places(pier, 40, from: "203.0.113.5")
+        XCTAssertEqual(first.status, 503)
+        XCTAssertTrue(first.bodyText.contains("kept for answers many users ask for"), first.bodyText)
+        XCTAssertEqual(try places(pier, 40, from: "192.0.2.80").status, 200)
+        XCTAssertEqual(try places(pier, 41, from: "192.0.2.80").status, 503, "its own new point is not popular")
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
+        XCTAssertTrue(health.contains(#""quota":{"per_day":20,"used_today":15,"left_today":5,"reserve":6}"#), health)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="reserve"} 3"#), metrics)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testFourColdRequestsAtOnceFromOneAppAreAllAnswered() throws {
         // Shipped per-second budgets and shares: Geoapify 2 at once per client, Wikipedia 3; the rest wait their turn.
         let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key"])
@@ -92,6 +112,22 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         let statuses = try concurrently(paths.map { path in { try RawClient.request(port: port, path, headers: [("X-Forwarded-For", "198.51.100.7")]).status } })
             .map(\.status)
         XCTAssertEqual(statuses.filter { $0 == 429 }, [], "\(statuses)")
+        XCTAssertEqual(statuses.filter { $0 == 200 }.count, 5, "\(statuses) (Frauenkirche and Hauptmarkt are not in the fixtures: 404)")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testTripPlannersTwoStopsAndAWidgetAtOnceAreAllAnswered() throws {
+        // TfNSW's shipped share: 2 at once per client, 2 a second; the third and fourth wait their turn.
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_NSW_API_KEY": "test-key"])
+        let port = pier.port
+        let paths = [
+            "/v1/nsw/departures?stop=G203519", "/v1/nsw/departures?stop=203294", "/v1/nsw/departures?stop=G203519&time=2359",
+            "/v1/nsw/departures?stop=203294&time=2359",
+        ]
+        let answers = try concurrently(paths.map { path in { try RawClient.request(port: port, path, headers: [("X-Forwarded-For", "2001:db8::7")]).status } })
+        XCTAssertEqual(answers.map(\.status), [200, 200, 200, 200])
+        XCTAssertEqual(upstream.requests(.tfnsw).count, 4)
+        XCTAssertLessThan(answers.map(\.seconds).max() ?? 99, 2.5, "waited about a second at most")
         XCTAssertEqual(pier.stop(), 0)
     }
 

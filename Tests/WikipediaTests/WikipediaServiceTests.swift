@@ -155,4 +155,23 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
         XCTAssertThrowsError(try OpenSearchKey(lang: "de", query: QueryParameters(raw: "search=x&limit=0") ?? QueryParameters()))
         XCTAssertThrowsError(try OpenSearchKey(lang: "de", query: QueryParameters()))
     }
+
+    func testStoredAnswersAreBoundedInNumberKeepingThoseThatExpireLast() async throws {
+        let store = SharedAnswerStore(pool: pool)
+        let now = Date()
+        for index in 0..<5 {
+            let answer = StoredAnswer(.missing, body: Array("{}".utf8), fetchedAt: now, expiresAt: now.addingTimeInterval(Double(index + 1) * 3600))
+            try await store.store(answer, kind: "wikipedia-summary", key: "de:Title_\(index)", location: nil)
+        }
+        try await store.store(
+            StoredAnswer(.missing, body: Array("{}".utf8), fetchedAt: now, expiresAt: now), kind: "wikipedia-opensearch", key: "de:10:x", location: nil)
+        let deleted = try await store.prune(kind: "wikipedia-summary", expiredBefore: now.addingTimeInterval(-86_400), maxRows: 2)
+        XCTAssertEqual(deleted, 3)
+        let rows = try await pool.query("SELECT key FROM upstream_answers WHERE kind = 'wikipedia-summary' ORDER BY key")
+        XCTAssertEqual(try rows.map { try $0.decode(String.self, "key") }, ["de:Title_3", "de:Title_4"])
+        let searches = try await store.summary(kind: "wikipedia-opensearch").count
+        XCTAssertEqual(searches, 1, "another kind is untouched")
+        XCTAssertEqual(Service.Settings().maxRows, 200_000)
+        XCTAssertEqual(Service.Settings().upstream.perDay, 20_000, "Wikipedia's daily budget (its rows a day)")
+    }
 }
