@@ -100,10 +100,24 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
 /// The timestamp spellings the contract uses.
 public enum Timestamp {
-    /// `2026-11-23T02:00:41Z`: ISO 8601, UTC, whole seconds (fractions cut). The only form Pier writes: the
-    /// shipped apps parse with `ISO8601DateFormatter` set to `.withInternetDateTime`, which rejects fractions.
+    /// `2026-11-23T02:00:41Z`: ISO 8601, UTC, whole seconds (fractions cut). What Pier writes except where a drop-in
+    /// route writes what the service it replaces wrote (``javaScript(_:)``): the weather app parses with
+    /// `ISO8601DateFormatter` set to `.withInternetDateTime`, which rejects fractions.
     public static func iso8601(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle())
+    }
+
+    /// `2026-11-23T02:00:41.512Z`: JavaScript's `Date.prototype.toISOString()` — UTC, milliseconds (cut, as a
+    /// JavaScript `Date` holds no finer), `Z`. What the functions Pier replaced for Next Wave wrote in `lastUpdated`;
+    /// the app parses it with `[.withInternetDateTime, .withFractionalSeconds]`, which rejects whole seconds.
+    public static func javaScript(_ date: Date) -> String {
+        // Whole microseconds first (what PostgreSQL keeps), so that binary fractions (.512 held as .51199…) cut right.
+        let microseconds = Int((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let milliseconds = Int((Double(microseconds) / 1000).rounded(.down))
+        let seconds = Int((Double(milliseconds) / 1000).rounded(.down))
+        let fraction = milliseconds - seconds * 1000
+        let whole = UTCInstant.string(seconds)
+        return String(whole.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
     }
 
     /// `23.11.2026, 04:00:02`: Swiss local wall-clock time.

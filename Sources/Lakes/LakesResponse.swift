@@ -16,10 +16,10 @@ public struct LakesResponse: Codable, Sendable, Equatable {
     public var debug: Debug
 
     init(snapshot: LakeSnapshot, now: Date, timeZone: TimeZone, staleAfter: Duration) {
-        lakes = snapshot.readings
-        lastUpdated = Timestamp.iso8601(snapshot.scrapedAt)
+        lakes = LakeNames.withAppNames(snapshot.readings)
+        lastUpdated = Timestamp.javaScript(snapshot.scrapedAt)
         debug = Debug(
             currentSwissTime: Timestamp.swissLocal(snapshot.scrapedAt, timeZone: timeZone),
-            lakesCount: snapshot.readings.count, stale: now.timeIntervalSince(snapshot.scrapedAt) > staleAfter.seconds)
+            lakesCount: lakes.count, stale: now.timeIntervalSince(snapshot.scrapedAt) > staleAfter.seconds)
     }
 }

@@ -57,7 +57,7 @@ public struct ShipRoutes: Sendable {
         case let .success(summary):
             let body = RefreshResult(
                 daysProcessed: service.configuration.dayCount, routes: summary.itemCount,
-                lastUpdated: Timestamp.iso8601(summary.scrapedAt))
+                lastUpdated: Timestamp.javaScript(summary.scrapedAt))
             return .json((try? JSONBody.encode(body)) ?? [], headers: ["Cache-Control": "no-store"])
         case let .failure(error):
             if case .database = error {

@@ -26,7 +26,7 @@ public struct ShipsResponse: Codable, Sendable, Equatable {
             let oldest = days.map(\.scrapedAt).min()
         else { return nil }
         dailyDeployments = days.map { DailyDeployment(date: $0.date.description, routes: $0.routes) }
-        lastUpdated = Timestamp.iso8601(oldest)
+        lastUpdated = Timestamp.javaScript(oldest)
         debug = Debug(
             daysProcessed: days.count, firstDay: first.date.description, lastDay: last.date.description,
             stale: now.timeIntervalSince(oldest) > staleAfter.seconds)

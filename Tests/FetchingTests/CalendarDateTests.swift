@@ -52,6 +52,11 @@ final class CalendarDateTests: XCTestCase {
         let instant = Date(timeIntervalSince1970: 1_795_399_241.512)
         XCTAssertEqual(Timestamp.iso8601(instant), "2026-11-23T02:00:41Z")
         XCTAssertEqual(Timestamp.iso8601(Date(timeIntervalSince1970: 1_795_399_241.999)), "2026-11-23T02:00:41Z", "cut, not rounded up")
+        // JavaScript's toISOString(): milliseconds, cut.
+        XCTAssertEqual(Timestamp.javaScript(instant), "2026-11-23T02:00:41.512Z")
+        XCTAssertEqual(Timestamp.javaScript(Date(timeIntervalSince1970: 1_795_399_241)), "2026-11-23T02:00:41.000Z")
+        XCTAssertEqual(Timestamp.javaScript(Date(timeIntervalSince1970: 1_795_399_241.9996)), "2026-11-23T02:00:41.999Z")
+        XCTAssertEqual(Timestamp.javaScript(Date(timeIntervalSince1970: 1_795_399_241.25)), "2026-11-23T02:00:41.250Z")
         XCTAssertEqual(Timestamp.swissLocal(instant, timeZone: TimeZone(identifier: "Europe/Zurich")!), "23.11.2026, 03:00:41")
     }
 }

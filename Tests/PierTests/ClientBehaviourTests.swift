@@ -9,18 +9,21 @@ import XCTest
 final class ClientBehaviourTests: EndToEndTestCase {
     /// The Next Wave app's parsing and post-processing, as its sources do it (see the test names).
     enum NextWave {
-        /// `VesselResponse`'s freshness check: `ISO8601DateFormatter` with `.withInternetDateTime` only (no
-        /// fractional seconds). A timestamp it cannot parse counts as outdated: the app refetches every time.
+        /// `VesselResponse.isDataCurrent`'s parsing (since October 2025): `ISO8601DateFormatter` with
+        /// `[.withInternetDateTime, .withFractionalSeconds]`, which rejects whole seconds; a timestamp it cannot parse
+        /// skips the check, and the app keeps whatever it has until 04:00 the next day.
         static func lastUpdated(_ text: String) -> Date? {
             let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime]
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return formatter.date(from: text)
         }
 
-        /// Data the app keeps: parsed, and from the last day.
+        /// `isDataCurrent`: parsed, and from today on the phone's calendar (a Swiss phone's).
         static func isFresh(_ text: String, now: Date = Date()) -> Bool {
             guard let date = lastUpdated(text) else { return false }
-            return now.timeIntervalSince(date) < 24 * 3600 && date.timeIntervalSince(now) < 300
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
+            return calendar.isDate(date, inSameDayAs: now)
         }
 
         /// The date key the app builds for "today" (`yyyy-MM-dd`, the phone's Swiss time zone).
@@ -49,19 +52,22 @@ final class ClientBehaviourTests: EndToEndTestCase {
             "Burgäschisee", "Mettmenhaslisee",
         ]
 
-        /// The app's lake lookup: case-insensitive on the name.
+        /// The lakes of the app's `Data/stations.json` (its lake list; Aare is a river MeteoNews does not list).
+        static let stationLakes = [
+            "Zürichsee", "Vierwaldstättersee", "Bodensee", "Lac Léman", "Thunersee", "Brienzersee", "Lago Maggiore", "Lago di Lugano",
+            "Bielersee", "Neuenburgersee", "Murtensee", "Zugersee", "Walensee", "Hallwilersee", "Ägerisee",
+        ]
+
+        /// The app's lake lookup: case-insensitive on the name, the first match.
         static func lake(_ name: String, in response: WaterTemperatureAPIResponse) -> WaterTemperatureAPIResponse.Lake? {
             response.lakes.first { $0.name.lowercased() == name.lowercased() }
         }
     }
 
-    /// Every form a timestamp in Pier's JSON must parse in: the app's formatter and `JSONDecoder`'s `.iso8601`.
+    /// A `lastUpdated` the app parses (its formatter wants milliseconds), written as JavaScript's `toISOString()`.
     private func assertAppsParse(_ text: String, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertNotNil(NextWave.lastUpdated(text), "\(what) = \(text): ISO8601DateFormatter(.withInternetDateTime)", file: file, line: line)
-        struct Stamp: Decodable { let at: Date }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        XCTAssertNoThrow(try decoder.decode(Stamp.self, from: Data(#"{"at":"\#(text)"}"#.utf8)), "\(what) = \(text): .iso8601", file: file, line: line)
+        XCTAssertNotNil(NextWave.lastUpdated(text), "\(what) = \(text): ISO8601DateFormatter(.withInternetDateTime, .withFractionalSeconds)", file: file, line: line)
+        XCTAssertNotNil(text.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$"#, options: .regularExpression), "\(what) = \(text): toISOString()", file: file, line: line)
     }
 
     func testNextWaveKeepsTheShipsAndFindsEveryCourseOfToday() throws {
@@ -103,6 +109,18 @@ final class ClientBehaviourTests: EndToEndTestCase {
             XCTAssertNotNil(NextWave.lake(name.uppercased(), in: water), name)
         }
         XCTAssertGreaterThanOrEqual(withTemperature, 28, "a temperature is optional, but most lakes have one")
+        // The lakes of the app's stations.json, by its own names: Lac Léman and Lago di Lugano are Genfersee and
+        // Luganersee at MeteoNews, with the same readings.
+        for name in NextWave.stationLakes {
+            XCTAssertNotNil(NextWave.lake(name, in: water), "\(name): the app would show no level or temperature")
+        }
+        for (app, meteoNews) in [("Lac Léman", "Genfersee"), ("lago di lugano", "Luganersee")] {
+            let appLake = try XCTUnwrap(NextWave.lake(app, in: water)), lake = try XCTUnwrap(NextWave.lake(meteoNews, in: water))
+            XCTAssertEqual(appLake.temperature, lake.temperature)
+            XCTAssertEqual(appLake.waterLevel, lake.waterLevel)
+        }
+        XCTAssertEqual(Set(water.lakes.prefix(32).map(\.name)), Set(NextWave.lakes), "MeteoNews' lakes first")
+        XCTAssertEqual(water.lakes.suffix(2).map(\.name), ["Lac Léman", "Lago di Lugano"], "then the app's names")
         XCTAssertTrue(water.lakes.contains { $0.temperature == nil }, "the fixture has lakes without a temperature: they must decode as nil")
         // `currentSwissTime` is a display string (`23.11.2026, 04:00:02`), not a timestamp; it must still read as one.
         let swiss = DateFormatter()
@@ -110,7 +128,7 @@ final class ClientBehaviourTests: EndToEndTestCase {
         swiss.timeZone = TimeZone(identifier: "Europe/Zurich")
         swiss.dateFormat = "dd.MM.yyyy, HH:mm:ss"
         XCTAssertEqual(swiss.date(from: water.debug.currentSwissTime).map { Int($0.timeIntervalSince1970) },
-                       NextWave.lastUpdated(water.lastUpdated).map { Int($0.timeIntervalSince1970) })
+                       NextWave.lastUpdated(water.lastUpdated).map { Int($0.timeIntervalSince1970.rounded(.down)) })
     }
 
     /// The departures screen: what the app showed with two requests (transport.opendata.ch, then `/api/ships`
@@ -151,7 +169,11 @@ final class ClientBehaviourTests: EndToEndTestCase {
         XCTAssertLessThan(Date().timeIntervalSince(weather.current.observed_at), 3 * 3600, "an observation older than 3 h is not shown")
         let raw = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(body)) as? [String: Any])
         let observed = try XCTUnwrap((raw["current"] as? [String: Any])?["observed_at"] as? String)
-        assertAppsParse(observed, "observed_at")
+        // Whole seconds, which the weather app's `.withInternetDateTime` formatter (and `.iso8601` above) read.
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        XCTAssertNotNil(formatter.date(from: observed), observed)
+        XCTAssertNotNil(observed.range(of: #"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$"#, options: .regularExpression), observed)
         XCTAssertFalse(weather.daily_forecast.isEmpty)
     }
 
