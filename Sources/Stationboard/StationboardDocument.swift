@@ -39,6 +39,8 @@ public struct StationboardDocument: Sendable {
     /// The station's id as the upstream names it; `nil` when the upstream knows no such station.
     public let stationID: String?
     public let journeys: [Journey]
+    /// The byte offset of the `stationboard` array's closing `]`.
+    let listEnd: Int
 
     static let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
 
@@ -61,6 +63,7 @@ public struct StationboardDocument: Sendable {
         }
         self.body = body
         self.journeys = journeys
+        listEnd = board.range.upperBound - 1
         // `id` is a string in the API's answers; a number is accepted as written.
         stationID = station?["id"].flatMap { node in node.string ?? node.integer(in: body).map(String.init) }
     }
@@ -76,6 +79,15 @@ public struct StationboardDocument: Sendable {
         return Journey(
             course: course, operatorName: node["operator"]?.string, date: date, end: node.range.upperBound - 1,
             hasMembers: !node.isEmptyObject, existingShipName: node["shipName"]?.range)
+    }
+
+    /// The same answer with only its first `count` journeys, as the upstream writes a board asked with that limit:
+    /// the text up to the last journey kept, then the rest of the document from the list's end. `nil` when the
+    /// cut text does not read back (it always should).
+    public func prefix(_ count: Int) -> StationboardDocument? {
+        guard count < journeys.count else { return self }
+        guard count > 0 else { return nil }
+        return try? StationboardDocument(parsing: Array(body[...journeys[count - 1].end]) + body[listEnd...])
     }
 
     /// The upstream's text with `"shipName"` on every journey: `ship(journey)` quoted, or `null`.

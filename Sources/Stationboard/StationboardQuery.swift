@@ -22,6 +22,16 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     /// One query per distinct request.
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key }
 
+    /// The board asked for, whatever the limit: requests equal but for `limit` ask for prefixes of one list.
+    public var board: String {
+        "\(station)|\(date?.description ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
+    }
+
+    /// The same request with another limit.
+    public func with(limit: Int?) -> StationboardQuery {
+        StationboardQuery(station: station, date: date, limit: limit, dateTime: dateTime, transportations: transportations, type: type)
+    }
+
     /// The upstream request, as logs name it.
     public var description: String { key }
 

@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Fetching
 import Foundation
@@ -29,6 +30,8 @@ public struct StationboardSource: OnDemandSource {
     private let store: StationboardStore
     private let courses: @Sendable () -> CourseIndex
     private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
+    /// The limits each board was last answered with (a few per board, bounded), for ``coverings(of:)``.
+    private let limits = LRUCache<String, [Int]>(budgetBytes: 1 << 20)
 
     /// - Parameter courses: the ships' current course index (``ShipService/courses``).
     public init(client: TransportClient, store: StationboardStore, courses: @escaping @Sendable () -> CourseIndex, settings: Settings = Settings()) {
@@ -44,11 +47,13 @@ public struct StationboardSource: OnDemandSource {
 
     public func stored(_ query: StationboardQuery) async throws -> OnDemandStored<Board>? {
         guard let stored = try await store.answer(for: query), let document = try? StationboardDocument(parsing: stored.body) else { return nil }
+        answered(query)
         return OnDemandStored(.board(document), fetchedAt: stored.fetchedAt)
     }
 
     public func store(_ board: Board, for query: StationboardQuery, fetchedAt: Date) async throws {
         guard case .board(let document) = board else { return }
+        answered(query)
         try await store.store(document.body, for: query, serviceDate: query.serviceDate(today: today(fetchedAt)), fetchedAt: fetchedAt)
     }
 
@@ -63,6 +68,29 @@ public struct StationboardSource: OnDemandSource {
         guard case .board = board else { return settings.ttl.seconds }
         let today = today(now)
         return (query.serviceDate(today: today) == today ? settings.ttlToday : settings.ttl).seconds
+    }
+
+    /// The same board asked with a larger limit (the Next Wave app asks one pier's day with 420, 100, 50 and 30): its
+    /// first journeys are what a smaller limit gets, so one upstream call serves all four. Smallest first.
+    public func coverings(of query: StationboardQuery) -> [StationboardQuery] {
+        guard let limit = query.limit, let known = limits.peek(query.board) else { return [] }
+        return known.filter { $0 > limit }.sorted().map { query.with(limit: $0) }
+    }
+
+    /// A board cut to the request's limit (a board shorter than its own limit is whole, and so is the cut).
+    public func cut(_ board: Board, to query: StationboardQuery) -> Board? {
+        guard case .board(let document) = board, let limit = query.limit, let cut = document.prefix(limit) else { return nil }
+        return .board(cut)
+    }
+
+    /// Notes that `query`'s board is held with its limit (at most eight limits per board, the newest kept).
+    private func answered(_ query: StationboardQuery) {
+        guard let limit = query.limit else { return }
+        let known = limits.peek(query.board) ?? []
+        guard !known.contains(limit) else { return }
+        let updated = Array((known + [limit]).suffix(8))
+        let cost = 64 + query.board.utf8.count + 8 * updated.count
+        limits.set(updated, for: query.board, cost: cost)
     }
 
     public func mayServeStale(_ board: Board, now: Date) -> Bool {

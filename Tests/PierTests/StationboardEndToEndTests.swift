@@ -87,12 +87,17 @@ final class StationboardEndToEndTests: EndToEndTestCase {
         XCTAssertFalse(board.stationboard.isEmpty)
         XCTAssertEqual(upstream.requests(.transport).last?.query["limit"], "420")
         XCTAssertEqual(upstream.requests(.transport).last?.query["date"], today)
-        // Cached per limit: the same request is memory's, a smaller limit is another answer.
+        // The same request is memory's; the app's smaller limits for the same board (watch 100, widget 50, settings
+        // 30) are cut from it: one upstream call for all four.
         XCTAssertEqual(try get(pier, "/v1/stationboard?id=8503651&limit=420&date=\(today)").body, response.body)
+        for limit in [100, 50, 30, 5] {
+            let smaller = try get(pier, "/v1/stationboard?id=8503651&limit=\(limit)&date=\(today)")
+            XCTAssertEqual(smaller.status, 200)
+            let cut = try JSONDecoder().decode(StationboardAPIResponse.self, from: Data(smaller.body))
+            XCTAssertEqual(cut.stationboard.count, min(limit, board.stationboard.count))
+            XCTAssertEqual(cut.stationboard.map(\.name), board.stationboard.prefix(limit).map(\.name))
+        }
         XCTAssertEqual(upstream.requests(.transport).count, 1)
-        XCTAssertEqual(try get(pier, "/v1/stationboard?id=8503651&limit=30&date=\(today)").status, 200)
-        XCTAssertEqual(upstream.requests(.transport).count, 2)
-        XCTAssertEqual(upstream.requests(.transport).last?.query["limit"], "30")
     }
 
     func testBadParametersUnknownStationsAndAStaleAnswer() throws {

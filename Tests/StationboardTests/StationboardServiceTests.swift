@@ -100,6 +100,30 @@ final class StationboardServiceTests: XCTestCase {
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 1)
     }
 
+    func testTheAppsFourLimitsForOneBoardCostOneUpstreamCall() async throws {
+        // The Next Wave app asks one pier's day with limit=420 (station screen), 100 (watch), 50 (widget), 30 (settings).
+        let service = service()
+        let query = { (limit: Int) in StationboardQuery(station: "8503651", date: CalendarDate("2026-07-04"), limit: limit) }
+        let whole = await service.response(for: query(420), client: nil)
+        var bodies: [Int: [UInt8]] = [:]
+        for limit in [100, 50, 30, 20, 7, 1] { bodies[limit] = await service.response(for: query(limit), client: nil).response.body }
+        XCTAssertEqual(upstream.requests(.transport).count, 1, "every smaller limit is cut from the 420 board")
+        let journeys = try decode(whole).stationboard.count
+        XCTAssertGreaterThan(journeys, 20, "the fixture's whole day")
+        // Each is what asking the upstream with that limit gives (another process, nothing in memory or stored for it).
+        for limit in [20, 7, 1] {
+            let asked = await self.service().response(for: query(limit), client: nil).response.body
+            XCTAssertEqual(bodies[limit], asked, "limit=\(limit)")
+            XCTAssertEqual(try JSONDecoder().decode(AppStationboard.self, from: Data(asked)).stationboard.count, limit)
+        }
+        XCTAssertEqual(bodies[100], whole.response.body, "a board shorter than the limit is whole (\(journeys) journeys)")
+        XCTAssertEqual(bodies[50], whole.response.body)
+        XCTAssertEqual(upstream.requests(.transport).map { $0.query["limit"] }, ["420", "20", "7", "1"])
+        // A larger limit than any held is asked for; a request without a limit (the upstream's default) too.
+        _ = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-07-04")), client: nil)
+        XCTAssertEqual(upstream.requests(.transport).count, 5)
+    }
+
     func testFiftyConcurrentColdRequestsMakeOneUpstreamCall() async throws {
         let service = service()
         let july4 = july4

@@ -105,10 +105,24 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             hits?.increment()
             return rendering.response
         }
-        guard let held = data.peek(source.key(of: request)), now < held.until, !held.stale || source.mayServeStale(held.value, now: now)
-        else { return nil }
+        let key = source.key(of: request)
+        guard let held = data.peek(key), now < held.until, !held.stale || source.mayServeStale(held.value, now: now)
+        else { return covered(request, key: key, now: now) }
         hits?.increment()
         return render(held, for: request, now: now)
+    }
+
+    /// The answer for `request` cut from a fresh answer memory holds for a key that covers its own
+    /// (``OnDemandSource/coverings(of:)``: a larger stationboard for a smaller limit), kept under its own key.
+    private func covered(_ request: Source.Request, key: Source.Key, now: Date) -> OnDemandResponse? {
+        for cover in source.coverings(of: key) where cover != key {
+            guard let held = data.peek(cover), !held.stale, now < held.until, let cut = source.cut(held.value, to: key) else { continue }
+            hits?.increment()
+            let own = Held(value: cut, fetchedAt: held.fetchedAt, until: held.until, stale: false)
+            keep(own, for: key)
+            return render(own, for: request, now: now)
+        }
+        return nil
     }
 
     /// Whether memory holds an answer for `key` (fresh or not).

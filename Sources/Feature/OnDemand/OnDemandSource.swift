@@ -39,6 +39,12 @@ public protocol OnDemandSource: Sendable {
     /// Bytes of memory `value` takes (roughly).
     func cost(of value: Value) -> Int
 
+    /// Keys whose answer, while fresh, also answers `key` once cut (``cut(_:to:)``), the cheapest first: a larger
+    /// stationboard for a smaller limit. None by default.
+    func coverings(of key: Key) -> [Key]
+    /// The answer for `key` cut from `value`, the answer of one of its ``coverings(of:)``; `nil` when it cannot be.
+    func cut(_ value: Value, to key: Key) -> Value?
+
     /// What `request` is answered with, made from `value` at `now`.
     func render(_ value: Value, for request: Request, now: Date) -> OnDemandRendering
     /// Renderings made under another version are made again (new ship data for the stationboard's ship names).
@@ -62,6 +68,8 @@ extension OnDemandSource {
     public func units(_ key: Key) -> Int { 1 }
     public func mayServeStale(_ value: Value, now: Date) -> Bool { true }
     public func noteMiss(_ key: Key, last: Value?, now: Date) {}
+    public func coverings(of key: Key) -> [Key] { [] }
+    public func cut(_ value: Value, to key: Key) -> Value? { nil }
     public var renderingVersion: Int { 0 }
     public var nothingToServe: String { "nothing stored for this request" }
     public var reportsAge: Bool { false }

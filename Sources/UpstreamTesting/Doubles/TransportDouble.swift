@@ -4,8 +4,9 @@ import HTTPServer
 import Replay
 
 /// transport.opendata.ch's stationboards of ``FixtureUpstream/transportStation``: for the requested date
-/// (`datetime`'s, `date`, else today in Zurich) the fixture whose ZSG page is served for that date, moved to it;
-/// any other station is unknown (`404`).
+/// (`datetime`'s, `date`, else today in Zurich) the fixture whose ZSG page is served for that date, moved to it, and
+/// — as the upstream does — only its first `limit` journeys, each written as in the whole board; any other station
+/// is unknown (`404`).
 struct TransportDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.transport
     let paths = ["/v1/stationboard"]
@@ -22,7 +23,15 @@ struct TransportDouble: UpstreamDouble {
         guard request.query["id"] == FixtureUpstream.transportStation, let body = Self.body(boards, for: requested) else {
             return Self.json(Array(#"{"errors":[{"message":"Station not found"}]}"#.utf8), status: .notFound)
         }
-        return Self.json(body)
+        return Self.json(request.query["limit"].flatMap(Int.init).map { Self.first($0, of: body) } ?? body)
+    }
+
+    /// The board's text with only its first `count` journeys (the rest of the document unchanged).
+    static func first(_ count: Int, of body: [UInt8]) -> [UInt8] {
+        guard count > 0, let root = try? JSONScanner.parse(body), let list = root["stationboard"], let journeys = list.elements,
+            count < journeys.count
+        else { return body }
+        return Array(body[..<journeys[count - 1].range.upperBound]) + body[(list.range.upperBound - 1)...]
     }
 
     /// The fixture date whose board is served for `date` (`YYYY-MM-DD`): the one whose ZSG page is served for
