@@ -10,6 +10,8 @@ public final class LakeService: Sendable {
         public var timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
         /// Data older than this is flagged `stale` in `debug`.
         public var staleAfter: Duration = .seconds(9 * 3600)
+        /// Days of level history kept in PostgreSQL (`PIER_LAKE_LEVELS_RETENTION_D`).
+        public var retentionDays = 730
 
         public init() {}
     }
@@ -18,6 +20,9 @@ public final class LakeService: Sendable {
     private let client: MeteoNewsClient
     private let store: LakeStore
     private let held = HeldData<LakeSnapshot?>(nil)
+    private let levels = SharedValue(LakeHistory())
+    /// Days of history held in memory: what `/v1/water-levels` may ask for.
+    public static let historyDays = 366
 
     /// Fired after the table held changed.
     public var changes: ChangeSignal { held.changes }
@@ -35,10 +40,20 @@ public final class LakeService: Sendable {
     /// The table served, `nil` before the first scrape.
     public var snapshot: LakeSnapshot? { held.value }
 
+    /// Each lake's levels of the last ``historyDays`` days (from PostgreSQL: every replica's scrapes and imports).
+    public var history: LakeHistory { levels.value }
+
     /// Fills memory from PostgreSQL (at start-up, and when another process stored new data).
     public func load() async throws {
         let stored = try await store.snapshot()
+        let history = try await store.history(from: today().adding(days: -Self.historyDays))
+        levels.update { $0 = history }
         held.change { $0 = stored }
+    }
+
+    /// Today in Zurich.
+    public func today(_ now: Date = Date()) -> CalendarDate {
+        CalendarDate(now, in: configuration.timeZone)
     }
 
     /// Scrapes the table, checks it, stores it atomically and serves it. Nothing is replaced when the
@@ -55,7 +70,9 @@ public final class LakeService: Sendable {
         }
         try Task.checkCancellation()
         let fresh = LakeSnapshot(readings: readings, scrapedAt: now)
-        try await store.replace(with: fresh)
+        try await store.replace(with: fresh, day: today(now), retentionDays: configuration.retentionDays)
+        // The history as stored (other replicas' scrapes and imports included); the table is served regardless.
+        if let history = try? await store.history(from: today(now).adding(days: -Self.historyDays)) { levels.update { $0 = history } }
         held.change { $0 = fresh }
         return FetchSummary(itemCount: readings.count, scrapedAt: now)
     }

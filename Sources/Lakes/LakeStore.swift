@@ -1,7 +1,9 @@
+import Fetching
 import Foundation
 import Postgres
 
-/// `lake_readings`: the latest good table, replaced as a whole in one transaction.
+/// `lake_readings`: the latest good table, replaced as a whole in one transaction; and `lake_levels`, each lake's
+/// level per day, written with it.
 public struct LakeStore: Sendable {
     private let pool: PostgresPool
 
@@ -9,7 +11,10 @@ public struct LakeStore: Sendable {
         self.pool = pool
     }
 
-    public func replace(with snapshot: LakeSnapshot) async throws {
+    /// Replaces the table and records each lake's level as its reading for `day` (the scrape's Zurich date): a
+    /// newer scrape of the day replaces an older one and an imported row; levels older than `retentionDays` go.
+    public func replace(with snapshot: LakeSnapshot, day: CalendarDate, retentionDays: Int) async throws {
+        let levels = snapshot.readings.compactMap { reading in reading.waterLevel.flatMap(LakeLevel.metres).map { (reading.name, $0) } }
         try await pool.transaction { connection in
             _ = try connection.execute("DELETE FROM lake_readings")
             try connection.insert(
@@ -18,6 +23,45 @@ public struct LakeStore: Sendable {
                 rows: snapshot.readings.enumerated().map {
                     [$0.element.name, $0.offset, $0.element.temperature, $0.element.waterLevel, snapshot.scrapedAt]
                 })
+            for (lake, metres) in levels {
+                _ = try connection.execute(
+                    """
+                    INSERT INTO lake_levels (lake, day, level_m, read_at, source) VALUES ($1, $2::date, $3, $4, 'scraped')
+                    ON CONFLICT (lake, day) DO UPDATE SET level_m = EXCLUDED.level_m, read_at = EXCLUDED.read_at, source = 'scraped'
+                    WHERE lake_levels.source = 'imported' OR lake_levels.read_at <= EXCLUDED.read_at
+                    """, [lake, day.description, metres, snapshot.scrapedAt])
+            }
+            _ = try connection.execute("DELETE FROM lake_levels WHERE day < $1::date - $2::integer", [day.description, retentionDays])
+        }
+    }
+
+    /// Each lake's levels from `first` on, ascending, with the number of rows kept and the newest day.
+    public func history(from first: CalendarDate) async throws -> LakeHistory {
+        let rows = try await pool.query("SELECT lake, day::text AS day, level_m FROM lake_levels WHERE day >= $1::date ORDER BY lake, day", [first.description])
+        var levels: [String: [LakeLevel]] = [:]
+        for row in rows {
+            guard let day = CalendarDate(try row.decode(String.self, "day")) else { continue }
+            levels[try row.decode(String.self, "lake"), default: []].append(LakeLevel(day: day, metres: try row.decode(Double.self, "level_m")))
+        }
+        let summary = try await pool.query("SELECT count(*) AS n, max(day)::text AS newest FROM lake_levels").first
+        return LakeHistory(
+            levels: levels, storedRows: try summary?.decode(Int.self, "n") ?? 0,
+            newestDay: try summary?.decode(String?.self, "newest").flatMap(CalendarDate.init))
+    }
+
+    /// Adds imported levels (`pier import water-levels`) in one transaction: a day Pier scraped itself is kept as
+    /// it is, an imported one is replaced. Returns how many rows were written.
+    public func importLevels(_ levels: [(lake: String, level: LakeLevel)]) async throws -> Int {
+        try await pool.transaction { connection in
+            var written = 0
+            for (lake, level) in levels {
+                written += try connection.execute(
+                    """
+                    INSERT INTO lake_levels (lake, day, level_m, read_at, source) VALUES ($1, $2::date, $3, NULL, 'imported')
+                    ON CONFLICT (lake, day) DO UPDATE SET level_m = EXCLUDED.level_m WHERE lake_levels.source = 'imported'
+                    """, [lake, level.day.description, level.metres])
+            }
+            return written
         }
     }
 

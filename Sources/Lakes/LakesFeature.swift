@@ -2,7 +2,8 @@ import Feature
 import Fetching
 import HTTPServer
 
-/// Swiss lakes' water temperature as one feature: the MeteoNews table (every 6 hours) and `/api/water-temp`.
+/// Swiss lakes' water temperature and level as one feature: the MeteoNews table (every 6 hours), `/api/water-temp`,
+/// and each lake's level history (`/v1/water-levels`).
 public struct LakesFeature: Feature {
     public static let source = "lakes"
     public var name: String { Self.source }
@@ -13,23 +14,28 @@ public struct LakesFeature: Feature {
         public var meteoNewsURL = MeteoNewsClient.defaultURL
         /// `PIER_LAKES_INTERVAL_S`.
         public var interval: Duration = .seconds(6 * 3600)
+        /// `PIER_LAKE_LEVELS_RETENTION_D`: days of level history kept (two years).
+        public var retentionDays = LakeService.Configuration().retentionDays
 
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
             meteoNewsURL = try reader.url("PIER_METEONEWS_URL", default: meteoNewsURL)
             interval = try reader.seconds("PIER_LAKES_INTERVAL_S", default: interval)
+            retentionDays = try reader.int("PIER_LAKE_LEVELS_RETENTION_D", default: retentionDays, in: LakeService.historyDays...36_500)
         }
     }
 
     public let service: LakeService
     public let job: FetchJob
     private let routes: LakeRoutes
+    private let levels: WaterLevelRoutes
 
     public init(settings: Settings, context: FeatureContext) {
         var configuration = LakeService.Configuration()
         let schedule = FetchSchedule.every(settings.interval)
         configuration.staleAfter = schedule.staleAfter
+        configuration.retentionDays = settings.retentionDays
         let service = LakeService(
             client: MeteoNewsClient(url: settings.meteoNewsURL, client: context.upstream), store: LakeStore(pool: context.pool),
             configuration: configuration)
@@ -37,6 +43,7 @@ public struct LakesFeature: Feature {
             try await service.refresh()
         }
         routes = LakeRoutes(service: service, maxAge: context.cacheMaxAge, metrics: context.metrics)
+        levels = WaterLevelRoutes(service: service, maxAge: context.cacheMaxAge)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.service = service
     }
@@ -46,7 +53,17 @@ public struct LakesFeature: Feature {
     public func load() async throws { try await service.load() }
 
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    public func register(in router: inout Router) {
+        routes.register(in: &router)
+        levels.register(in: &router)
+    }
+
+    /// The level history kept: `"history":{"rows":…,"newest_day":"2026-11-25"}` (`null` before any).
+    public func healthDetails(for source: String) -> String? {
+        guard source == Self.source else { return nil }
+        let history = service.history
+        return "\"history\":{\"rows\":\(history.storedRows),\"newest_day\":\(history.newestDay.map { "\"\($0)\"" } ?? "null")}"
+    }
 
     /// The parser as `pier bench-parse` times it.
     public static let parser = ParseBenchmark("meteonews", unit: "lakes", folder: "Tests/Fixtures/meteonews", suffix: ".html", iterations: 2000) { try MeteoNewsPageParser.parse($0).count }
