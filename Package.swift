@@ -61,7 +61,7 @@ let package = Package(
             name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(name: "Ships", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Lakes", dependencies: ["Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Lakes", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
         .target(
             name: "LakeWeather",

@@ -24,11 +24,13 @@ public struct FeatureContext: Sendable {
     public let upstreamsAreRecordings: Bool
     /// `Pier/<version>`: how Pier names itself to upstreams that ask for a descriptive `User-Agent`.
     public let product: String
+    /// The demo's recordings (`pier serve --demo`), for what a feature seeds beside them; `nil` otherwise.
+    public let demoDirectory: String?
 
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
         retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
-        product: String = "Pier"
+        product: String = "Pier", demoDirectory: String? = nil
     ) {
         self.pool = pool
         self.upstream = upstream
@@ -40,5 +42,6 @@ public struct FeatureContext: Sendable {
         self.cacheMaxAge = cacheMaxAge
         self.upstreamsAreRecordings = upstreamsAreRecordings
         self.product = product
+        self.demoDirectory = demoDirectory
     }
 }

@@ -28,6 +28,8 @@ public struct LakesFeature: Feature {
 
     public let service: LakeService
     public let job: FetchJob
+    private let store: LakeStore
+    private let demoDirectory: String?
     private let routes: LakeRoutes
     private let levels: WaterLevelRoutes
 
@@ -36,9 +38,10 @@ public struct LakesFeature: Feature {
         let schedule = FetchSchedule.every(settings.interval)
         configuration.staleAfter = schedule.staleAfter
         configuration.retentionDays = settings.retentionDays
+        store = LakeStore(pool: context.pool)
+        demoDirectory = context.demoDirectory
         let service = LakeService(
-            client: MeteoNewsClient(url: settings.meteoNewsURL, client: context.upstream), store: LakeStore(pool: context.pool),
-            configuration: configuration)
+            client: MeteoNewsClient(url: settings.meteoNewsURL, client: context.upstream), store: store, configuration: configuration)
         job = FetchJob(source: Self.source, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             try await service.refresh()
         }
@@ -50,7 +53,10 @@ public struct LakesFeature: Feature {
 
     public var jobs: [FetchJob] { [job] }
 
-    public func load() async throws { try await service.load() }
+    public func load() async throws {
+        if let demoDirectory { try await DemoLevels.seed(from: demoDirectory, into: store, today: service.today()) }
+        try await service.load()
+    }
 
 
     public func register(in router: inout Router) {

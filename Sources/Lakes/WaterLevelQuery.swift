@@ -1,3 +1,4 @@
+import Feature
 import HTTPServer
 
 /// The parameters of `GET /v1/water-levels`, checked: the lake as asked (either name, any case) and the days.
@@ -15,10 +16,9 @@ public struct WaterLevelQuery: Sendable, Equatable {
     }
 
     /// Reads the request's query; a missing or bad parameter is a `400` that names it.
-    public init(_ query: QueryParameters) throws(HTTPError) {
-        guard let lake = query["lake"]?.trimmingCharacters(in: .whitespaces), !lake.isEmpty, lake.count <= 100 else {
-            throw HTTPError(.badRequest, "lake is required: a lake's name as /api/water-temp lists it, e.g. lake=Zürichsee")
-        }
+    public init(_ query: QueryParameters) throws {
+        let lake = try QueryText.normalised(
+            query["lake"], parameter: "lake", maximumLength: 100, example: "a lake's name as /api/water-temp lists it, e.g. lake=Zürichsee")
         var days = Self.defaultDays
         if let text = query["days"] {
             guard let parsed = Int(text), Self.dayRange.contains(parsed) else {

@@ -22,6 +22,8 @@ struct Configuration: Sendable {
     var trustedProxies = ClientAddress.defaultTrustedProxies
     /// `PIER_DEMO_DIR`: the bundled recordings `serve --demo` replays.
     var demoDirectory = "Demo"
+    /// `pier serve --demo`: the features may seed what the recordings cannot give (the lakes' level history).
+    var servingDemo = false
     var fetch = FetchSettings()
     /// The environment the settings were read from (with command-line overrides); the features read their own
     /// sections from it.

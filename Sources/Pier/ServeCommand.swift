@@ -48,6 +48,7 @@ struct ServeCommand: ParsableCommand {
         let upstream = try UpstreamReplay.start(demo ? configuration.demoDirectory : replay, moveToNow: demo, into: &configuration, logger: logger)
         defer { upstream?.stop() }
         if demo {
+            configuration.servingDemo = true
             configuration.databaseURL = try configuration.databaseURL.map(DemoDatabase.prepare)
             configuration.server.extraHeaders.append((name: "X-Pier-Demo", value: "true"))
             logger.info("demo mode: bundled recordings, database \(configuration.databaseURL.flatMap { URLComponents(string: $0)?.path } ?? "?")")

@@ -44,7 +44,7 @@ struct Services {
             board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
-            product: "Pier/\(PierCommand.version)")
+            product: "Pier/\(PierCommand.version)", demoDirectory: configuration.servingDemo ? configuration.demoDirectory : nil)
         let reader = SettingsReader(environment: configuration.environment)
         do {
             features = try Features.make(reader, context: context)

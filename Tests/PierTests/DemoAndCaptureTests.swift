@@ -46,7 +46,7 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertTrue(pier.waitUntilServing())
         let deadline = Date().addingTimeInterval(30)
         var answers: [String: RawResponse] = [:]
-        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/weather?lat=65.01&lon=25.47"] {
+        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/weather?lat=65.01&lon=25.47", "/v1/water-levels?lake=Z%C3%BCrichsee"] {
             var response = try RawClient.request(port: pier.port, path)
             while response.status != 200, Date() < deadline {
                 usleep(100_000)
@@ -72,6 +72,11 @@ final class DemoAndCaptureTests: EndToEndTestCase {
             XCTAssertGreaterThanOrEqual(named.count, day.routes.count - 5, day.date)
             XCTAssertTrue(Set(named).isSubset(of: Set(day.routes.map(\.shipName))), day.date)
         }
+        // The demo's level history: 39 days of Demo/lake-levels moved to end yesterday, and today's recorded table.
+        struct Level: Decodable { let date: String; let level_m: Double }
+        let levels = try JSONDecoder().decode([Level].self, from: Data(try XCTUnwrap(answers["/v1/water-levels?lake=Z%C3%BCrichsee"]).body))
+        XCTAssertEqual(levels.count, 40)
+        XCTAssertEqual(levels.last?.level_m, 405.98)
         let lakes = try JSONDecoder().decode(WaterTemperatureAPIResponse.self, from: Data(try XCTUnwrap(answers["/api/water-temp"]).body))
         XCTAssertEqual(lakes.lakes.count, 34, "MeteoNews' 32 and the Next Wave app's names for two of them")
         let weather = try JSONDecoder().decode(

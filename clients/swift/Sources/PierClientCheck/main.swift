@@ -59,6 +59,25 @@ await check("GET /api/water-temp decodes every lake") {
     return nil
 }
 
+await check("GET /api/water-temp answers the Next Wave app's lake names; lastUpdated has milliseconds") {
+    let lakes = try await client.getWaterTemperature().ok.body.json
+    guard lakes.lakes.contains(where: { $0.name == "Lac Léman" }), lakes.lakes.contains(where: { $0.name == "Lago di Lugano" }) else {
+        return "no Lac Léman / Lago di Lugano"
+    }
+    return abs(lakes.lastUpdated.timeIntervalSinceNow) < 3600 ? nil : "lastUpdated \(lakes.lastUpdated)"
+}
+
+await check("GET /v1/water-levels decodes a lake's history by either name; an unknown lake is 404, days=0 is 400") {
+    let levels = try await client.getWaterLevels(query: .init(lake: "Zürichsee", days: 40)).ok.body.json
+    guard let last = levels.last, last.levelM > 100, levels.count <= 40 else { return "\(levels)" }
+    _ = try await client.getWaterLevels(query: .init(lake: "lac léman")).ok.body.json
+    let unknown = try await client.getWaterLevels(query: .init(lake: "Atlantis"))
+    guard case .notFound = unknown else { return "expected 404, got \(unknown)" }
+    let bad = try await client.getWaterLevels(query: .init(lake: "Zürichsee", days: 0))
+    guard case .badRequest = bad else { return "expected 400, got \(bad)" }
+    return nil
+}
+
 await check("GET /v1/weather decodes the screen; outside Finland is 422") {
     let weather = try await client.getWeather(query: .init(lat: 60.17, lon: 24.94)).ok.body.json
     guard !weather.station.name.isEmpty, !weather.dailyForecast.isEmpty else { return "empty screen" }
