@@ -15,6 +15,9 @@ public struct DailyForecast: Sendable, Equatable, Encodable {
     public var windSpeedAverage: Double?
     public var precipitation: Double?
 
+    /// The days `daily_forecast` lists (the edited forecast's ten).
+    public static let count = 10
+
     private enum CodingKeys: String, CodingKey {
         case date, high, low, symbol
         case windSpeedAverage = "wind_speed_avg"

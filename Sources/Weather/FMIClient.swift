@@ -7,7 +7,10 @@ public struct FMIClient: Sendable {
     public static let defaultForecastQuery = "fmi::forecast::edited::weather::scandinavia::point::timevaluepair"
     /// FMI's own "Whole Finland" box (lon,lat,lon,lat).
     public static let finland = (minLongitude: 19.1, minLatitude: 59.7, maxLongitude: 31.7, maxLatitude: 70.1)
-    static let forecastParameters = "Temperature,WindSpeedMS,WindDirection,Humidity,Pressure,Precipitation1h,WeatherSymbol3"
+    /// What `/v1/weather` shows of each hour; the gust and the feels-like temperature are the edited forecast's own.
+    static let forecastParameters = "Temperature,WindSpeedMS,WindDirection,HourlyMaximumGust,Humidity,Pressure,Precipitation1h,WeatherSymbol3,FeelsLike"
+    /// The forecast asked: from the current whole hour, ten days (the edited forecast's length).
+    static let forecastHours = 240
 
     private let baseURL: String
     private let forecastQuery: String
@@ -31,11 +34,14 @@ public struct FMIClient: Sendable {
             "parameters=" + ObservationParameter.allCases.map(\.rawValue).joined(separator: ","))
     }
 
-    /// The hourly point forecast at a cell's centre (`latlon` is lat,lon).
-    public func forecastURL(for cell: GridCell) -> String {
-        url(
-            query: forecastQuery, String(format: "latlon=%.4f,%.4f", cell.latitude, cell.longitude), "timestep=60",
-            "parameters=\(Self.forecastParameters)")
+    /// The hourly point forecast at a cell's centre (`latlon` is lat,lon), from the current whole hour for ten days:
+    /// without a window FMI starts at the next hour and stops after three days.
+    public func forecastURL(for cell: GridCell, now: Date = Date()) -> String {
+        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        return url(
+            query: forecastQuery, String(format: "latlon=%.4f,%.4f", cell.latitude, cell.longitude),
+            "starttime=\(Timestamp.iso8601(start))", "endtime=\(Timestamp.iso8601(start.addingTimeInterval(Double(Self.forecastHours) * 3600)))",
+            "timestep=60", "parameters=\(Self.forecastParameters)")
     }
 
     public func observations(now: Date) async throws -> [FMISeries] {

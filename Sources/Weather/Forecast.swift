@@ -12,10 +12,15 @@ public struct Forecast: Sendable, Equatable {
         public var precipitation: Double?
         /// FMI WeatherSymbol3.
         public var symbolCode: Double?
+        /// The hour's strongest gust, m/s (`HourlyMaximumGust`).
+        public var windGust: Double?
+        /// FMI's feels-like temperature, °C (`FeelsLike`; computed from the others when FMI sends none).
+        public var feelsLike: Double?
 
         public init(
             validAt: Date, temperature: Double? = nil, windSpeed: Double? = nil, windDirection: Double? = nil,
-            humidity: Double? = nil, pressure: Double? = nil, precipitation: Double? = nil, symbolCode: Double? = nil
+            humidity: Double? = nil, pressure: Double? = nil, precipitation: Double? = nil, symbolCode: Double? = nil,
+            windGust: Double? = nil, feelsLike: Double? = nil
         ) {
             self.validAt = validAt
             self.temperature = temperature
@@ -25,6 +30,8 @@ public struct Forecast: Sendable, Equatable {
             self.pressure = pressure
             self.precipitation = precipitation
             self.symbolCode = symbolCode
+            self.windGust = windGust
+            self.feelsLike = feelsLike
         }
 
         /// True when FMI gave nothing for this hour (the all-NaN answer).
@@ -62,6 +69,8 @@ public struct Forecast: Sendable, Equatable {
             case "pressure": keyPath = \.pressure
             case "precipitation1h": keyPath = \.precipitation
             case "weathersymbol3": keyPath = \.symbolCode
+            case "hourlymaximumgust", "windgust": keyPath = \.windGust
+            case "feelslike": keyPath = \.feelsLike
             default: continue
             }
             for point in entry.points {

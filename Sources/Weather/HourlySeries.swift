@@ -1,15 +1,15 @@
 import Foundation
 
-/// A cell's hourly forecast in 16 bytes an hour, for the memory tier (a plain `[Forecast.Hour]` takes 120).
+/// A cell's hourly forecast in 20 bytes an hour, for the memory tier (a plain `[Forecast.Hour]` takes 150).
 ///
-/// One flat `[UInt16]`, eight slots an hour: the minutes since the first hour, then the seven parameters as
+/// One flat `[UInt16]`, ten slots an hour: the minutes since the first hour, then the nine parameters as
 /// fixed-point `Int16` in hundredths (the symbol code in tenths), offset where the range needs it (pressure
 /// around 1000 hPa, direction around 180°). FMI sends at most two decimals, so the round trip is exact;
 /// `Int16.min` marks a missing value, and so does a value outside the physical range a slot can hold.
-/// A 10-day forecast (240 hours) is 3,840 bytes of slots.
+/// A 10-day forecast (240 hours) is 4,800 bytes of slots.
 public struct HourlySeries: Sendable, Equatable {
-    /// Slots per hour: the time offset and seven values.
-    static let stride = 8
+    /// Slots per hour: the time offset and nine values.
+    static let stride = 10
     static let missing = Int16.min
 
     /// Per parameter: scale and offset (in the parameter's unit).
@@ -21,6 +21,8 @@ public struct HourlySeries: Sendable, Equatable {
         (100, 1000),  // pressure, hPa
         (100, 0),  // precipitation, mm
         (10, 0),  // WeatherSymbol3 code
+        (100, 0),  // wind gust, m/s
+        (100, 0),  // feels-like, °C
     ]
 
     /// Whole minutes since 1970 of the first hour.
@@ -36,7 +38,10 @@ public struct HourlySeries: Sendable, Equatable {
             let offset = Self.minute(hour.validAt) - start
             guard offset >= 0, offset <= Int64(UInt16.max) else { continue }
             slots.append(UInt16(offset))
-            let values = [hour.temperature, hour.windSpeed, hour.windDirection, hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode]
+            let values = [
+                hour.temperature, hour.windSpeed, hour.windDirection, hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode,
+                hour.windGust, hour.feelsLike,
+            ]
             for (index, value) in values.enumerated() {
                 slots.append(UInt16(bitPattern: Self.encode(value, Self.encodings[index])))
             }
@@ -66,7 +71,7 @@ public struct HourlySeries: Sendable, Equatable {
         }
         return Forecast.Hour(
             validAt: time(index), temperature: value(0), windSpeed: value(1), windDirection: value(2), humidity: value(3),
-            pressure: value(4), precipitation: value(5), symbolCode: value(6))
+            pressure: value(4), precipitation: value(5), symbolCode: value(6), windGust: value(7), feelsLike: value(8))
     }
 
     private func time(_ index: Int) -> Date {

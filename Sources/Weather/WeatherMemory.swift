@@ -21,10 +21,13 @@ public final class WeatherMemory: Sendable {
         case body(Body)
     }
 
+    /// A cell's encoded `daily_forecast` and `hourly_forecast`, for one forecast, local date and hour.
     struct DailyJSON: Sendable {
         var fetchedAt: Date
         var today: CalendarDate
+        var hour: Int
         var json: [UInt8]
+        var hourly: [UInt8]
     }
 
     /// What an answer for a point was built from; it is reused only while all of it is unchanged.
@@ -33,6 +36,8 @@ public final class WeatherMemory: Sendable {
         var cell: GridCell
         var fetchedAt: Date
         var today: CalendarDate
+        /// The whole hour (hours since 1970) `hourly_forecast` starts at.
+        var hour: Int
     }
 
     struct Body: Sendable {
@@ -114,14 +119,25 @@ public final class WeatherMemory: Sendable {
 
     // MARK: Encoded parts
 
-    /// The cell's `daily_forecast` JSON for `today`, encoded once per forecast and date.
-    func dailyJSON(for forecast: Forecast, today: CalendarDate, timeZone: TimeZone) throws -> [UInt8] {
-        if case .daily(let entry)? = cache[.daily(forecast.cell)], entry.fetchedAt == forecast.fetchedAt, entry.today == today {
-            return entry.json
+    /// The cell's `daily_forecast` (ten days from `today`) and `hourly_forecast` (48 hours from `now`'s whole hour)
+    /// JSON, encoded once per forecast, date and hour.
+    func forecastJSON(for forecast: Forecast, today: CalendarDate, now: Date, timeZone: TimeZone) throws -> (daily: [UInt8], hourly: [UInt8]) {
+        let hour = Self.hour(now)
+        if case .daily(let entry)? = cache[.daily(forecast.cell)], entry.fetchedAt == forecast.fetchedAt, entry.today == today, entry.hour == hour {
+            return (entry.json, entry.hourly)
         }
-        let json = try JSONBody.encode(DailyForecast.days(from: forecast.hours, timeZone: timeZone, today: today))
-        put(.daily(DailyJSON(fetchedAt: forecast.fetchedAt, today: today, json: json)), for: .daily(forecast.cell), cost: json.capacity + 32)
-        return json
+        let hours = forecast.hours
+        let json = try JSONBody.encode(Array(DailyForecast.days(from: hours, timeZone: timeZone, today: today).prefix(DailyForecast.count)))
+        let hourly = try JSONBody.encode(HourlyForecast.hours(from: hours, now: now))
+        put(
+            .daily(DailyJSON(fetchedAt: forecast.fetchedAt, today: today, hour: hour, json: json, hourly: hourly)), for: .daily(forecast.cell),
+            cost: json.capacity + hourly.capacity + 48)
+        return (json, hourly)
+    }
+
+    /// Hours since 1970 of `date`'s whole hour.
+    static func hour(_ date: Date) -> Int {
+        Int((date.timeIntervalSince1970 / 3600).rounded(.down))
     }
 
     func body(_ key: String) -> Body? {

@@ -48,14 +48,15 @@ public struct WeatherResponse: Sendable {
     public var station: Station
     public var current: Current
 
-    /// The body: these two parts around the cell's already-encoded `daily_forecast` (keys in sorted order, as
-    /// every other body).
+    /// The body: these two parts around the cell's already-encoded `daily_forecast` and `hourly_forecast` (keys in
+    /// sorted order, as every other body).
     ///
     /// Assembled into one exactly sized buffer: chained `+` would leave up to twice the length in capacity,
     /// and these bodies are kept by the thousand.
-    func body(dailyForecast: [UInt8]) throws -> [UInt8] {
+    func body(dailyForecast: [UInt8], hourlyForecast: [UInt8]) throws -> [UInt8] {
         let parts = [
             Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
+            Array(#","hourly_forecast":"#.utf8), hourlyForecast,
             Array(#","station":"#.utf8), try JSONBody.encode(station), [UInt8(ascii: "}")],
         ]
         var body: [UInt8] = []

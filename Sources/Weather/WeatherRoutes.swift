@@ -61,7 +61,9 @@ public struct WeatherRoutes: Sendable {
         let stations = observations.stations.generation
         let today = localDate.today(now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
-        if let body = memory.body(key), body.stamp.stations == stations, body.stamp.today == today, now < body.until {
+        if let body = memory.body(key), body.stamp.stations == stations, body.stamp.today == today, body.stamp.hour == WeatherMemory.hour(now),
+            now < body.until
+        {
             if body.provenance == .own ? forecasts.isFresh(fetchedAt: body.stamp.fetchedAt, now: now) : forecasts.cachedForecast(for: cell, now: now) == nil {
                 answers[body.provenance]?.increment()
                 return body.response.response(for: request)
@@ -106,14 +108,15 @@ public struct WeatherRoutes: Sendable {
         answers[answer.provenance]?.increment()
         let today = localDate.today(now)
         let stamp = WeatherMemory.Stamp(
-            stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today)
+            stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today,
+            hour: WeatherMemory.hour(now))
         let key = point.description
         if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
             return cached.response.response(for: request)
         }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
-        guard let days = try? memory.dailyJSON(for: answer.forecast, today: today, timeZone: timeZone),
-            let body = try? response.body(dailyForecast: days)
+        guard let parts = try? memory.forecastJSON(for: answer.forecast, today: today, now: now, timeZone: timeZone),
+            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly)
         else {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }

@@ -98,7 +98,7 @@ public struct WeatherStore: Sendable {
         let rows = try await pool.query(
             """
             SELECT c.fetched_at, p.valid_at, p.temperature, p.wind_speed, p.wind_direction, p.humidity, p.pressure,
-                   p.precipitation_1h, p.weather_symbol
+                   p.precipitation_1h, p.weather_symbol, p.wind_gust, p.feels_like
             FROM weather_forecast_cells c LEFT JOIN weather_forecast_points p USING (cell_lat, cell_lon)
             WHERE c.cell_lat = $1 AND c.cell_lon = $2 ORDER BY p.valid_at
             """, [cell.latitudeIndex, cell.longitudeIndex])
@@ -111,7 +111,8 @@ public struct WeatherStore: Sendable {
                     windSpeed: try row.decode(Double?.self, "wind_speed"), windDirection: try row.decode(Double?.self, "wind_direction"),
                     humidity: try row.decode(Double?.self, "humidity"), pressure: try row.decode(Double?.self, "pressure"),
                     precipitation: try row.decode(Double?.self, "precipitation_1h"),
-                    symbolCode: try row.decode(Double?.self, "weather_symbol")))
+                    symbolCode: try row.decode(Double?.self, "weather_symbol"), windGust: try row.decode(Double?.self, "wind_gust"),
+                    feelsLike: try row.decode(Double?.self, "feels_like")))
         }
         return Forecast(cell: cell, fetchedAt: try first.decode(Date.self, "fetched_at"), hours: hours)
     }
@@ -155,13 +156,13 @@ public struct WeatherStore: Sendable {
             try connection.insert(
                 """
                 INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction,
-                    humidity, pressure, precipitation_1h, weather_symbol) VALUES
+                    humidity, pressure, precipitation_1h, weather_symbol, wind_gust, feels_like) VALUES
                 """,
                 row: "($1::integer, $2::integer, $3::timestamptz, "
-                    + (4...10).map { "$\($0)::double precision" }.joined(separator: ", ") + ")",
+                    + (4...12).map { "$\($0)::double precision" }.joined(separator: ", ") + ")",
                 rows: forecast.hours.map { hour in
                     [cell.latitudeIndex, cell.longitudeIndex, hour.validAt, hour.temperature, hour.windSpeed, hour.windDirection,
-                     hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode]
+                     hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode, hour.windGust, hour.feelsLike]
                 })
         }
     }

@@ -1,4 +1,5 @@
 import DatabaseTesting
+import Fetching
 import Foundation
 import HTTPTesting
 import UpstreamTesting
@@ -72,6 +73,53 @@ final class WeatherEndToEndTests: EndToEndTestCase {
             if weatherStatus != "ok" { usleep(20_000) }
         } while weatherStatus != "ok" && Date() < deadline
         XCTAssertEqual(weatherStatus, "ok")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testTheHourlyForecastAndTenDaysComeFromTheEditedForecast() throws {
+        struct Hour: Decodable {
+            let time: String
+            let temperature: Double?
+            let feels_like: Double?
+            let wind_speed: Double?
+            let wind_direction: Double?
+            let wind_gust: Double?
+            let humidity: Double?
+            let precipitation_mm: Double?
+            let symbol: String?
+        }
+        struct Screen: Decodable { let hourly_forecast: [Hour]; let daily_forecast: [WeatherAPIResponse.Day] }
+        upstream.set(.fmi, .editedForecast)
+        let pier = try startPier()
+        let response = try waitForData(pier, "/v1/weather?lat=60.17&lon=24.94")
+        // The v1 app's model still decodes the answer.
+        XCTAssertNoThrow(try JSONDecoder().decode(WeatherAPIResponse.self, from: Data(response.body)))
+        let screen = try JSONDecoder().decode(Screen.self, from: Data(response.body))
+        let hour = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        let times = (0..<48).map { Timestamp.iso8601(hour.addingTimeInterval(Double($0) * 3600)) }
+        XCTAssertEqual(screen.hourly_forecast.map(\.time), times, "48 hours from the current whole hour")
+        // FMI's own gust and feels-like (the fixture's first hour: gust 12.6 m/s, feels like −9.3 °C, moved to now).
+        let first = try XCTUnwrap(screen.hourly_forecast.first)
+        XCTAssertEqual(first.wind_gust, 12.6)
+        XCTAssertEqual(first.feels_like, -9.3)
+        XCTAssertEqual(first.temperature, -2.7)
+        XCTAssertNotNil(first.symbol)
+        XCTAssertEqual(screen.daily_forecast.count, 10, "ten days")
+        // The day and the hours agree: today's high is at least every hour of today's.
+        let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate])
+        let todayHours = screen.hourly_forecast.filter { hour in
+            let date = ISO8601DateFormatter().date(from: hour.time)!
+            return ISO8601DateFormatter.string(from: date, timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate]) == today
+        }
+        if let high = screen.daily_forecast.first?.high {
+            XCTAssertTrue(todayHours.allSatisfy { ($0.temperature ?? -99) <= high + 0.05 })
+        }
+        // Pier asked for the window: from the current hour, ten days, with the gust and feels-like.
+        let asked = try XCTUnwrap(upstream.requests(.fmi).first { $0.query["latlon"] != nil })
+        XCTAssertEqual(asked.query["starttime"], Timestamp.iso8601(hour))
+        XCTAssertEqual(asked.query["endtime"], Timestamp.iso8601(hour.addingTimeInterval(240 * 3600)))
+        XCTAssertTrue(asked.query["parameters"]?.contains("HourlyMaximumGust") == true)
+        XCTAssertTrue(asked.query["parameters"]?.contains("FeelsLike") == true)
         XCTAssertEqual(pier.stop(), 0)
     }
 

@@ -8,11 +8,13 @@ struct FMIDouble: UpstreamDouble {
     let paths = ["/wfs"]
     private let observations: [UInt8]
     private let forecast: [UInt8]
+    private let edited: [UInt8]
     private let exception: [UInt8]
 
     init() throws {
         observations = try Fixtures.bytes("fmi", "observations.xml")
         forecast = try Fixtures.bytes("fmi", "forecast-point.xml")
+        edited = try Fixtures.bytes("fmi", "edited-point-latlon.xml")
         exception = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
     }
 
@@ -22,8 +24,16 @@ struct FMIDouble: UpstreamDouble {
     }
 
     func answer(_ request: FixtureUpstream.Request, variant: String) -> HTTPResponse? {
-        guard variant == "exception" else { return nil }
-        return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: exception)
+        switch variant {
+        case "exception":
+            return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: exception)
+        case "edited" where !(request.query["storedquery_id"] ?? "").contains("observations"):
+            return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: FixtureUpstream.movedToNow(edited))
+        case "edited":
+            return answer(request)
+        default:
+            return nil
+        }
     }
 }
 
@@ -34,6 +44,8 @@ extension FixtureUpstream.Upstream {
 extension FixtureUpstream.Mode {
     /// An `ows:ExceptionReport` with status 400 (FMI's way of refusing a request).
     public static let exception = Self.variant("exception")
+    /// The edited forecast with every parameter `/v1/weather` asks for (`HourlyMaximumGust`, `FeelsLike`, …).
+    public static let editedForecast = Self.variant("edited")
 }
 
 extension FixtureUpstream {
