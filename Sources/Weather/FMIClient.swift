@@ -52,6 +52,21 @@ public struct FMIClient: Sendable {
         try await fetch(forecastURL(for: cell))
     }
 
+    /// The forecast for a place FMI resolves by name (`place=`; its location is the place's name and position).
+    public func forecast(place: String, now: Date = Date()) async throws -> [FMISeries] {
+        try await fetch(forecastURL(place: place, now: now))
+    }
+
+    func forecastURL(place: String, now: Date = Date()) -> String {
+        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: "&=+,#")
+        return url(
+            query: forecastQuery, "place=" + (place.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""),
+            "starttime=\(Timestamp.iso8601(start))", "endtime=\(Timestamp.iso8601(start.addingTimeInterval(Double(Self.forecastHours) * 3600)))",
+            "timestep=60", "parameters=\(Self.forecastParameters)")
+    }
+
     /// FMI answers errors as an ExceptionReport, with status 400 or even 200: the body decides.
     private func fetch(_ url: String) async throws -> [FMISeries] {
         let body = try await client.get(url, headers: ["Accept": "application/xml"], accepting: [400]).body

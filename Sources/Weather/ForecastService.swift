@@ -68,6 +68,8 @@ public final class ForecastService: Sendable {
     /// One FMI call per cell at a time, started only with a token from the budget.
     private let fetching: UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>
     public var budget: RequestBudget<AddressGroup> { fetching.budget }
+    /// FMI's forecast budget and pause, shared with what else asks FMI for a forecast (place names).
+    public var limits: UpstreamLimits<AddressGroup> { fetching.limits }
     private let client: FMIClient
     private let store: WeatherStore
     /// One stored-forecast read per cell at a time.
@@ -204,6 +206,15 @@ public final class ForecastService: Sendable {
         guard let held else { return stored }
         guard let stored else { return held }
         return stored.fetchedAt > held.fetchedAt ? stored : held
+    }
+
+    /// A forecast another FMI call brought (a place's): stored and remembered for its cell like one of ours.
+    public func adopt(_ forecast: Forecast) async {
+        upstreamCalls?.increment()
+        do { try await store.store(forecast) } catch {
+            logger.warning("could not store a forecast; serving it anyway", metadata: ["cell": "\(forecast.cell)", "error": "\(error)"])
+        }
+        memory.remember(forecast)
     }
 
     /// One FMI call for the cell (the caller holds a token): parse, store, remember.

@@ -60,8 +60,8 @@ public struct WeatherFeature: Feature {
             try await observations.refresh()
         }
         routes = WeatherRoutes(
-            observations: observations, forecasts: forecasts, maxAge: context.cacheMaxAge,
-            metrics: context.metrics)
+            observations: observations, forecasts: forecasts, places: PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts),
+            maxAge: context.cacheMaxAge, metrics: context.metrics)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations
     }

@@ -16,6 +16,7 @@ public struct WeatherRoutes: Sendable {
 
     private let observations: ObservationService
     private let forecasts: ForecastService
+    private let places: PlaceResolver
     private let memory: WeatherMemory
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
@@ -23,11 +24,12 @@ public struct WeatherRoutes: Sendable {
     private let answers: [ForecastService.Provenance: Counter]
 
     public init(
-        observations: ObservationService, forecasts: ForecastService, maxAge: Int = 300,
+        observations: ObservationService, forecasts: ForecastService, places: PlaceResolver, maxAge: Int = 300,
         metrics: MetricsRegistry? = nil
     ) {
         self.observations = observations
         self.forecasts = forecasts
+        self.places = places
         self.maxAge = maxAge
         memory = forecasts.memory
         localDate = LocalDate(timeZone: timeZone)
@@ -42,10 +44,53 @@ public struct WeatherRoutes: Sendable {
 
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
+            if let name = try Self.place(in: request) {
+                // A place by name: from memory when its resolution and forecast are held, else resolved off the loop.
+                switch places.cached(name) {
+                case .found(let place)?:
+                    let point = try Self.point(of: place)
+                    if let response = try answerFromMemory(request, point: point, location: place) { return .response(response) }
+                    return .later { try await answer(request, point: point, location: place) }
+                case .unknown?:
+                    throw Self.unknownPlace
+                case nil:
+                    return .later {
+                        let resolution: PlaceResolver.Resolution
+                        do { resolution = try await places.resolve(name, client: request.client) } catch let unavailable as ForecastService.Unavailable {
+                            throw HTTPError(
+                                unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason,
+                                headers: ["Retry-After": String(unavailable.retryAfter)])
+                        }
+                        guard case .found(let place) = resolution else { throw Self.unknownPlace }
+                        return try await answer(request, point: try Self.point(of: place), location: place)
+                    }
+                }
+            }
             let point = try Self.point(in: request)
             if let response = try answerFromMemory(request, point: point) { return .response(response) }
             return .later { try await answer(request, point: point) }
         }
+    }
+
+    static let unknownPlace = HTTPError(.notFound, "FMI knows no place by that name")
+
+    /// The `place` asked for, normalised; `nil` without one. With `lat` or `lon` too: `400`.
+    static func place(in request: HTTPRequest) throws -> String? {
+        guard request.query["place"] != nil else { return nil }
+        guard request.query["lat"] == nil, request.query["lon"] == nil else {
+            throw HTTPError(.badRequest, "give either lat and lon or place, not both")
+        }
+        return try QueryText.normalised(request.query["place"], parameter: "place", maximumLength: 100, example: "a place's name, e.g. place=Kumpula")
+    }
+
+    /// A resolved place's position, within FMI's coverage (else `422`).
+    static func point(of place: PlaceResolver.Place) throws -> Coordinate {
+        guard let point = Coordinate(latitude: place.latitude, longitude: place.longitude),
+            coverage.latitude.contains(point.latitude), coverage.longitude.contains(point.longitude)
+        else {
+            throw HTTPError(.unprocessableContent, "the place lies outside the area FMI covers with observations (Finland)")
+        }
+        return point
     }
 
     /// The cache-hit path, on the event loop: bad input, a point answered before whose answer still holds, and
@@ -55,9 +100,9 @@ public struct WeatherRoutes: Sendable {
     /// A point's own answer holds while its forecast is fresh: no newer forecast for a cell is taken while
     /// the one held is fresh, so a hit needs one lookup, not two. A degraded answer (stale, a neighbour's)
     /// holds for its minute unless the own cell has a fresh forecast by now.
-    func answerFromMemory(_ request: HTTPRequest, point: Coordinate) throws -> HTTPResponse? {
+    func answerFromMemory(_ request: HTTPRequest, point: Coordinate, location: PlaceResolver.Place? = nil) throws -> HTTPResponse? {
         let now = Date()
-        let key = point.description
+        let key = Self.key(point, location)
         let stations = observations.stations.generation
         let today = localDate.today(now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
@@ -71,10 +116,15 @@ public struct WeatherRoutes: Sendable {
         }
         guard let forecast = forecasts.cachedForecast(for: cell, now: now) else { return nil }
         let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
-        return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, now: now)
+        return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, location: location, now: now)
     }
 
-    func answer(_ request: HTTPRequest, point: Coordinate) async throws -> HTTPResponse {
+    /// The memory key of a point's answer (a place's carries its `location`).
+    private static func key(_ point: Coordinate, _ location: PlaceResolver.Place?) -> String {
+        location.map { "place:" + $0.name + "@" + point.description } ?? point.description
+    }
+
+    func answer(_ request: HTTPRequest, point: Coordinate, location: PlaceResolver.Place? = nil) async throws -> HTTPResponse {
         let now = Date()
         let nearest = try nearestStation(to: point, now: now)
         let answer: ForecastService.Answer
@@ -86,7 +136,7 @@ public struct WeatherRoutes: Sendable {
             throw HTTPError(
                 unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
         }
-        return try respond(to: request, point: point, nearest: nearest, answer: answer, now: now)
+        return try respond(to: request, point: point, nearest: nearest, answer: answer, location: location, now: now)
     }
 
     private func nearestStation(to point: Coordinate, now: Date) throws -> (station: StationObservation, kilometres: Double) {
@@ -103,20 +153,20 @@ public struct WeatherRoutes: Sendable {
     /// ``provisionalSeconds`` only, so that the point's own cell is tried again soon.
     private func respond(
         to request: HTTPRequest, point: Coordinate, nearest: (station: StationObservation, kilometres: Double),
-        answer: ForecastService.Answer, now: Date
+        answer: ForecastService.Answer, location: PlaceResolver.Place?, now: Date
     ) throws -> HTTPResponse {
         answers[answer.provenance]?.increment()
         let today = localDate.today(now)
         let stamp = WeatherMemory.Stamp(
             stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today,
             hour: WeatherMemory.hour(now))
-        let key = point.description
+        let key = Self.key(point, location)
         if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
             return cached.response.response(for: request)
         }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
         guard let parts = try? memory.forecastJSON(for: answer.forecast, today: today, now: now, timeZone: timeZone),
-            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly)
+            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly, location: location)
         else {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }

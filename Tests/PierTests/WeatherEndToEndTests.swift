@@ -6,6 +6,12 @@ import UpstreamTesting
 import XCTest
 
 /// `GET /v1/weather` from the real binary, with FMI played by the local fixture upstream.
+/// Any JSON value (for members a test only counts).
+enum JSONValue: Decodable {
+    case value
+    init(from decoder: any Decoder) throws { self = .value }
+}
+
 final class WeatherEndToEndTests: EndToEndTestCase {
     /// The screen's model as the Finnish weather app declares it.
     struct WeatherAPIResponse: Codable {
@@ -121,6 +127,40 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(asked.query["parameters"]?.contains("HourlyMaximumGust") == true)
         XCTAssertTrue(asked.query["parameters"]?.contains("FeelsLike") == true)
         XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testAPlaceNameIsResolvedByFMIRememberedAndEchoed() throws {
+        struct Location: Decodable, Equatable { let name: String; let lat: Double; let lon: Double }
+        struct Screen: Decodable { let location: Location; let station: WeatherAPIResponse.Station; let hourly_forecast: [[String: JSONValue]] }
+        let pier = try startPier()
+        _ = try waitForData(pier, "/v1/weather?lat=60.17&lon=24.94")
+        let before = upstream.requests(.fmi).filter { $0.query["place"] != nil }.count
+        let response = try weather(pier, "place=%20kumpula%20")
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        let screen = try JSONDecoder().decode(Screen.self, from: Data(response.body))
+        XCTAssertEqual(screen.location, Location(name: "Kumpula", lat: 60.20307, lon: 24.96131))
+        XCTAssertEqual(screen.hourly_forecast.count, 48)
+        XCTAssertNoThrow(try JSONDecoder().decode(WeatherAPIResponse.self, from: Data(response.body)), "the v1 app still decodes it")
+        // Remembered: the same name in another spelling costs no FMI call, and the place's forecast came with it.
+        XCTAssertEqual(try weather(pier, "place=KUMPULA").body, response.body)
+        XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.count, before + 1)
+        XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.last?.query["place"], "kumpula")
+        // Unknown to FMI: 404, remembered too; bad requests: 400.
+        XCTAssertEqual(try weather(pier, "place=Atlantis").status, 404)
+        XCTAssertEqual(try weather(pier, "place=atlantis").status, 404)
+        XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.count, before + 2)
+        XCTAssertEqual(try weather(pier, "place=%20").status, 400)
+        XCTAssertEqual(try weather(pier, "place=Kumpula&lat=60.2&lon=24.9").status, 400)
+        // Every replica knows: another process answers from PostgreSQL without asking FMI for the name.
+        XCTAssertEqual(pier.stop(), 0)
+        let replica = try startPier()
+        _ = try waitForData(replica, "/v1/weather?lat=60.17&lon=24.94")
+        XCTAssertEqual(try weather(replica, "place=Kumpula").status, 200)
+        XCTAssertEqual(try weather(replica, "place=Atlantis").status, 404)
+        XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.count, before + 2)
+        let health = try RawClient.request(port: replica.port, "/health").bodyText
+        XCTAssertFalse(health.lowercased().contains("kumpula") || health.lowercased().contains("atlantis"), "states, not requests")
+        XCTAssertEqual(replica.stop(), 0)
     }
 
     func testAStaleForecastIsServedAndMarkedWhenFMIFails() throws {

@@ -2,7 +2,9 @@ import Foundation
 import HTTPServer
 import Replay
 
-/// FMI's WFS: the all-stations observations or a point forecast (by `storedquery_id`), moved to now.
+/// FMI's WFS: the all-stations observations or a point forecast (by `storedquery_id`), moved to now. A forecast asked
+/// by `place=` is the edited forecast with the place's name and position (``FixtureUpstream/fmiPlaces``); a place it
+/// does not know gets FMI's "No locations found" exception report (HTTP 400).
 struct FMIDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.fmi
     let paths = ["/wfs"]
@@ -10,15 +12,26 @@ struct FMIDouble: UpstreamDouble {
     private let forecast: [UInt8]
     private let edited: [UInt8]
     private let exception: [UInt8]
+    private let noLocations: [UInt8]
 
     init() throws {
         observations = try Fixtures.bytes("fmi", "observations.xml")
         forecast = try Fixtures.bytes("fmi", "forecast-point.xml")
         edited = try Fixtures.bytes("fmi", "edited-point-latlon.xml")
         exception = try Fixtures.bytes("fmi/real", "extra-exception-no-data.xml")
+        noLocations = try Fixtures.bytes("fmi/real", "extra-exception-no-locations.xml")
     }
 
     func answer(_ request: FixtureUpstream.Request) -> HTTPResponse {
+        if let place = request.query["place"] {
+            guard let known = FixtureUpstream.fmiPlaces[place.lowercased()] else {
+                return HTTPResponse(status: .badRequest, headers: ["Content-Type": "text/xml; charset=UTF-8"], body: noLocations)
+            }
+            let text = String(decoding: edited, as: UTF8.self)
+                .replacingOccurrences(of: ">Helsinki</gml:name>", with: ">\(known.name)</gml:name>")
+                .replacingOccurrences(of: "60.17000 24.94000 ", with: String(format: "%.5f %.5f ", known.latitude, known.longitude))
+            return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: FixtureUpstream.movedToNow(Array(text.utf8)))
+        }
         let document = (request.query["storedquery_id"] ?? "").contains("observations") ? observations : forecast
         return HTTPResponse(headers: ["Content-Type": "text/xml; charset=UTF-8"], body: FixtureUpstream.movedToNow(document))
     }
@@ -50,6 +63,11 @@ extension FixtureUpstream.Mode {
 
 extension FixtureUpstream {
     public var fmiURL: String { baseURL + "/wfs" }
+
+    /// The places the FMI double resolves (`place=`, any case): FMI's official name and the place's position.
+    public static let fmiPlaces: [String: (name: String, latitude: Double, longitude: Double)] = [
+        "kumpula": ("Kumpula", 60.20307, 24.96131), "helsinki": ("Helsinki", 60.16952, 24.93545),
+    ]
 
     /// The fixture documents end (observations) or start (forecast) at 2026-11-23T06:00:00Z; every timestamp in
     /// them is moved by the same amount so that this happens at the start of the current hour.

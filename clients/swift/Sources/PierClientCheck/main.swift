@@ -86,6 +86,18 @@ await check("GET /v1/weather decodes the screen; outside Finland is 422") {
     return nil
 }
 
+await check("GET /v1/weather has 48 hours and at most ten days; place=Kumpula echoes FMI's place; an unknown place is 404") {
+    let weather = try await client.getWeather(query: .init(lat: 60.17, lon: 24.94)).ok.body.json
+    guard weather.hourlyForecast.count == 48, (1...10).contains(weather.dailyForecast.count) else {
+        return "\(weather.hourlyForecast.count) hours, \(weather.dailyForecast.count) days"
+    }
+    let place = try await client.getWeather(query: .init(place: "Kumpula")).ok.body.json
+    guard place.location?.name == "Kumpula" else { return "location \(String(describing: place.location))" }
+    let unknown = try await client.getWeather(query: .init(place: "Atlantis"))
+    guard case .notFound = unknown else { return "expected 404, got \(unknown)" }
+    return nil
+}
+
 await check("GET /v1/sun decodes; polar night has null events; a bad date is 400") {
     let zurich = try await client.getSun(query: .init(lat: 47.37, lon: 8.54, date: "2026-07-04")).ok.body.json
     guard zurich.status == .ok, zurich.results.sunrise != nil, zurich.results.dayLength > 50_000 else { return "\(zurich)" }
