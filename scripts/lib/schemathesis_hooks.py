@@ -10,6 +10,10 @@ they are: the negative phase still checks that they are refused.
 same reason; a schema-valid date is moved to a day from today to 28 days ahead — before every call (`before_call`),
 since the coverage phase builds its `00000000` without the `map_query` hook.
 
+`/v1/weather` takes a point as `lat` and `lon` together, or a `place` instead — never both, never neither; three
+optional parameters cannot say so in JSON Schema, so before every call a `place` drops the coordinates sent beside
+it, and a query without `place` gets the `lat`/`lon` it lacks (Helsinki's). Values sent are never changed.
+
 `/v1/alplakes/…/point/…/{start}/{end}/{depth}` refuses a window whose start is not before its end, as the
 upstream does; two independent path parameters cannot say so in JSON Schema, so a valid pair in the wrong
 order is swapped (and an equal pair widened to the pattern's last minute).
@@ -99,7 +103,16 @@ def map_path_parameters(context, path_parameters):
 @schemathesis.hook
 def before_call(context, case, kwargs):
     operation = getattr(context, "operation", None)
-    if operation is None or getattr(operation, "path", None) != "/v1/nsw/departures" or not isinstance(case.query, dict):
+    path = getattr(operation, "path", None) if operation is not None else None
+    if path == "/v1/weather" and isinstance(case.query, dict):
+        if "place" in case.query:
+            case.query.pop("lat", None)
+            case.query.pop("lon", None)
+        else:
+            case.query.setdefault("lat", 60.17)
+            case.query.setdefault("lon", 24.94)
+        return
+    if path != "/v1/nsw/departures" or not isinstance(case.query, dict):
         return
     date = case.query.get("date")
     if isinstance(date, str) and NSW_DATE.match(date):
