@@ -48,6 +48,9 @@ public struct WeatherResponse: Sendable {
     public var station: Station
     public var current: Current
 
+    /// Where the forecast comes from, with the credit its licence asks the app to show (FMI's open data: CC BY 4.0).
+    static let fmiSource = #"{"attribution":"Finnish Meteorological Institute (FMI) open data, CC BY 4.0","name":"FMI"}"#
+
     /// The body: these two parts around the cell's already-encoded `daily_forecast` and `hourly_forecast` (keys in
     /// sorted order, as every other body).
     ///
@@ -57,6 +60,7 @@ public struct WeatherResponse: Sendable {
     func body(dailyForecast: [UInt8], hourlyForecast: [UInt8], location: PlaceResolver.Place? = nil) throws -> [UInt8] {
         let parts = [
             Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
+            Array(#","forecast_source":"#.utf8), Array(Self.fmiSource.utf8),
             Array(#","hourly_forecast":"#.utf8), hourlyForecast,
             location.map { Array((#","location":"# + $0.json).utf8) } ?? [],
             Array(#","station":"#.utf8), try JSONBody.encode(station), [UInt8(ascii: "}")],

@@ -94,7 +94,8 @@ final class WeatherEndToEndTests: EndToEndTestCase {
             let precipitation_mm: Double?
             let symbol: String?
         }
-        struct Screen: Decodable { let hourly_forecast: [Hour]; let daily_forecast: [WeatherAPIResponse.Day] }
+        struct Source: Decodable, Equatable { let name: String; let attribution: String }
+        struct Screen: Decodable { let hourly_forecast: [Hour]; let daily_forecast: [WeatherAPIResponse.Day]; let forecast_source: Source }
         upstream.set(.fmi, .editedForecast)
         let pier = try startPier()
         let response = try waitForData(pier, "/v1/weather?lat=60.17&lon=24.94")
@@ -111,6 +112,7 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(first.temperature, -2.7)
         XCTAssertNotNil(first.symbol)
         XCTAssertEqual(screen.daily_forecast.count, 10, "ten days")
+        XCTAssertEqual(screen.forecast_source, Source(name: "FMI", attribution: "Finnish Meteorological Institute (FMI) open data, CC BY 4.0"))
         // The day and the hours agree: today's high is at least every hour of today's.
         let today = ISO8601DateFormatter.string(from: Date(), timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate])
         let todayHours = screen.hourly_forecast.filter { hour in
