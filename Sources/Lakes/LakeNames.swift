@@ -18,8 +18,12 @@ public enum LakeNames {
 
     /// MeteoNews' name of the lake `name` names — MeteoNews' name or the app's, in any case — among `known`.
     public static func meteoNewsName(_ name: String, among known: some Sequence<String>) -> String? {
-        let wanted = name.lowercased()
-        let meteoNews = appNames.first { $0.app.lowercased() == wanted }?.meteoNews.lowercased() ?? wanted
+        let meteoNews = meteoNewsName(name).lowercased()
         return known.first { $0.lowercased() == meteoNews }
+    }
+
+    /// MeteoNews' name for the app's name of a lake; any other name as it is.
+    public static func meteoNewsName(_ name: String) -> String {
+        appNames.first { $0.app.lowercased() == name.lowercased() }?.meteoNews ?? name
     }
 }

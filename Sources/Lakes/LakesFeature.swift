@@ -30,6 +30,8 @@ public struct LakesFeature: Feature {
     public let job: FetchJob
     private let store: LakeStore
     private let demoDirectory: String?
+    /// Whether the demo's history was seeded (once: `load` also runs on every reload).
+    private let demoSeeded = SharedValue(false)
     private let routes: LakeRoutes
     private let levels: WaterLevelRoutes
 
@@ -54,7 +56,9 @@ public struct LakesFeature: Feature {
     public var jobs: [FetchJob] { [job] }
 
     public func load() async throws {
-        if let demoDirectory { try await DemoLevels.seed(from: demoDirectory, into: store, today: service.today()) }
+        if let demoDirectory, !demoSeeded.update({ seeded in defer { seeded = true }; return seeded }) {
+            try await DemoLevels.seed(from: demoDirectory, into: store, today: service.today())
+        }
         try await service.load()
     }
 

@@ -42,9 +42,7 @@ struct ImportWaterLevelsCommand: ParsableCommand {
         var levels: [(lake: String, level: LakeLevel)] = []
         var seen: [String: Int] = [:]
         for row in rows {
-            let lake = known.isEmpty
-                ? (LakeNames.appNames.first { $0.app.lowercased() == row.lake.lowercased() }?.meteoNews ?? row.lake)
-                : LakeNames.meteoNewsName(row.lake, among: known)
+            let lake = known.isEmpty ? LakeNames.meteoNewsName(row.lake) : LakeNames.meteoNewsName(row.lake, among: known)
             guard let lake else {
                 problems.append(.init(line: row.line, reason: "no lake named \(row.lake) (MeteoNews lists \(known.count) lakes; see /api/water-temp)"))
                 continue

@@ -69,7 +69,7 @@ public struct PlacesFeature: Feature {
         if let service {
             router.onDemand(
                 Self.placesPath, places, cached: service.cachedPlaces(for:now:), refusal: service.refusal(for:client:now:),
-                answer: { await service.places(for: $0, client: $1) })
+                answer: { await service.places(for: $0, client: $1, refusalChecked: true) })
         } else {
             router.notConfigured(Self.placesPath, notConfigured, places)
         }

@@ -95,8 +95,9 @@ public final class PlacesService: Sendable {
         places.refusal(for: aliases.peek(key) ?? key, client: client, now: now)
     }
 
-    public func places(for key: PlacesKey, client: IPAddress?) async -> OnDemandResponse {
-        await places.admitted(aliases.peek(key) ?? key, client: client) {
+    /// `refusalChecked`: the route asked ``refusal(for:client:now:)`` just before.
+    public func places(for key: PlacesKey, client: IPAddress?, refusalChecked: Bool = false) async -> OnDemandResponse {
+        await places.admitted(aliases.peek(key) ?? key, client: client, refusalChecked: refusalChecked) {
             let (canonical, asking) = await canonical(for: key)
             defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
             return await places.admittedResponse(for: canonical, client: client)

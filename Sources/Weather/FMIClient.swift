@@ -37,9 +37,18 @@ public struct FMIClient: Sendable {
     /// The hourly point forecast at a cell's centre (`latlon` is lat,lon), from the current whole hour for ten days:
     /// without a window FMI starts at the next hour and stops after three days.
     public func forecastURL(for cell: GridCell, now: Date = Date()) -> String {
-        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        forecastURL(String(format: "latlon=%.4f,%.4f", cell.latitude, cell.longitude), now: now)
+    }
+
+    /// The same for a place FMI resolves by name (`place=`).
+    func forecastURL(place: String, now: Date = Date()) -> String {
+        forecastURL("place=" + URLEncoding.queryValue(place), now: now)
+    }
+
+    private func forecastURL(_ location: String, now: Date) -> String {
+        let start = FMITime.wholeHour(now)
         return url(
-            query: forecastQuery, String(format: "latlon=%.4f,%.4f", cell.latitude, cell.longitude),
+            query: forecastQuery, location,
             "starttime=\(Timestamp.iso8601(start))", "endtime=\(Timestamp.iso8601(start.addingTimeInterval(Double(Self.forecastHours) * 3600)))",
             "timestep=60", "parameters=\(Self.forecastParameters)")
     }
@@ -55,16 +64,6 @@ public struct FMIClient: Sendable {
     /// The forecast for a place FMI resolves by name (`place=`; its location is the place's name and position).
     public func forecast(place: String, now: Date = Date()) async throws -> [FMISeries] {
         try await fetch(forecastURL(place: place, now: now))
-    }
-
-    func forecastURL(place: String, now: Date = Date()) -> String {
-        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
-        var allowed = CharacterSet.urlQueryAllowed
-        allowed.remove(charactersIn: "&=+,#")
-        return url(
-            query: forecastQuery, "place=" + (place.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""),
-            "starttime=\(Timestamp.iso8601(start))", "endtime=\(Timestamp.iso8601(start.addingTimeInterval(Double(Self.forecastHours) * 3600)))",
-            "timestep=60", "parameters=\(Self.forecastParameters)")
     }
 
     /// FMI answers errors as an ExceptionReport, with status 400 or even 200: the body decides.

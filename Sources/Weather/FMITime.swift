@@ -9,4 +9,9 @@ enum FMITime {
         guard bytes.count == 20, bytes.last == 0x5A, bytes.dropFirst(10).first == 0x54, let seconds = UTCInstant.parse(text) else { return nil }
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
+
+    /// The whole UTC hour `date` is in: where FMI's hourly forecast steps fall and `hourly_forecast` starts.
+    static func wholeHour(_ date: Date) -> Date {
+        Date(timeIntervalSince1970: (date.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+    }
 }

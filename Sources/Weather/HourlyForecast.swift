@@ -42,7 +42,7 @@ public struct HourlyForecast: Sendable, Equatable, Encodable {
 
     /// The first ``count`` hours from the whole hour `now` is in.
     public static func hours(from hours: [Forecast.Hour], now: Date) -> [HourlyForecast] {
-        let start = Date(timeIntervalSince1970: (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600)
+        let start = FMITime.wholeHour(now)
         return Array(hours.lazy.filter { $0.validAt >= start }.prefix(count).map(HourlyForecast.init))
     }
 

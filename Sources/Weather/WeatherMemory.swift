@@ -137,7 +137,7 @@ public final class WeatherMemory: Sendable {
 
     /// Hours since 1970 of `date`'s whole hour.
     static func hour(_ date: Date) -> Int {
-        Int((date.timeIntervalSince1970 / 3600).rounded(.down))
+        Int(FMITime.wholeHour(date).timeIntervalSince1970 / 3600)
     }
 
     func body(_ key: String) -> Body? {

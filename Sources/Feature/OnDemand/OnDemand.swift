@@ -158,18 +158,25 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (see the type). A client is
     /// admitted only with its share left (``refusal(for:client:now:)``) and fewer than
     /// ``UpstreamLimits/Waiting/requestsPerClient`` of its requests under way, so that no client holds the
-    /// database for others.
-    public func response(for request: Source.Request, client: IPAddress?, now: Date = Date()) async -> OnDemandResponse {
+    /// database for others. `refusalChecked`: the caller (the route, on the event loop) has just asked
+    /// ``refusal(for:client:now:)``, so it is not asked again.
+    public func response(
+        for request: Source.Request, client: IPAddress?, now: Date = Date(), refusalChecked: Bool = false
+    ) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
-        return await admitted(request, client: client, now: now) { await answer(request, groups: client?.groups ?? [], now: now) }
+        return await admitted(request, client: client, now: now, refusalChecked: refusalChecked) {
+            await answer(request, groups: client?.groups ?? [], now: now)
+        }
     }
 
-    /// `body` run for `client` once admitted (see ``response(for:client:now:)``): for a route that does work of its
-    /// own before the engine's (places looks up the nearest stored point), then calls ``admittedResponse(for:client:now:)``.
+    /// `body` run for `client` once admitted (see ``response(for:client:now:refusalChecked:)``): for a route that does
+    /// work of its own before the engine's (places looks up the nearest stored point), then calls
+    /// ``admittedResponse(for:client:now:)``.
     public func admitted(
-        _ request: Source.Request, client: IPAddress?, now: Date = Date(), _ body: () async -> OnDemandResponse
+        _ request: Source.Request, client: IPAddress?, now: Date = Date(), refusalChecked: Bool = false,
+        _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
-        if let refused = refusal(for: request, client: client, now: now) { return refused }
+        if !refusalChecked, let refused = refusal(for: request, client: client, now: now) { return refused }
         guard let groups = client?.groups else { return await body() }
         guard upstream.limits.start(groups) else {
             misses?.increment()

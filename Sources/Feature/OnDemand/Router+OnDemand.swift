@@ -12,7 +12,7 @@ extension Router {
     ) {
         onDemand(
             path, parse, cached: engine.cachedResponse(for:now:), refusal: engine.refusal(for:client:now:),
-            answer: { await engine.response(for: $0, client: $1) })
+            answer: { await engine.response(for: $0, client: $1, refusalChecked: true) })
     }
 
     /// The same for an upstream that needs a key: without an engine (no key configured), a request that parses is
@@ -25,7 +25,8 @@ extension Router {
         onDemand(path, engine, parse)
     }
 
-    /// The same with the lookups given (a route whose requests reuse nearby answers).
+    /// The same with the lookups given (a route whose requests reuse nearby answers); `answer` runs after `refusal`
+    /// let the request through, and need not ask it again.
     public mutating func onDemand<Request: Sendable>(
         _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request,
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
