@@ -62,7 +62,11 @@ let package = Package(
             swiftSettings: strict),
         .target(name: "Ships", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(name: "Lakes", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres"], swiftSettings: strict),
+        // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
+        .target(
+            name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        .target(name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres", "Warnings"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
             dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
@@ -90,7 +94,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Weather",
+                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
                 "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -107,7 +111,8 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),

@@ -7,6 +7,7 @@ import Places
 import Ships
 import Stationboard
 import Sun
+import Warnings
 import Weather
 import Wikipedia
 
@@ -17,10 +18,12 @@ enum Features {
     /// Each feature reads its settings from `reader` and builds itself on `context`.
     static func make(_ reader: SettingsReader, context: FeatureContext) throws -> [any Feature] {
         let ships = ShipsFeature(settings: try .init(reader), context: context)
+        let warnings = WarningsFeature(settings: try .init(reader), context: context)
         return [
             ships,
             LakesFeature(settings: try .init(reader), context: context),
-            WeatherFeature(settings: try .init(reader), context: context),
+            WeatherFeature(settings: try .init(reader), context: context, warnings: warnings.service),
+            warnings,
             StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
             LakeWeatherFeature(settings: try .init(reader), context: context),
             AlplakesFeature(settings: try .init(reader), context: context),

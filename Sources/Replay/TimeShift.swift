@@ -25,6 +25,35 @@ public enum TimeShift {
         return output
     }
 
+    /// Every ISO 8601 local time with its offset written (`2026-11-23T14:00:00+02:00`, CAP's form) in `document`,
+    /// moved by `seconds` and written with the same offset (the instant moves; the offset stays as recorded).
+    public static func shift(offsetTimes document: [UInt8], by seconds: TimeInterval) -> [UInt8] {
+        guard seconds != 0 else { return document }
+        var output = document
+        var index = 0
+        let digits = UInt8(ascii: "0")...UInt8(ascii: "9")
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ssxxx"
+        while index + 25 <= output.count {
+            let sign = output[index + 19]
+            if digits.contains(output[index]), output[index + 4] == UInt8(ascii: "-"), output[index + 10] == UInt8(ascii: "T"),
+                sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), output[index + 22] == UInt8(ascii: ":"),
+                let date = formatter.date(from: String(decoding: output[index..<index + 25], as: UTF8.self)),
+                let offset = Int(String(decoding: output[index + 20..<index + 22], as: UTF8.self)),
+                let offsetMinutes = Int(String(decoding: output[index + 23..<index + 25], as: UTF8.self))
+            {
+                let offsetSeconds = (offset * 3600 + offsetMinutes * 60) * (sign == UInt8(ascii: "-") ? -1 : 1)
+                formatter.timeZone = TimeZone(secondsFromGMT: offsetSeconds)
+                output.replaceSubrange(index..<index + 25, with: Array(formatter.string(from: date.addingTimeInterval(seconds)).utf8))
+                index += 25
+            } else {
+                index += 1
+            }
+        }
+        return output
+    }
+
     /// The whole minutes from `then` to `now`, in seconds (for answers planned to the minute).
     public static func minutes(from then: Date, to now: Date) -> TimeInterval {
         ((now.timeIntervalSince1970 - then.timeIntervalSince1970) / 60).rounded(.down) * 60

@@ -2,9 +2,10 @@ import Feature
 import Fetching
 import HTTPServer
 import Replay
+import Warnings
 
 /// Finnish weather as one feature: FMI observations every 10 minutes, forecasts per grid cell on demand
-/// within a request budget, and `/v1/weather`.
+/// within a request budget, `/v1/weather`, and `/v1/warnings` (the warnings feature's set, at a point or place).
 public struct WeatherFeature: Feature {
     public static let source = "weather"
     public var name: String { Self.source }
@@ -40,8 +41,10 @@ public struct WeatherFeature: Feature {
     public let forecasts: ForecastService
     public let job: FetchJob
     private let routes: WeatherRoutes
+    private let warningRoutes: WarningRoutes
 
-    public init(settings: Settings, context: FeatureContext) {
+    /// - Parameter warnings: FMI's warnings (the warnings feature's service), served at points and places here.
+    public init(settings: Settings, context: FeatureContext, warnings: WarningsService) {
         let fmi = FMIClient(baseURL: settings.fmiURL, forecastQuery: settings.forecastQuery, client: context.upstream)
         let store = WeatherStore(pool: context.pool)
         let observations = ObservationService(client: fmi, store: store)
@@ -59,9 +62,11 @@ public struct WeatherFeature: Feature {
         ) {
             try await observations.refresh()
         }
+        let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts)
         routes = WeatherRoutes(
-            observations: observations, forecasts: forecasts, places: PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts),
-            maxAge: context.cacheMaxAge, metrics: context.metrics)
+            observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
+            metrics: context.metrics)
+        warningRoutes = WarningRoutes(warnings: warnings, places: places, maxAge: context.cacheMaxAge)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations
     }
@@ -71,7 +76,10 @@ public struct WeatherFeature: Feature {
     public func load() async throws { try await observations.load() }
 
 
-    public func register(in router: inout Router) { routes.register(in: &router) }
+    public func register(in router: inout Router) {
+        routes.register(in: &router)
+        warningRoutes.register(in: &router)
+    }
 
     public func healthDetails(for source: String) -> String? {
         source == Self.source ? forecasts.healthJSON() : nil

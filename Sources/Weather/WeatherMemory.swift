@@ -38,6 +38,9 @@ public final class WeatherMemory: Sendable {
         var today: CalendarDate
         /// The whole hour (hours since 1970) `hourly_forecast` starts at.
         var hour: Int
+        /// The warnings' generation and whether they were served stale (``WarningsService``).
+        var warnings: Int
+        var warningsStale: Bool
     }
 
     struct Body: Sendable {

@@ -57,13 +57,14 @@ public struct WeatherResponse: Sendable {
     /// Assembled into one exactly sized buffer: chained `+` would leave up to twice the length in capacity,
     /// and these bodies are kept by the thousand.
     /// - Parameter location: the place asked for by name (`place=`), as FMI resolved it; `nil` for `lat`/`lon`.
-    func body(dailyForecast: [UInt8], hourlyForecast: [UInt8], location: PlaceResolver.Place? = nil) throws -> [UInt8] {
+    /// - Parameter warnings: the point's warnings, encoded (`[]` when none).
+    func body(dailyForecast: [UInt8], hourlyForecast: [UInt8], warnings: String = "[]", location: PlaceResolver.Place? = nil) throws -> [UInt8] {
         let parts = [
             Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
             Array(#","forecast_source":"#.utf8), Array(Self.fmiSource.utf8),
             Array(#","hourly_forecast":"#.utf8), hourlyForecast,
             location.map { Array((#","location":"# + $0.json).utf8) } ?? [],
-            Array(#","station":"#.utf8), try JSONBody.encode(station), [UInt8(ascii: "}")],
+            Array(#","station":"#.utf8), try JSONBody.encode(station), Array(#","warnings":"#.utf8), Array(warnings.utf8), [UInt8(ascii: "}")],
         ]
         var body: [UInt8] = []
         body.reserveCapacity(parts.reduce(0) { $0 + $1.count })

@@ -3,6 +3,7 @@ import Fetching
 import Foundation
 import HTTPServer
 import Metrics
+import Warnings
 
 /// `GET /v1/weather?lat=..&lon=..`: the nearest station's latest observation and the point's daily forecast.
 public struct WeatherRoutes: Sendable {
@@ -17,6 +18,7 @@ public struct WeatherRoutes: Sendable {
     private let observations: ObservationService
     private let forecasts: ForecastService
     private let places: PlaceResolver
+    private let warnings: WarningsService
     private let memory: WeatherMemory
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
@@ -24,10 +26,11 @@ public struct WeatherRoutes: Sendable {
     private let answers: [ForecastService.Provenance: Counter]
 
     public init(
-        observations: ObservationService, forecasts: ForecastService, places: PlaceResolver, maxAge: Int = 300,
+        observations: ObservationService, forecasts: ForecastService, places: PlaceResolver, warnings: WarningsService, maxAge: Int = 300,
         metrics: MetricsRegistry? = nil
     ) {
         self.observations = observations
+        self.warnings = warnings
         self.forecasts = forecasts
         self.places = places
         self.maxAge = maxAge
@@ -44,31 +47,46 @@ public struct WeatherRoutes: Sendable {
 
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
-            if let name = try Self.place(in: request) {
-                // A place by name: from memory when its resolution and forecast are held, else resolved off the loop.
-                switch places.cached(name) {
-                case .found(let place)?:
-                    let point = try Self.point(of: place)
-                    if let response = try answerFromMemory(request, point: point, location: place) { return .response(response) }
-                    return .later { try await answer(request, point: point, location: place) }
-                case .unknown?:
-                    throw Self.unknownPlace
-                case nil:
-                    return .later {
-                        let resolution: PlaceResolver.Resolution
-                        do { resolution = try await places.resolve(name, client: request.client) } catch let unavailable as ForecastService.Unavailable {
-                            throw HTTPError(
-                                unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason,
-                                headers: ["Retry-After": String(unavailable.retryAfter)])
-                        }
-                        guard case .found(let place) = resolution else { throw Self.unknownPlace }
-                        return try await answer(request, point: try Self.point(of: place), location: place)
-                    }
+            let language = try WarningRoutes.language(in: request)
+            switch try Self.whereabouts(of: request, places: places) {
+            case .known(let point, let place):
+                if let response = try answerFromMemory(request, point: point, language: language, location: place) { return .response(response) }
+                return .later { try await answer(request, point: point, language: language, location: place) }
+            case .resolving(let resolve):
+                return .later {
+                    let (point, place) = try await resolve()
+                    return try await answer(request, point: point, language: language, location: place)
                 }
             }
-            let point = try Self.point(in: request)
-            if let response = try answerFromMemory(request, point: point) { return .response(response) }
-            return .later { try await answer(request, point: point) }
+        }
+    }
+
+    /// Where a request asks about: `lat`/`lon`, or a place by name — known when memory holds its resolution, else
+    /// to be resolved off the loop (FMI's budget and the client's share, as `/v1/weather` spends them).
+    enum Whereabouts {
+        case known(Coordinate, PlaceResolver.Place?)
+        case resolving(@Sendable () async throws -> (Coordinate, PlaceResolver.Place))
+    }
+
+    /// - Parameter anywhere: any valid point (warnings: none outside FMI's areas), not only FMI's coverage (`422`).
+    static func whereabouts(of request: HTTPRequest, places: PlaceResolver, anywhere: Bool = false) throws -> Whereabouts {
+        guard let name = try place(in: request) else { return .known(anywhere ? try Coordinate(request.query) : try point(in: request), nil) }
+        switch places.cached(name) {
+        case .found(let place)?:
+            return .known(try point(of: place), place)
+        case .unknown?:
+            throw unknownPlace
+        case nil:
+            return .resolving {
+                let resolution: PlaceResolver.Resolution
+                do { resolution = try await places.resolve(name, client: request.client) } catch let unavailable as ForecastService.Unavailable {
+                    throw HTTPError(
+                        unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason,
+                        headers: ["Retry-After": String(unavailable.retryAfter)])
+                }
+                guard case .found(let place) = resolution else { throw unknownPlace }
+                return (try point(of: place), place)
+            }
         }
     }
 
@@ -100,33 +118,42 @@ public struct WeatherRoutes: Sendable {
     /// A point's own answer holds while its forecast is fresh: no newer forecast for a cell is taken while
     /// the one held is fresh, so a hit needs one lookup, not two. A degraded answer (stale, a neighbour's)
     /// holds for its minute unless the own cell has a fresh forecast by now.
-    func answerFromMemory(_ request: HTTPRequest, point: Coordinate, location: PlaceResolver.Place? = nil) throws -> HTTPResponse? {
+    func answerFromMemory(
+        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
+    ) throws -> HTTPResponse? {
         let now = Date()
-        let key = Self.key(point, location)
+        let key = Self.key(point, language, location)
         let stations = observations.stations.generation
         let today = localDate.today(now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
         if let body = memory.body(key), body.stamp.stations == stations, body.stamp.today == today, body.stamp.hour == WeatherMemory.hour(now),
-            now < body.until
+            body.stamp.warnings == warnings.generation, body.stamp.warningsStale == warnings.isStale(now: now), now < body.until
         {
             if body.provenance == .own ? forecasts.isFresh(fetchedAt: body.stamp.fetchedAt, now: now) : forecasts.cachedForecast(for: cell, now: now) == nil {
                 answers[body.provenance]?.increment()
                 return body.response.response(for: request)
             }
         }
-        guard let forecast = forecasts.cachedForecast(for: cell, now: now) else { return nil }
+        guard let forecast = forecasts.cachedForecast(for: cell, now: now),
+            let list = warnings.cachedWarnings(at: point, language: language, now: now)
+        else { return nil }
         let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
-        return try respond(to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, location: location, now: now)
+        return try respond(
+            to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, warnings: list, language: language,
+            location: location, now: now)
     }
 
-    /// The memory key of a point's answer (a place's carries its `location`).
-    private static func key(_ point: Coordinate, _ location: PlaceResolver.Place?) -> String {
-        location.map { "place:" + $0.name + "@" + point.description } ?? point.description
+    /// The memory key of a point's answer in a language (a place's carries its `location`).
+    private static func key(_ point: Coordinate, _ language: WarningLanguage, _ location: PlaceResolver.Place?) -> String {
+        language.rawValue + ":" + (location.map { "place:" + $0.name + "@" + point.description } ?? point.description)
     }
 
-    func answer(_ request: HTTPRequest, point: Coordinate, location: PlaceResolver.Place? = nil) async throws -> HTTPResponse {
+    func answer(
+        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
+    ) async throws -> HTTPResponse {
         let now = Date()
         let nearest = try nearestStation(to: point, now: now)
+        let list = try await warnings.warnings(at: point, language: language, now: now)
         let answer: ForecastService.Answer
         do {
             answer = try await forecasts.forecast(at: point, client: request.client, now: now)
@@ -136,7 +163,7 @@ public struct WeatherRoutes: Sendable {
             throw HTTPError(
                 unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
         }
-        return try respond(to: request, point: point, nearest: nearest, answer: answer, location: location, now: now)
+        return try respond(to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, now: now)
     }
 
     private func nearestStation(to point: Coordinate, now: Date) throws -> (station: StationObservation, kilometres: Double) {
@@ -153,26 +180,28 @@ public struct WeatherRoutes: Sendable {
     /// ``provisionalSeconds`` only, so that the point's own cell is tried again soon.
     private func respond(
         to request: HTTPRequest, point: Coordinate, nearest: (station: StationObservation, kilometres: Double),
-        answer: ForecastService.Answer, location: PlaceResolver.Place?, now: Date
+        answer: ForecastService.Answer, warnings list: WarningList, language: WarningLanguage, location: PlaceResolver.Place?, now: Date
     ) throws -> HTTPResponse {
         answers[answer.provenance]?.increment()
         let today = localDate.today(now)
+        let warningsStale = warnings.isStale(now: now)
         let stamp = WeatherMemory.Stamp(
             stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today,
-            hour: WeatherMemory.hour(now))
-        let key = Self.key(point, location)
+            hour: WeatherMemory.hour(now), warnings: list.generation, warningsStale: warningsStale)
+        let key = Self.key(point, language, location)
         if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
             return cached.response.response(for: request)
         }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
         guard let parts = try? memory.forecastJSON(for: answer.forecast, today: today, now: now, timeZone: timeZone),
-            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly, location: location)
+            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly, warnings: list.json, location: location)
         else {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }
         let degraded = answer.provenance != .own
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"]
         if answer.stale { headers.markStale("forecast") }
+        if warningsStale { headers.markStale(WarningsService.source) }
         if let kilometres = answer.kilometres {
             headers.add("X-Pier-Forecast-Distance-Km", String(format: "%.1f", kilometres))
         }
@@ -180,6 +209,7 @@ public struct WeatherRoutes: Sendable {
         // The station stops counting 3 hours after its observation, even if no new index replaces it.
         var until = nearest.station.observedAt.addingTimeInterval(ObservationService.maximumObservationAge)
         if degraded { until = min(until, now.addingTimeInterval(TimeInterval(Self.provisionalSeconds))) }
+        until = min(until, list.until)
         memory.store(WeatherMemory.Body(stamp: stamp, provenance: answer.provenance, until: until, response: cached), for: key)
         return cached.response(for: request)
     }

@@ -1,0 +1,55 @@
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Replay
+
+/// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with
+/// each warning's area as PostGIS geometry. Its answers are served by the weather feature (`/v1/warnings`, and
+/// `warnings` in `/v1/weather`), which owns points and place names.
+public struct WarningsFeature: Feature {
+    public static let source = WarningsService.source
+    public var name: String { Self.source }
+
+    public struct Settings: Sendable {
+        /// `PIER_FMI_WARNINGS_URL`: the RSS feed whose items link the CAP documents.
+        public var feedURL = WarningsClient.defaultFeedURL
+        /// `PIER_WARNINGS_INTERVAL_S`: how often the feed is read (FMI documents no limit; integrations use 5 minutes).
+        public var interval: Duration = .seconds(300)
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            feedURL = try reader.url("PIER_FMI_WARNINGS_URL", default: feedURL)
+            interval = try reader.seconds("PIER_WARNINGS_INTERVAL_S", default: interval)
+        }
+    }
+
+    public let service: WarningsService
+    public let job: FetchJob
+
+    public init(settings: Settings, context: FeatureContext) {
+        let schedule = FetchSchedule.every(settings.interval)
+        let service = WarningsService(
+            client: WarningsClient(feedURL: settings.feedURL, client: context.upstream), store: WarningStore(pool: context.pool),
+            board: context.board, staleAfter: schedule.staleAfter)
+        job = FetchJob(source: Self.source, schedule: schedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.interval), timeout: context.runTimeout) {
+            try await service.refresh()
+        }
+        context.board.register(Self.source, staleAfter: schedule.staleAfter)
+        self.service = service
+    }
+
+    public var jobs: [FetchJob] { [job] }
+
+    public func load() async throws { try await service.reload() }
+
+    public func register(in router: inout Router) {}
+
+    public func healthDetails(for source: String) -> String? {
+        guard source == Self.source else { return nil }
+        return service.healthJSON()
+    }
+
+    public var replay: [any ReplayMatcher] { [WarningsReplay()] }
+}

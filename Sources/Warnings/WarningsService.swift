@@ -1,0 +1,149 @@
+import Basics
+import Feature
+import Fetching
+import Foundation
+import Logging
+import Synchronization
+
+/// FMI's warnings: reads the feed on the fetcher's schedule into `weather_warnings`, and answers which warnings
+/// are in force at a point.
+///
+/// A reading fetches only the documents not stored yet, a few at a time, staging each batch in PostgreSQL as it
+/// arrives (memory holds one batch, whatever the feed's size), then publishes the listed set in one transaction.
+/// A feed or document that cannot be fetched fails the run and leaves the published set as it was; a document
+/// that arrives but is not a readable CAP alert is logged, kept out, and the run is reported suspect (it is
+/// captured) after the rest is published. Lookups go to PostGIS and are remembered per point and language until
+/// the set changes or one of the listed warnings expires.
+public final class WarningsService: Sendable {
+    public static let source = "warnings"
+    /// Documents fetched at once (FMI documents no limit; a few in parallel keep a busy publication short).
+    static let batch = 8
+
+    public let client: WarningsClient
+    public let store: WarningStore
+    private let board: SourceStatusBoard
+    private let staleAfter: Duration
+    private let validators = Mutex<WarningsClient.Validators?>(nil)
+    private let generationCounter = Atomic<Int>(0)
+    private let confirmedAt = Mutex<Date?>(nil)
+    /// Warnings in force at the last reading or reload (`/health`); -1 before either.
+    private let inForce = Atomic<Int>(-1)
+    private let memory: LRUCache<String, WarningList>
+    private let logger = Logger(label: "pier.warnings")
+
+    public init(client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = 4 << 20) {
+        self.client = client
+        self.store = store
+        self.board = board
+        self.staleAfter = staleAfter
+        memory = LRUCache(budgetBytes: cacheBytes)
+    }
+
+    /// Grows whenever the published set may have changed (a reading here, or another replica's announced).
+    public var generation: Int { generationCounter.load(ordering: .acquiring) }
+
+    /// The set in PostgreSQL changed (read here, or by another replica): anything remembered from before is dropped.
+    public func reload(now: Date = Date()) async throws {
+        generationCounter.add(1, ordering: .releasing)
+        inForce.store(try await store.countInForce(now: now), ordering: .relaxed)
+    }
+
+    /// `"in_force":N` for the source's object in `/health`; `nil` before the set was read.
+    public func healthJSON() -> String? {
+        let count = inForce.load(ordering: .relaxed)
+        return count < 0 ? nil : "\"in_force\":\(count)"
+    }
+
+    /// When the feed was last read successfully, by this process or any replica; `nil`: never.
+    public func readAt() -> Date? {
+        let own = confirmedAt.withLock { $0 }
+        let any = board.history(Self.source).lastSuccess
+        switch (own, any) {
+        case let (own?, any?): return max(own, any)
+        default: return own ?? any
+        }
+    }
+
+    /// Whether the set served is older than the schedule allows (the feed failed since): answers are marked stale.
+    public func isStale(now: Date) -> Bool {
+        guard let readAt = readAt() else { return true }
+        return now.timeIntervalSince(readAt) > Double(staleAfter.components.seconds)
+    }
+
+    /// One reading of the feed (the fetcher's job).
+    public func refresh(now: Date = Date()) async throws -> FetchSummary {
+        let answer = try await client.feed(validators: validators.withLock { $0 })
+        guard case .changed(let listed, let newValidators) = answer else {
+            confirmedAt.withLock { $0 = now }
+            let count = try await store.countInForce(now: now)
+            inForce.store(count, ordering: .relaxed)
+            return FetchSummary(itemCount: count, scrapedAt: now)
+        }
+        let links = listed.filter(client.isOwn)
+        if links.count < listed.count {
+            logger.warning("warnings feed links outside its own host were not followed", metadata: ["links": "\(listed.count - links.count)"])
+        }
+        let stored = try await store.storedURLs()
+        let fresh = links.filter { !stored.contains($0) }
+        var unreadable: [String] = []
+        for start in stride(from: 0, to: fresh.count, by: Self.batch) {
+            let results = try await fetch(Array(fresh[start..<min(start + Self.batch, fresh.count)]))
+            var warnings: [StoredWarning] = []
+            for (url, result) in results {
+                switch result {
+                case .success(let alert): warnings.append(StoredWarning(url: url, alert: alert))
+                case .failure(let error):
+                    unreadable.append("\(error)")
+                    logger.warning("a CAP document is unreadable and was left out", metadata: ["url": "\(url)", "error": "\(error)"])
+                }
+            }
+            try await store.stage(warnings)
+        }
+        let published = try await store.publish(listed: links)
+        validators.withLock { $0 = newValidators }
+        confirmedAt.withLock { $0 = now }
+        try await reload(now: now)
+        if let first = unreadable.first {
+            throw FetchError.partial("\(unreadable.count) CAP document(s) unreadable, left out (\(first))", stored: max(published, 1), suspect: true)
+        }
+        return FetchSummary(itemCount: inForce.load(ordering: .relaxed), scrapedAt: now)
+    }
+
+    /// `urls`' documents, in parallel: a document that is not CAP is a result; a transfer that fails throws.
+    private func fetch(_ urls: [String]) async throws -> [(String, Result<CAPAlert, WarningsError>)] {
+        try await withThrowingTaskGroup(of: (String, Result<CAPAlert, WarningsError>).self) { group in
+            for url in urls {
+                group.addTask { [client] in
+                    do { return (url, .success(try await client.document(url))) } catch let error as WarningsError { return (url, .failure(error)) }
+                }
+            }
+            var results: [(String, Result<CAPAlert, WarningsError>)] = []
+            for try await result in group { results.append(result) }
+            return results
+        }
+    }
+
+    /// The list memory holds for the point and language, if it still holds (no PostgreSQL: for the event loop).
+    public func cachedWarnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) -> WarningList? {
+        guard let held = memory[Self.key(point, language)], held.generation == generation, now < held.until else { return nil }
+        return held
+    }
+
+    /// The warnings in force at the point, from memory or PostGIS.
+    public func warnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) async throws -> WarningList {
+        if let held = cachedWarnings(at: point, language: language, now: now) { return held }
+        // Read before the query: a set published meanwhile makes this list outdated at once, never wrongly current.
+        let generation = generation
+        let rows = try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
+        let list = WarningList(
+            json: "[" + rows.map(\.entry).joined(separator: ",") + "]", count: rows.count, until: rows.map(\.expires).min() ?? .distantFuture,
+            generation: generation)
+        let key = Self.key(point, language)
+        memory.set(list, for: key, cost: key.utf8.count + list.json.utf8.count + 64)
+        return list
+    }
+
+    private static func key(_ point: Coordinate, _ language: WarningLanguage) -> String {
+        language.rawValue + ":" + point.description
+    }
+}
