@@ -46,7 +46,10 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertTrue(pier.waitUntilServing())
         let deadline = Date().addingTimeInterval(30)
         var answers: [String: RawResponse] = [:]
-        for path in ["/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/weather?lat=65.01&lon=25.47", "/v1/water-levels?lake=Z%C3%BCrichsee"] {
+        for path in [
+            "/api/ships", "/api/water-temp", "/v1/weather?lat=60.17&lon=24.94", "/v1/weather?lat=65.01&lon=25.47", "/v1/water-levels?lake=Z%C3%BCrichsee",
+            "/v1/warnings?lat=60.17&lon=24.94",
+        ] {
             var response = try RawClient.request(port: pier.port, path)
             while response.status != 200, Date() < deadline {
                 usleep(100_000)
@@ -86,6 +89,12 @@ final class DemoAndCaptureTests: EndToEndTestCase {
             from: Date(), timeZone: TimeZone(identifier: "Europe/Helsinki")!, formatOptions: [.withFullDate]))
         let observed = try XCTUnwrap(ISO8601DateFormatter().date(from: weather.current.observed_at))
         XCTAssertLessThan(Date().timeIntervalSince(observed), 3 * 3600, "observations moved to the current hour")
+        // A warning over Helsinki: the recorded publication moved to now, in force.
+        let warnings = try JSONDecoder().decode(
+            WarningsEndToEndTests.Warnings.self, from: Data(try XCTUnwrap(answers["/v1/warnings?lat=60.17&lon=24.94"]).body))
+        XCTAssertEqual(warnings.warnings.map(\.color), ["orange", "yellow"])
+        let expires = try XCTUnwrap(ISO8601DateFormatter().date(from: try XCTUnwrap(warnings.warnings.first?.expires)))
+        XCTAssertGreaterThan(expires, Date())
 
         // Next Wave's lake weather (no key in the demo), lake temperatures (all 27 lakes), sun times.
         let forecast = try RawClient.request(port: pier.port, "/v1/lake-weather?lat=47.37&lon=8.54")
