@@ -10,7 +10,7 @@ they are: the negative phase still checks that they are refused.
 same reason; a schema-valid date is moved to a day from today to 28 days ahead — before every call (`before_call`),
 since the coverage phase builds its `00000000` without the `map_query` hook.
 
-`/v1/weather` takes a point as `lat` and `lon` together, or a `place` instead — never both, never neither; three
+`/v1/weather` and `/v1/warnings` take a point as `lat` and `lon` together, or a `place` instead — never both, never neither; three
 optional parameters cannot say so in JSON Schema, so before every call a `place` drops the coordinates sent beside
 it, and a query without `place` gets the `lat`/`lon` it lacks (Helsinki's). Values sent are never changed.
 
@@ -104,7 +104,7 @@ def map_path_parameters(context, path_parameters):
 def before_call(context, case, kwargs):
     operation = getattr(context, "operation", None)
     path = getattr(operation, "path", None) if operation is not None else None
-    if path == "/v1/weather" and isinstance(case.query, dict):
+    if path in ("/v1/weather", "/v1/warnings") and isinstance(case.query, dict):
         if "place" in case.query:
             case.query.pop("lat", None)
             case.query.pop("lon", None)

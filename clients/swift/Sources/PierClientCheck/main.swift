@@ -98,6 +98,16 @@ await check("GET /v1/weather has 48 hours and at most ten days; place=Kumpula ec
     return nil
 }
 
+await check("GET /v1/warnings decodes Helsinki's warnings, most severe first, in Finnish too; the weather screen carries them") {
+    let english = try await client.getWarnings(query: .init(lat: 60.17, lon: 24.94)).ok.body.json
+    guard english.warnings.map(\.color) == [.orange, .yellow] else { return "colours \(english.warnings.map(\.color))" }
+    let finnish = try await client.getWarnings(query: .init(place: "Kumpula", lang: .fi)).ok.body.json
+    guard finnish.location?.name == "Kumpula", finnish.warnings.first?.language == .fi else { return "\(finnish)" }
+    let screen = try await client.getWeather(query: .init(lat: 60.17, lon: 24.94, lang: .sv)).ok.body.json
+    guard screen.warnings.first?.severity == .severe else { return "screen warnings \(screen.warnings)" }
+    return nil
+}
+
 await check("GET /v1/sun decodes; polar night has null events; a bad date is 400") {
     let zurich = try await client.getSun(query: .init(lat: 47.37, lon: 8.54, date: "2026-07-04")).ok.body.json
     guard zurich.status == .ok, zurich.results.sunrise != nil, zurich.results.dayLength > 50_000 else { return "\(zurich)" }
