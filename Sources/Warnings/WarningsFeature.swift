@@ -32,7 +32,7 @@ public struct WarningsFeature: Feature {
         let schedule = FetchSchedule.every(settings.interval)
         let service = WarningsService(
             client: WarningsClient(feedURL: settings.feedURL, client: context.upstream), store: WarningStore(pool: context.pool),
-            board: context.board, staleAfter: schedule.staleAfter)
+            board: context.board, staleAfter: schedule.staleAfter, metrics: context.metrics)
         job = FetchJob(source: Self.source, schedule: schedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.interval), timeout: context.runTimeout) {
             try await service.refresh()
         }

@@ -3,6 +3,7 @@ import Feature
 import Fetching
 import Foundation
 import Logging
+import Metrics
 import Synchronization
 
 /// FMI's warnings: reads the feed on the fetcher's schedule into `weather_warnings`, and answers which warnings
@@ -30,13 +31,33 @@ public final class WarningsService: Sendable {
     private let inForce = Atomic<Int>(-1)
     private let memory: LRUCache<String, WarningList>
     private let logger = Logger(label: "pier.warnings")
+    private let documents: (fetched: Counter?, unreadable: Counter?)
+    private let lookups: (memory: Counter?, database: Counter?)
 
-    public init(client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = 4 << 20) {
+    public init(
+        client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = 4 << 20,
+        metrics: MetricsRegistry? = nil
+    ) {
         self.client = client
         self.store = store
         self.board = board
         self.staleAfter = staleAfter
         memory = LRUCache(budgetBytes: cacheBytes)
+        let documents = "pier_warnings_documents_total"
+        let documentsHelp = "CAP documents fetched from FMI's warnings service, by whether they could be read."
+        self.documents = (
+            metrics?.counter(documents, help: documentsHelp, labels: [("result", "read")]),
+            metrics?.counter(documents, help: documentsHelp, labels: [("result", "unreadable")])
+        )
+        let lookups = "pier_warnings_lookups_total"
+        let lookupsHelp = "Warnings looked up for a point and language, by where the list came from."
+        self.lookups = (
+            metrics?.counter(lookups, help: lookupsHelp, labels: [("from", "memory")]),
+            metrics?.counter(lookups, help: lookupsHelp, labels: [("from", "database")])
+        )
+        metrics?.gauge("pier_warnings_in_force", help: "FMI warnings in force at the last reading of the feed (-1 before it).") { [weak self] in
+            Double(self?.inForce.load(ordering: .relaxed) ?? -1)
+        }
     }
 
     /// Grows whenever the published set may have changed (a reading here, or another replica's announced).
@@ -91,8 +112,11 @@ public final class WarningsService: Sendable {
             var warnings: [StoredWarning] = []
             for (url, result) in results {
                 switch result {
-                case .success(let alert): warnings.append(StoredWarning(url: url, alert: alert))
+                case .success(let alert):
+                    documents.fetched?.increment()
+                    warnings.append(StoredWarning(url: url, alert: alert))
                 case .failure(let error):
+                    documents.unreadable?.increment()
                     unreadable.append("\(error)")
                     logger.warning("a CAP document is unreadable and was left out", metadata: ["url": "\(url)", "error": "\(error)"])
                 }
@@ -126,6 +150,7 @@ public final class WarningsService: Sendable {
     /// The list memory holds for the point and language, if it still holds (no PostgreSQL: for the event loop).
     public func cachedWarnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) -> WarningList? {
         guard let held = memory[Self.key(point, language)], held.generation == generation, now < held.until else { return nil }
+        lookups.memory?.increment()
         return held
     }
 
@@ -134,6 +159,7 @@ public final class WarningsService: Sendable {
         if let held = cachedWarnings(at: point, language: language, now: now) { return held }
         // Read before the query: a set published meanwhile makes this list outdated at once, never wrongly current.
         let generation = generation
+        lookups.database?.increment()
         let rows = try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
         let list = WarningList(
             json: "[" + rows.map(\.entry).joined(separator: ",") + "]", count: rows.count, until: rows.map(\.expires).min() ?? .distantFuture,

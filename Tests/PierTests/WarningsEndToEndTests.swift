@@ -77,6 +77,11 @@ final class WarningsEndToEndTests: EndToEndTestCase {
 
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""in_force":5"#), health)
+        XCTAssertFalse(health.contains("60.17") || health.lowercased().contains("kumpula"), "states, not requests")
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_warnings_documents_total{result="read"} 7"#), metrics)
+        XCTAssertTrue(metrics.contains("pier_warnings_in_force 5"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_warnings_lookups_total{from="database"}"#), metrics)
         XCTAssertEqual(pier.stop(), 0)
     }
 
