@@ -66,7 +66,11 @@ let package = Package(
         .target(
             name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .target(name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres", "Warnings"], swiftSettings: strict),
+        // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
+        .target(name: "METNorway", dependencies: ["Fetching", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(
+            name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
+            swiftSettings: strict),
         .target(
             name: "LakeWeather",
             dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
@@ -111,7 +115,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

@@ -20,11 +20,7 @@ public struct UpstreamResponse: Sendable {
     public func retryAfter(now: Date = Date()) -> Int? {
         guard let text = headers["retry-after"]?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
         if let seconds = Int(text) { return max(0, seconds) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
     }
 }

@@ -4,7 +4,7 @@ extension FixtureUpstream {
     static func doubles() throws -> [any UpstreamDouble] {
         [
             try ZSGDouble(), try MeteoNewsDouble(), try FMIDouble(), try TransportDouble(), try OpenWeatherDouble(), try AlplakesDouble(),
-            try TfNSWDouble(), try GeoapifyDouble(), try WikipediaDouble(), try FMIWarningsDouble(),
+            try TfNSWDouble(), try GeoapifyDouble(), try WikipediaDouble(), try FMIWarningsDouble(), try METNorwayDouble(),
         ]
     }
 }

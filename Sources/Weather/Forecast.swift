@@ -40,14 +40,22 @@ public struct Forecast: Sendable, Equatable {
         }
     }
 
+    /// Who made the forecast: FMI (its edited forecast), or MET Norway standing in when FMI could not answer.
+    public enum Source: String, Sendable {
+        case fmi
+        case metNorway = "met_norway"
+    }
+
     public var cell: GridCell
     public var fetchedAt: Date
     public var series: HourlySeries
+    public var source: Source
 
-    public init(cell: GridCell, fetchedAt: Date, hours: [Hour]) {
+    public init(cell: GridCell, fetchedAt: Date, hours: [Hour], source: Source = .fmi) {
         self.cell = cell
         self.fetchedAt = fetchedAt
         series = HourlySeries(hours: hours)
+        self.source = source
     }
 
     /// The hours, unpacked.

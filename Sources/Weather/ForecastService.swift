@@ -15,6 +15,12 @@ import Metrics
 /// 3. the nearest cell within `neighbourKilometres` with a fresh forecast (`neighbour`), memory then PostgreSQL;
 /// 4. the nearest cell within reach with an older one (`neighbour_stale`);
 /// 5. nothing: ``Unavailable`` with the seconds until the budget has a token again.
+///
+/// With MET Norway configured (``METNorwayFallback``), FMI's stale forecasts (2 and 4) are served only while younger
+/// than ``Settings/preferStaleFMI`` (3 hours from their fetch): an older one gives way to MET Norway's forecast for
+/// the cell (`met_norway`, or `met_norway_stale` past MET's `Expires`), and stands only when MET cannot answer
+/// either; where FMI had nothing, MET answers instead of ``Unavailable``. A client refused for its own share of the
+/// FMI budget is not sent to MET: it is asked to slow down (`429`), not given a second upstream to spend.
 public final class ForecastService: Sendable {
     /// Where an answer's forecast came from.
     public enum Provenance: String, Sendable, CaseIterable {
@@ -22,6 +28,8 @@ public final class ForecastService: Sendable {
         case stale
         case neighbour
         case neighbourStale = "neighbour_stale"
+        case metNorway = "met_norway"
+        case metNorwayStale = "met_norway_stale"
         case unavailable
     }
 
@@ -32,7 +40,7 @@ public final class ForecastService: Sendable {
         /// From the point to the neighbouring cell's centre; `nil` for the own cell.
         public var kilometres: Double?
 
-        public var stale: Bool { provenance == .stale || provenance == .neighbourStale }
+        public var stale: Bool { provenance == .stale || provenance == .neighbourStale || provenance == .metNorwayStale }
     }
 
     /// No forecast within reach.
@@ -52,11 +60,17 @@ public final class ForecastService: Sendable {
         /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
         public var neighbourKilometres: Double
         public var budget: RequestBudget<AddressGroup>.Settings
+        /// How old (since its fetch) a stale FMI forecast may be and still be preferred over MET Norway's.
+        public var preferStaleFMI: Duration
 
-        public init(ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<AddressGroup>.Settings = .init()) {
+        public init(
+            ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<AddressGroup>.Settings = .init(),
+            preferStaleFMI: Duration = .seconds(3 * 3600)
+        ) {
             self.ttl = ttl
             self.neighbourKilometres = neighbourKilometres
             self.budget = budget
+            self.preferStaleFMI = preferStaleFMI
         }
     }
 
@@ -72,6 +86,8 @@ public final class ForecastService: Sendable {
     public var limits: UpstreamLimits<AddressGroup> { fetching.limits }
     private let client: FMIClient
     private let store: WeatherStore
+    /// MET Norway, when FMI cannot answer; `nil`: never.
+    public let fallback: METNorwayFallback?
     /// One stored-forecast read per cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
@@ -80,11 +96,12 @@ public final class ForecastService: Sendable {
 
     public init(
         client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(),
-        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
+        fallback: METNorwayFallback? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
         metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")
     ) {
         self.client = client
         self.store = store
+        self.fallback = fallback
         self.settings = settings
         self.memory = memory
         self.logger = logger
@@ -115,6 +132,7 @@ public final class ForecastService: Sendable {
         "\"forecast_budget\":\(budget.snapshot().json),"
             + "\"forecast_cache\":{\"bytes\":\(memory.bytes),\"budget_bytes\":\(memory.budgetBytes),\"entries\":\(memory.count),"
             + "\"forecasts\":\(memory.forecastCount),\"evictions\":\(memory.evictions)}"
+            + (fallback.map { "," + $0.healthJSON() } ?? "")
     }
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
@@ -126,14 +144,34 @@ public final class ForecastService: Sendable {
     private func forecast(latitude: Double, longitude: Double, client: IPAddress?, now: Date) async throws -> Answer {
         let cell = GridCell(latitude: latitude, longitude: longitude)
         if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
+        // An FMI forecast older than MET Norway's would be, kept for when MET cannot answer either.
+        var older: Answer?
         let unavailable: Unavailable
         switch await ownForecast(cell, client: client, now: now) {
         case .fresh(let forecast): return Answer(forecast: forecast, provenance: .own)
-        case .stale(let forecast): return Answer(forecast: forecast, provenance: .stale)
-        case .missing(let reason): unavailable = reason
+        case .stale(let forecast, let clientRefused):
+            let answer = Answer(forecast: forecast, provenance: .stale)
+            if fallback == nil || clientRefused || isRecent(forecast, now: now) { return answer }
+            older = answer
+            unavailable = Unavailable(retryAfter: Self.retryAfterFailure, reason: "no recent forecast for this point")
+        case .missing(let reason):
+            unavailable = reason
+            if let nearby = await neighbour(latitude: latitude, longitude: longitude, excluding: cell, now: now) {
+                if fallback == nil || reason.clientShare || nearby.provenance == .neighbour || isRecent(nearby.forecast, now: now) { return nearby }
+                older = nearby
+            }
+            if reason.clientShare { throw reason }
         }
-        if let nearby = await neighbour(latitude: latitude, longitude: longitude, excluding: cell, now: now) { return nearby }
+        if let found = await fallback?.forecast(for: cell, client: client, now: now) {
+            return Answer(forecast: found.forecast, provenance: found.stale ? .metNorwayStale : .metNorway)
+        }
+        if let older { return older }
         throw unavailable
+    }
+
+    /// Whether a stale FMI forecast is still preferred over MET Norway's (``Settings/preferStaleFMI``).
+    func isRecent(_ forecast: Forecast, now: Date) -> Bool {
+        now.timeIntervalSince(forecast.fetchedAt) < settings.preferStaleFMI.seconds
     }
 
     /// The forecast for a cell's centre (tests, tools).
@@ -160,7 +198,8 @@ public final class ForecastService: Sendable {
 
     private enum Own {
         case fresh(Forecast)
-        case stale(Forecast)
+        /// `clientRefused`: FMI was not asked because this client used its share.
+        case stale(Forecast, clientRefused: Bool)
         case missing(Unavailable)
     }
 
@@ -176,13 +215,14 @@ public final class ForecastService: Sendable {
             return .fresh(forecast)
         case .answered(.failure(let error)):
             if let stored {
-                logger.warning("FMI forecast failed; serving a stale one", metadata: ["cell": "\(cell)", "error": "\(error)"])
-                return .stale(stored)
+                // The state only: the cell and FMI's URL would say where a user asked about.
+                logger.warning("FMI forecast failed; serving a stale one", metadata: ["error": "\(FMIError.state(of: error))"])
+                return .stale(stored, clientRefused: false)
             }
             return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
         case .refused(let refused):
             refusals[refused.refusal]?.increment()
-            if let stored { return .stale(stored) }
+            if let stored { return .stale(stored, clientRefused: refused.refusal.isClients) }
             let seconds = RetryAfter.seconds(refused.retryAfter)
             let why = refused.refusal.isClients ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
             return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))", clientShare: refused.refusal.isClients))
@@ -199,7 +239,7 @@ public final class ForecastService: Sendable {
                 self.memory.remember(stored)
                 return stored
             } catch {
-                self.logger.warning("could not read a stored forecast", metadata: ["cell": "\(cell)", "error": "\(error)"])
+                self.logger.warning("could not read a stored forecast", metadata: ["error": "\(error)"])
                 return nil
             }
         }
@@ -212,7 +252,7 @@ public final class ForecastService: Sendable {
     public func adopt(_ forecast: Forecast) async {
         upstreamCalls?.increment()
         do { try await store.store(forecast) } catch {
-            logger.warning("could not store a forecast; serving it anyway", metadata: ["cell": "\(forecast.cell)", "error": "\(error)"])
+            logger.warning("could not store a forecast; serving it anyway", metadata: ["error": "\(error)"])
         }
         memory.remember(forecast)
     }
@@ -223,7 +263,7 @@ public final class ForecastService: Sendable {
         let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
         guard !forecast.series.isEmpty else { throw FetchError.suspect("FMI has no forecast values for cell \(cell)") }
         do { try await store.store(forecast) } catch {
-            logger.warning("could not store a forecast; serving it anyway", metadata: ["cell": "\(cell)", "error": "\(error)"])
+            logger.warning("could not store a forecast; serving it anyway", metadata: ["error": "\(error)"])
         }
         memory.remember(forecast)
         return forecast

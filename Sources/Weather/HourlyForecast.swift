@@ -40,10 +40,12 @@ public struct HourlyForecast: Sendable, Equatable, Encodable {
         try container.encode(symbol, forKey: .symbol)
     }
 
-    /// The first ``count`` hours from the whole hour `now` is in.
+    /// The hours of the ``count`` hours from the whole hour `now` is in.
     public static func hours(from hours: [Forecast.Hour], now: Date) -> [HourlyForecast] {
         let start = FMITime.wholeHour(now)
-        return Array(hours.lazy.filter { $0.validAt >= start }.prefix(count).map(HourlyForecast.init))
+        // One entry an hour: a source whose hourly part ends sooner (MET Norway's turns six-hourly) gives fewer.
+        let end = start.addingTimeInterval(TimeInterval(count * 3600))
+        return Array(hours.lazy.filter { $0.validAt >= start && $0.validAt < end }.prefix(count).map(HourlyForecast.init))
     }
 
     init(_ hour: Forecast.Hour) {

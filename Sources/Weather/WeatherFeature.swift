@@ -1,4 +1,5 @@
 import Feature
+import METNorway
 import Fetching
 import HTTPServer
 import Replay
@@ -23,6 +24,11 @@ public struct WeatherFeature: Feature {
         public var forecasts = ForecastService.Settings()
         /// `PIER_WEATHER_CACHE_MB`: forecasts and answers kept in memory.
         public var cacheBytes = WeatherMemory.defaultBudgetBytes
+        /// `PIER_METNO_URL`, `PIER_METNO_REQUESTS_PER_MINUTE` / `_BURST` / `_CLIENT_SHARE` (`0` per minute: never ask
+        /// MET Norway), `PIER_METNO_MAX_ROWS`: the forecast that stands in when FMI cannot answer.
+        public var metNorway = METNorwayFallback.Settings()
+        /// `PIER_CONTACT`: the operator's URL or e-mail address in the `User-Agent` MET Norway requires.
+        public var contact: String?
 
         public init() {}
 
@@ -34,6 +40,11 @@ public struct WeatherFeature: Feature {
             forecasts.budget = try reader.budget("PIER_FMI", default: forecasts.budget)
             forecasts.neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: forecasts.neighbourKilometres, in: 0...500)
             cacheBytes = try reader.megabytes("PIER_WEATHER_CACHE_MB", default: cacheBytes)
+            forecasts.preferStaleFMI = try reader.seconds("PIER_FMI_STALE_PREFERRED_S", default: forecasts.preferStaleFMI, allowZero: true)
+            metNorway.url = try reader.url("PIER_METNO_URL", default: metNorway.url)
+            metNorway.budget = try reader.budget("PIER_METNO", default: metNorway.budget)
+            metNorway.maximumRows = try reader.int("PIER_METNO_MAX_ROWS", default: metNorway.maximumRows, in: 100...10_000_000)
+            contact = reader.string("PIER_CONTACT")
         }
     }
 
@@ -49,11 +60,20 @@ public struct WeatherFeature: Feature {
         let store = WeatherStore(pool: context.pool)
         let observations = ObservationService(client: fmi, store: store)
         var forecastSettings = settings.forecasts
-        if context.upstreamsAreRecordings { forecastSettings.budget = .unlimited }
+        var metNorwayBudget = settings.metNorway.budget
+        if context.upstreamsAreRecordings { (forecastSettings.budget, metNorwayBudget) = (.unlimited, .unlimited) }
+        let memory = WeatherMemory(budgetBytes: settings.cacheBytes)
+        // Without a budget MET Norway is never asked: no fallback at all, and FMI's stale forecasts of any age stand.
+        let fallback = metNorwayBudget.ratePerMinute > 0
+            ? METNorwayFallback(
+                client: METNorwayClient(
+                    url: settings.metNorway.url, userAgent: UserAgent.identifying(product: context.product, contact: settings.contact),
+                    client: context.upstream),
+                store: METNorwayStore(pool: context.pool, maximumRows: settings.metNorway.maximumRows), memory: memory, budget: metNorwayBudget,
+                metrics: context.metrics)
+            : nil
         forecasts = ForecastService(
-            client: fmi, store: store,
-            settings: forecastSettings,
-            memory: WeatherMemory(budgetBytes: settings.cacheBytes), metrics: context.metrics)
+            client: fmi, store: store, settings: forecastSettings, memory: memory, fallback: fallback, metrics: context.metrics)
         let schedule = FetchSchedule.every(settings.interval)
         // Observations age by the minute: retry soon, and never wait longer than the schedule.
         job = FetchJob(
@@ -85,7 +105,7 @@ public struct WeatherFeature: Feature {
         source == Self.source ? forecasts.healthJSON() : nil
     }
 
-    public var replay: [any ReplayMatcher] { [FMIReplay()] }
+    public var replay: [any ReplayMatcher] { [FMIReplay(), METNorwayReplay()] }
 
     /// The parser as `pier bench-parse` times it.
     public static let parser = ParseBenchmark("fmi", unit: "series", folder: "Tests/Fixtures/fmi", suffix: ".xml", iterations: 50) { try FMIDocumentParser.parse($0).count }

@@ -13,16 +13,19 @@ public final class WeatherMemory: Sendable {
         case forecast(GridCell)
         case daily(GridCell)
         case body(String)
+        case metNorway(GridCell)
     }
 
     enum Entry: Sendable {
         case forecast(Forecast)
         case daily(DailyJSON)
         case body(Body)
+        case metNorway(METNorwayHeld)
     }
 
     /// A cell's encoded `daily_forecast` and `hourly_forecast`, for one forecast, local date and hour.
     struct DailyJSON: Sendable {
+        var source: Forecast.Source
         var fetchedAt: Date
         var today: CalendarDate
         var hour: Int
@@ -87,6 +90,16 @@ public final class WeatherMemory: Sendable {
         put(.forecast(forecast), for: .forecast(forecast.cell), cost: forecast.byteCount)
     }
 
+    /// MET Norway's forecast held for the cell (``METNorwayFallback``), of any age.
+    func metNorway(_ cell: GridCell) -> METNorwayHeld? {
+        guard case .metNorway(let held)? = cache[.metNorway(cell)] else { return nil }
+        return held
+    }
+
+    func remember(_ held: METNorwayHeld) {
+        put(.metNorway(held), for: .metNorway(held.forecast.cell), cost: held.forecast.byteCount + (held.lastModified?.utf8.count ?? 0) + 48)
+    }
+
     /// A forecast near a point, from another cell than `own`.
     public struct Nearby: Sendable {
         public var forecast: Forecast
@@ -126,14 +139,14 @@ public final class WeatherMemory: Sendable {
     /// JSON, encoded once per forecast, date and hour.
     func forecastJSON(for forecast: Forecast, today: CalendarDate, now: Date, timeZone: TimeZone) throws -> (daily: [UInt8], hourly: [UInt8]) {
         let hour = Self.hour(now)
-        if case .daily(let entry)? = cache[.daily(forecast.cell)], entry.fetchedAt == forecast.fetchedAt, entry.today == today, entry.hour == hour {
+        if case .daily(let entry)? = cache[.daily(forecast.cell)], entry.source == forecast.source, entry.fetchedAt == forecast.fetchedAt, entry.today == today, entry.hour == hour {
             return (entry.json, entry.hourly)
         }
         let hours = forecast.hours
         let json = try JSONBody.encode(Array(DailyForecast.days(from: hours, timeZone: timeZone, today: today).prefix(DailyForecast.count)))
         let hourly = try JSONBody.encode(HourlyForecast.hours(from: hours, now: now))
         put(
-            .daily(DailyJSON(fetchedAt: forecast.fetchedAt, today: today, hour: hour, json: json, hourly: hourly)), for: .daily(forecast.cell),
+            .daily(DailyJSON(source: forecast.source, fetchedAt: forecast.fetchedAt, today: today, hour: hour, json: json, hourly: hourly)), for: .daily(forecast.cell),
             cost: json.capacity + hourly.capacity + 48)
         return (json, hourly)
     }

@@ -48,8 +48,14 @@ public struct WeatherResponse: Sendable {
     public var station: Station
     public var current: Current
 
-    /// Where the forecast comes from, with the credit its licence asks the app to show (FMI's open data: CC BY 4.0).
-    static let fmiSource = #"{"attribution":"Finnish Meteorological Institute (FMI) open data, CC BY 4.0","name":"FMI"}"#
+    /// Where the forecast comes from, with the credit its licence asks the app to show (FMI's open data: CC BY 4.0;
+    /// MET Norway's: NLOD 2.0 and CC BY 4.0, "Data from MET Norway").
+    static func source(_ source: Forecast.Source) -> String {
+        switch source {
+        case .fmi: #"{"attribution":"Finnish Meteorological Institute (FMI) open data, CC BY 4.0","name":"FMI"}"#
+        case .metNorway: #"{"attribution":"Data from MET Norway (api.met.no), CC BY 4.0","name":"MET Norway"}"#
+        }
+    }
 
     /// The body: these two parts around the cell's already-encoded `daily_forecast` and `hourly_forecast` (keys in
     /// sorted order, as every other body).
@@ -58,10 +64,12 @@ public struct WeatherResponse: Sendable {
     /// and these bodies are kept by the thousand.
     /// - Parameter location: the place asked for by name (`place=`), as FMI resolved it; `nil` for `lat`/`lon`.
     /// - Parameter warnings: the point's warnings, encoded (`[]` when none).
-    func body(dailyForecast: [UInt8], hourlyForecast: [UInt8], warnings: String = "[]", location: PlaceResolver.Place? = nil) throws -> [UInt8] {
+    func body(
+        dailyForecast: [UInt8], hourlyForecast: [UInt8], source: Forecast.Source = .fmi, warnings: String = "[]", location: PlaceResolver.Place? = nil
+    ) throws -> [UInt8] {
         let parts = [
             Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
-            Array(#","forecast_source":"#.utf8), Array(Self.fmiSource.utf8),
+            Array(#","forecast_source":"#.utf8), Array(Self.source(source).utf8),
             Array(#","hourly_forecast":"#.utf8), hourlyForecast,
             location.map { Array((#","location":"# + $0.json).utf8) } ?? [],
             Array(#","station":"#.utf8), try JSONBody.encode(station), Array(#","warnings":"#.utf8), Array(warnings.utf8), [UInt8(ascii: "}")],

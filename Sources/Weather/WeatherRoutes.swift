@@ -194,7 +194,8 @@ public struct WeatherRoutes: Sendable {
         }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
         guard let parts = try? memory.forecastJSON(for: answer.forecast, today: today, now: now, timeZone: timeZone),
-            let body = try? response.body(dailyForecast: parts.daily, hourlyForecast: parts.hourly, warnings: list.json, location: location)
+            let body = try? response.body(
+                dailyForecast: parts.daily, hourlyForecast: parts.hourly, source: answer.forecast.source, warnings: list.json, location: location)
         else {
             throw HTTPError(.internalServerError, "the weather answer could not be encoded")
         }

@@ -24,15 +24,7 @@ public struct WikipediaClient: Sendable {
         self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
         self.client = client
         self.ttl = ttl
-        userAgent = Self.userAgent(product: product, contact: contact)
-    }
-
-    /// `Pier/0.1.0 (https://example.org; ops@example.org)`: the policy's `<client>/<version> (<contact>)`.
-    static func userAgent(product: String, contact: String?) -> String {
-        guard let contact = contact?.trimmingCharacters(in: .whitespaces), !contact.isEmpty else { return product }
-        // A header value cannot hold line breaks or other controls.
-        let clean = String(contact.unicodeScalars.filter { $0.value >= 0x20 && $0.value != 0x7F }.map(Character.init))
-        return "\(product) (\(clean))"
+        userAgent = UserAgent.identifying(product: product, contact: contact)
     }
 
     private func base(_ lang: String) -> String {

@@ -56,7 +56,7 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
         let service = service(contact: nil)
         _ = await service.summaries.response(for: try summary("Schöner Brunnen"), client: nil)
         XCTAssertEqual(upstream.requests(.wikipedia).first?.headers["user-agent"], "Pier/0.1.0")
-        XCTAssertEqual(WikipediaClient.userAgent(product: "Pier/1", contact: "a\r\nX-Evil: 1"), "Pier/1 (aX-Evil: 1)", "no header injection")
+        XCTAssertEqual(UserAgent.identifying(product: "Pier/1", contact: "a\r\nX-Evil: 1"), "Pier/1 (aX-Evil: 1)", "no header injection")
     }
 
     func testARedirectIsFollowedAndAnUnknownTitleIsA404RememberedADay() async throws {

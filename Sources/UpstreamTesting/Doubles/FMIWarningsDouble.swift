@@ -1,3 +1,4 @@
+import Fetching
 import Foundation
 import HTTPServer
 import Replay
@@ -57,21 +58,13 @@ struct FMIWarningsDouble: UpstreamDouble {
         let shift = TimeShift.hours(from: Self.writtenFor, to: Date())
         body = TimeShift.shift(offsetTimes: body, by: shift)
         let tag = "\"\(body.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })\""
-        let modified = Self.httpDate(Self.writtenFor.addingTimeInterval(shift - 300))
+        let modified = HTTPDate.format(Self.writtenFor.addingTimeInterval(shift - 300))
         let header = { (name: String) in request.headers.first { $0.key.lowercased() == name }?.value }
         if header("if-none-match") == tag || (header("if-none-match") == nil && header("if-modified-since") == modified) {
             return HTTPResponse(status: HTTPStatus(code: 304, reason: "Not Modified"), headers: ["ETag": tag, "Last-Modified": modified], body: [])
         }
         let type = isFeed ? "application/rss+xml; charset=UTF-8" : "application/cap+xml; charset=UTF-8"
         return HTTPResponse(headers: ["Content-Type": type, "ETag": tag, "Last-Modified": modified], body: body)
-    }
-
-    private static func httpDate(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-        return formatter.string(from: date)
     }
 }
 
