@@ -2,6 +2,7 @@ import Feature
 import METNorway
 import Fetching
 import HTTPServer
+import Logging
 import Replay
 import Warnings
 
@@ -51,6 +52,8 @@ public struct WeatherFeature: Feature {
     public let observations: ObservationService
     public let forecasts: ForecastService
     public let job: FetchJob
+    /// MET Norway will stand in, but without the contact its terms require (it answers `403`): said at start.
+    private let metNorwayWithoutContact: Bool
     private let routes: WeatherRoutes
     private let warningRoutes: WarningRoutes
 
@@ -74,6 +77,7 @@ public struct WeatherFeature: Feature {
             : nil
         forecasts = ForecastService(
             client: fmi, store: store, settings: forecastSettings, memory: memory, fallback: fallback, metrics: context.metrics)
+        metNorwayWithoutContact = fallback != nil && !context.upstreamsAreRecordings && (settings.contact?.isEmpty ?? true)
         let schedule = FetchSchedule.every(settings.interval)
         // Observations age by the minute: retry soon, and never wait longer than the schedule.
         job = FetchJob(
@@ -93,7 +97,13 @@ public struct WeatherFeature: Feature {
 
     public var jobs: [FetchJob] { [job] }
 
-    public func load() async throws { try await observations.load() }
+    public func load() async throws {
+        if metNorwayWithoutContact {
+            Logger(label: "pier.metno").warning(
+                "PIER_CONTACT is not set: MET Norway, which stands in when FMI cannot answer, refuses requests without contact information (403)")
+        }
+        try await observations.load()
+    }
 
 
     public func register(in router: inout Router) {

@@ -25,7 +25,7 @@ class EndToEndTestCase: XCTestCase {
             "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_FMI_URL": upstream.fmiURL,
             "PIER_TRANSPORT_URL": upstream.transportURL, "PIER_OPENWEATHER_URL": upstream.openWeatherURL, "PIER_ALPLAKES_URL": upstream.alplakesURL,
             "PIER_NSW_URL": upstream.tfnswURL, "PIER_GEOAPIFY_URL": upstream.geoapifyURL, "PIER_WIKIPEDIA_URL": upstream.wikipediaURL,
-            "PIER_FMI_WARNINGS_URL": upstream.fmiWarningsURL,
+            "PIER_FMI_WARNINGS_URL": upstream.fmiWarningsURL, "PIER_METNO_URL": upstream.metNorwayURL,
             "PIER_ALPLAKES_LAKES": FixtureUpstream.alplakesLakes.joined(separator: ","), "PIER_ALPLAKES_PAUSE_S": "0", "PIER_ZSG_PAUSE_S": "0", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2",
             "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
         ]

@@ -186,6 +186,32 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    func testWhenFMIFailsTheForecastComesFromMETNorwayAndSaysSo() throws {
+        struct Source: Decodable { let name: String; let attribution: String }
+        struct Screen: Decodable { let forecast_source: Source; let hourly_forecast: [[String: JSONValue]]; let daily_forecast: [[String: JSONValue]] }
+        let pier = try startPier(["PIER_CONTACT": "ops@example.org"])
+        let own = try waitForData(pier, "/v1/weather?lat=60.17&lon=24.94")
+        XCTAssertEqual(try JSONDecoder().decode(Screen.self, from: Data(own.body)).forecast_source.name, "FMI")
+        upstream.set(.fmi, .status(500))
+        let response = try weather(pier, "lat=65.01&lon=25.47")
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        let screen = try JSONDecoder().decode(Screen.self, from: Data(response.body))
+        XCTAssertEqual(screen.forecast_source.name, "MET Norway")
+        XCTAssertTrue(screen.forecast_source.attribution.contains("MET Norway"))
+        XCTAssertEqual(screen.hourly_forecast.count, 48)
+        XCTAssertGreaterThanOrEqual(screen.daily_forecast.count, 9)
+        XCTAssertNoThrow(try JSONDecoder().decode(WeatherAPIResponse.self, from: Data(response.body)), "the v1 app still decodes it")
+        XCTAssertNil(response.header("X-Pier-Stale"))
+        XCTAssertEqual(response.header("Cache-Control"), "public, max-age=60", "a stand-in is reused for a minute, then FMI is tried again")
+        XCTAssertEqual(upstream.requests(.metNorway).first?.headers["user-agent"], "Pier/0.1.0 (ops@example.org)")
+        XCTAssertEqual(upstream.requests(.metNorway).first?.query["lat"], "65.0100")
+        XCTAssertEqual(try metric(pier, "pier_metno_requests_total"), 1)
+        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="met_norway"}"#), 1)
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
+        XCTAssertTrue(health.contains(#""metno":{"budget":"#), health)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     /// Polls until the observations are in (the first fetch runs at start-up), then answers `query`.
     private func firstAnswer(_ pier: PierProcess, _ query: String, headers: [(String, String)] = []) throws -> RawResponse {
         var response = try weather(pier, query, headers: headers)
