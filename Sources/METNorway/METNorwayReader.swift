@@ -43,7 +43,7 @@ public enum METNorwayReader {
     /// `lightrainshowers_day` → `lightrainshowers`; MET's legend's `lightssleetshowersandthunder` → `lightsleetshowersandthunder`.
     public static func baseSymbol(_ code: String) -> String {
         var base = code
-        for suffix in ["_day", "_night", "_polartwilight"] where base.hasSuffix(suffix) {
+        while let suffix = ["_day", "_night", "_polartwilight"].first(where: base.hasSuffix) {
             base.removeLast(suffix.count)
         }
         if base.hasPrefix("lightss") { base.remove(at: base.index(base.startIndex, offsetBy: 5)) }
