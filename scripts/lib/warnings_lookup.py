@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+"""The warnings lookup as a client sees it, for scripts/bench: N random points in Finland (seeded), each asked once
+from /v1/warnings over one keep-alive connection — the first pass looks each point up in PostGIS, the second finds
+it in memory — with the latency of every answer. Prints p50/p99 per pass and how many points had a warning.
+Usage: warnings_lookup.py PORT [POINTS]"""
+import http.client, json, random, sys, time
+
+port = int(sys.argv[1])
+count = int(sys.argv[2]) if len(sys.argv) > 2 else 10000
+rng = random.Random(1)
+points = [(round(rng.uniform(59.8, 70.0), 4), round(rng.uniform(20.6, 31.5), 4)) for _ in range(count)]
+connection = http.client.HTTPConnection("127.0.0.1", port)
+
+
+def run(label):
+    times, warned, listed, bad = [], 0, 0, 0
+    for lat, lon in points:
+        start = time.perf_counter()
+        connection.request("GET", f"/v1/warnings?lat={lat}&lon={lon}")
+        response = connection.getresponse()
+        body = response.read()
+        times.append((time.perf_counter() - start) * 1000)
+        if response.status != 200:
+            bad += 1
+            continue
+        found = len(json.loads(body)["warnings"])
+        warned += found > 0
+        listed += found
+    times.sort()
+    print(f"warnings lookup, {label}: p50 {times[len(times) // 2]:.2f} ms, p99 {times[int(len(times) * 0.99)]:.2f} ms, "
+          f"max {times[-1]:.2f} ms over {count} random points ({warned} warned, {listed} warnings listed), {bad} not 200")
+
+
+run("first ask (PostGIS)")
+run("asked again (memory)")
