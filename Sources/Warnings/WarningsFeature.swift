@@ -16,12 +16,15 @@ public struct WarningsFeature: Feature {
         public var feedURL = WarningsClient.defaultFeedURL
         /// `PIER_WARNINGS_INTERVAL_S`: how often the feed is read (FMI documents no limit; integrations use 5 minutes).
         public var interval: Duration = .seconds(300)
+        /// `PIER_WARNINGS_CACHE_MB`: the lists of points looked up, kept in memory (random points evict the least used).
+        public var cacheBytes = WarningsService.defaultCacheBytes
 
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
             feedURL = try reader.url("PIER_FMI_WARNINGS_URL", default: feedURL)
             interval = try reader.seconds("PIER_WARNINGS_INTERVAL_S", default: interval)
+            cacheBytes = try reader.megabytes("PIER_WARNINGS_CACHE_MB", default: cacheBytes)
         }
     }
 
@@ -32,7 +35,7 @@ public struct WarningsFeature: Feature {
         let schedule = FetchSchedule.every(settings.interval)
         let service = WarningsService(
             client: WarningsClient(feedURL: settings.feedURL, client: context.upstream), store: WarningStore(pool: context.pool),
-            board: context.board, staleAfter: schedule.staleAfter, metrics: context.metrics)
+            board: context.board, staleAfter: schedule.staleAfter, cacheBytes: settings.cacheBytes, metrics: context.metrics)
         job = FetchJob(source: Self.source, schedule: schedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.interval), timeout: context.runTimeout) {
             try await service.refresh()
         }

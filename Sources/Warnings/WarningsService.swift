@@ -17,6 +17,8 @@ import Synchronization
 /// the set changes or one of the listed warnings expires.
 public final class WarningsService: Sendable {
     public static let source = "warnings"
+    /// Memory for looked-up lists: ~16,000 points with two warnings each.
+    public static let defaultCacheBytes = 32 << 20
     /// Documents fetched at once (FMI documents no limit; a few in parallel keep a busy publication short).
     static let batch = 8
 
@@ -35,7 +37,7 @@ public final class WarningsService: Sendable {
     private let lookups: (memory: Counter?, database: Counter?)
 
     public init(
-        client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = 4 << 20,
+        client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = defaultCacheBytes,
         metrics: MetricsRegistry? = nil
     ) {
         self.client = client
