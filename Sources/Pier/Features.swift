@@ -35,5 +35,5 @@ enum Features {
     }
 
     /// The upstreams' parsers `pier bench-parse` times.
-    static let parsers = [ShipsFeature.parser, LakesFeature.parser, WeatherFeature.parser]
+    static let parsers = [ShipsFeature.parser, LakesFeature.parser, WeatherFeature.parser, WarningsFeature.parser]
 }

@@ -42,8 +42,8 @@ public struct StoredWarning: Sendable, Equatable {
         guard let info else { return "{\"id\":\(JSONString.quote(identifier))}" }
         let language = WarningLanguage.allCases.first { $0.matches(info.language) } ?? fallback
         return "{\"color\":\"\(info.severity.color)\",\"description\":\(JSONString.quote(info.description)),\"event\":\(JSONString.quote(info.event)),"
-            + "\"event_code\":\(JSONString.quote(info.eventCode)),\"expires\":\"\(Timestamp.iso8601(info.expires))\",\"headline\":\(JSONString.quote(info.headline)),"
-            + "\"id\":\(JSONString.quote(identifier)),\"language\":\"\(language.rawValue)\",\"onset\":\"\(Timestamp.iso8601(info.onset))\","
+            + "\"event_code\":\(JSONString.quote(info.eventCode)),\"expires\":\"\(UTCInstant.string(Int(info.expires.timeIntervalSince1970)))\",\"headline\":\(JSONString.quote(info.headline)),"
+            + "\"id\":\(JSONString.quote(identifier)),\"language\":\"\(language.rawValue)\",\"onset\":\"\(UTCInstant.string(Int(info.onset.timeIntervalSince1970)))\","
             + "\"severity\":\"\(info.severity.name)\",\"web\":\(JSONString.quote(info.web))}"
     }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The warnings lookup as a client sees it, for scripts/bench: N random points in Finland (seeded), each asked once
-from /v1/warnings over one keep-alive connection — the first pass looks each point up in PostGIS, the second finds
-it in memory — with the latency of every answer. Prints p50/p99 per pass and how many points had a warning.
+from /v1/warnings over one keep-alive connection — the first pass looks each point up in PostGIS, the second asks
+them again newest first (from memory while its budget holds them, then PostGIS again) — with the latency of every
+answer and the server's own count of where each list came from. Prints p50/p99 per pass and how many points had a warning.
 Usage: warnings_lookup.py PORT [POINTS]"""
 import http.client, json, random, sys, time
 
@@ -24,10 +25,10 @@ def lookups():
     return counts
 
 
-def run(label):
+def run(label, order):
     before = lookups()
     times, warned, listed, bad = [], 0, 0, 0
-    for lat, lon in points:
+    for lat, lon in order:
         start = time.perf_counter()
         connection.request("GET", f"/v1/warnings?lat={lat}&lon={lon}")
         response = connection.getresponse()
@@ -46,5 +47,6 @@ def run(label):
           f"{after['database'] - before['database']} from PostGIS, {after['memory'] - before['memory']} from memory), {bad} not 200")
 
 
-run("first ask")
-run("asked again")
+run("first ask", points)
+# Newest first: the points memory still holds (PIER_WARNINGS_CACHE_MB) come before those it let go.
+run("asked again, newest first", list(reversed(points)))
