@@ -101,6 +101,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         XCTAssertEqual(request.query["lat"], "60.1700", "at most four decimals")
         XCTAssertEqual(request.query["lon"], "24.9400")
         XCTAssertEqual(request.headers.first { $0.key.lowercased() == "user-agent" }?.value, "Pier/0.1.0 (ops@example.org)")
+        XCTAssertTrue(request.headers.first { $0.key.lowercased() == "accept-encoding" }?.value.contains("gzip") ?? false, "gzip accepted")
         // Not asked again before Expires — not by this process, not by another replica (PostgreSQL).
         _ = try await forecasts.forecast(for: cell)
         let replica = try await service().forecast(for: cell)
