@@ -66,6 +66,8 @@ let package = Package(
         .target(
             name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        // App Attest: what a genuine app instance sends (CBOR, authenticator data), read by hand and bounded.
+        .target(name: "AppAttest", swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(name: "METNorway", dependencies: ["Fetching", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
@@ -116,6 +118,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
