@@ -83,20 +83,26 @@ public struct CBORDecoder {
         case 1:
             return .negative(try argument(info, at: start))
         case 2:
-            return .bytes(bytes(try length(try argument(info, at: start), unit: 1, at: start)))
+            // One step at a time: the argument moves `offset`, which the length check then reads.
+            let declared = try argument(info, at: start)
+            let count = try length(declared, unit: 1, at: start)
+            return .bytes(bytes(count))
         case 3:
-            let count = try length(try argument(info, at: start), unit: 1, at: start)
+            let declared = try argument(info, at: start)
+            let count = try length(declared, unit: 1, at: start)
             guard let text = String(validating: input[offset..<offset + count], as: UTF8.self) else { throw .invalidText(at: start) }
             offset += count
             return .text(text)
         case 4:
-            let count = try length(try argument(info, at: start), unit: 1, at: start)
+            let declared = try argument(info, at: start)
+            let count = try length(declared, unit: 1, at: start)
             var elements: [CBOR] = []
             elements.reserveCapacity(count)
             for _ in 0..<count { elements.append(try item(depth: depth + 1)) }
             return .array(elements)
         case 5:
-            let count = try length(try argument(info, at: start), unit: 2, at: start)
+            let declared = try argument(info, at: start)
+            let count = try length(declared, unit: 2, at: start)
             var pairs: [(key: CBOR, value: CBOR)] = []
             pairs.reserveCapacity(count)
             for _ in 0..<count {

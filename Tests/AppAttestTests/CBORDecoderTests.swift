@@ -56,6 +56,14 @@ final class CBORDecoderTests: XCTestCase {
         XCTAssertNoThrow(try CBORDecoder.decode(Array(repeating: 0x81, count: 16) + [0x00]))
     }
 
+    func testWhatTheFuzzerFoundIsRefusedNotACrash() throws {
+        // A byte string whose declared length passed the check against an offset not yet moved past its argument.
+        let found = try Fixtures.bytes("appattest", "cbor-crash-byte-string-length.bin")
+        XCTAssertThrowsError(try CBORDecoder.decodePrefix(found))
+        XCTAssertThrowsError(try CBORDecoder.decode([0x59, 0x00, 0x05, 0x01, 0x02, 0x03, 0x04])) { XCTAssertEqual($0 as? CBORError, .tooLong(at: 0)) }
+        XCTAssertEqual(try CBORDecoder.decode([0x59, 0x00, 0x02, 0x01, 0x02]), .bytes([1, 2]))
+    }
+
     /// `key: value` lines of each `---` document of a recording (the multi-line PEM is not needed here).
     static func documents(_ name: String) throws -> [[String: String]] {
         let text = String(decoding: try Fixtures.bytes("appattest/veehaitch", name), as: UTF8.self)
