@@ -70,7 +70,7 @@ final class WarningsServiceTests: ServiceTestCase {
         _ = try await service.refresh()
         let feedRequests = upstream.requests(.fmiWarnings).filter { $0.path.hasPrefix("/cap/feed/") }
         XCTAssertEqual(feedRequests.count, 2)
-        XCTAssertNotNil(feedRequests[1].headers.first { $0.key.lowercased() == "if-none-match" }, "the validator of the last answer is sent")
+        XCTAssertNotNil(feedRequests[1].headers["if-none-match"], "the validator of the last answer is sent")
         XCTAssertEqual(documentRequests(), documents)
         XCTAssertEqual(service.generation, generation, "a 304 keeps what memory holds")
     }

@@ -51,7 +51,7 @@ struct FMIWarningsDouble: UpstreamDouble {
     private func answer(_ request: FixtureUpstream.Request, feeds: [String: [UInt8]]) -> HTTPResponse {
         let isFeed = request.path.hasPrefix("/cap/feed/")
         guard var body = (isFeed ? feeds : documents)[request.path] else { return .text("no such warnings file", status: .notFound) }
-        let host = request.headers.first { $0.key.lowercased() == "host" }?.value ?? "127.0.0.1"
+        let host = request.headers["host"] ?? "127.0.0.1"
         if isFeed {
             body = Array(String(decoding: body, as: UTF8.self).replacingOccurrences(of: "https://alerts.fmi.fi/", with: "http://\(host)/").utf8)
         }
@@ -59,8 +59,7 @@ struct FMIWarningsDouble: UpstreamDouble {
         body = TimeShift.shift(offsetTimes: body, by: shift)
         let tag = "\"\(body.reduce(UInt64(14_695_981_039_346_656_037)) { ($0 ^ UInt64($1)) &* 1_099_511_628_211 })\""
         let modified = HTTPDate.format(Self.writtenFor.addingTimeInterval(shift - 300))
-        let header = { (name: String) in request.headers.first { $0.key.lowercased() == name }?.value }
-        if header("if-none-match") == tag || (header("if-none-match") == nil && header("if-modified-since") == modified) {
+        if request.headers["if-none-match"] == tag || (request.headers["if-none-match"] == nil && request.headers["if-modified-since"] == modified) {
             return HTTPResponse(status: HTTPStatus(code: 304, reason: "Not Modified"), headers: ["ETag": tag, "Last-Modified": modified], body: [])
         }
         let type = isFeed ? "application/rss+xml; charset=UTF-8" : "application/cap+xml; charset=UTF-8"

@@ -24,8 +24,7 @@ struct METNorwayDouble: UpstreamDouble {
     }
 
     private func answer(_ request: FixtureUpstream.Request, expiresIn: TimeInterval) -> HTTPResponse {
-        let header = { (name: String) in request.headers.first { $0.key.lowercased() == name }?.value }
-        let agent = header("user-agent") ?? ""
+        let agent = request.headers["user-agent"] ?? ""
         let decimals = [request.query["lat"], request.query["lon"]].map { $0?.split(separator: ".").dropFirst().first?.count ?? 0 }
         guard agent.contains("/"), agent.contains("("), decimals.allSatisfy({ $0 <= 4 }), request.query["lat"] != nil, request.query["lon"] != nil else {
             return .text("403 Forbidden: identify your application (User-Agent) and ask with at most 4 decimals", status: .forbidden)
@@ -35,7 +34,7 @@ struct METNorwayDouble: UpstreamDouble {
         let headers: HTTPHeaders = [
             "Content-Type": "application/json", "Last-Modified": modified, "Expires": HTTPDate.format(now.addingTimeInterval(expiresIn)),
         ]
-        if header("if-modified-since") == modified {
+        if request.headers["if-modified-since"] == modified {
             return HTTPResponse(status: HTTPStatus(code: 304, reason: "Not Modified"), headers: headers, body: [])
         }
         let body = TimeShift.shift(compact, by: TimeInterval(TimeShift.steps(of: 21_600, from: Self.recordedAt, to: now)))
