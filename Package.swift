@@ -17,6 +17,11 @@ let package = Package(
         // written on the development machines does not carry the upstream commit ids, so none is committed).
         .package(url: "https://github.com/apple/swift-log.git", exact: "1.16.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", exact: "1.8.2"),
+        // App Attest: P-256 signatures and SHA-256 (swift-crypto), the certificate chain to Apple's root (swift-certificates,
+        // which reads DER with swift-asn1).
+        .package(url: "https://github.com/apple/swift-crypto.git", exact: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", exact: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", exact: "1.7.4"),
     ],
     targets: [
         // C shims for the Linux system calls Glibc's Swift overlay does not export (epoll, eventfd, accept4).
@@ -66,8 +71,20 @@ let package = Package(
         .target(
             name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        // App Attest: what a genuine app instance sends (CBOR, authenticator data), read by hand and bounded.
-        .target(name: "AppAttest", swiftSettings: strict),
+        // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
+        // (so that its fuzz target builds without BoringSSL).
+        .target(name: "CBOR", swiftSettings: strict),
+        // App Attest: a genuine app instance's attestation and assertions verified (authenticator data, the chain to
+        // Apple's root, the nonce, ECDSA P-256).
+        .target(
+            name: "AppAttest",
+            dependencies: [
+                "CBOR",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+            ],
+            swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(name: "METNorway", dependencies: ["Fetching", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
@@ -118,7 +135,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "CBOR", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import CBOR
 /// WebAuthn authenticator data as App Attest writes it (Apple: "Validating apps that connect to your server"):
 /// `rpIdHash` (32 bytes: SHA-256 of the app id), `flags` (1), `signCount` (4, big-endian) and, in an attestation,
 /// the attested credential data — `aaguid` (16: the environment), `credentialId` length (2) and value (the key id),
