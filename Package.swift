@@ -79,7 +79,8 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
-                "CBOR",
+                "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Metrics", "Postgres",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -126,10 +127,11 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
+                "Alplakes", "AppAttest", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
                 "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -144,7 +146,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestTesting", "CBOR", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

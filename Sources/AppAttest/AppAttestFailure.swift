@@ -11,6 +11,16 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case environment
     case credentialID
     case signature
+    /// The challenge is not one this server issued, has expired, or was used already.
+    case challenge(String)
+    /// No device is registered with the key id.
+    case unknownKey
+    /// The operator revoked the device (`pier app-attest revoke`).
+    case revoked
+    /// The key was attested before: App Attest attests a key once.
+    case alreadyRegistered
+    /// An `X-Pier-App-Token` that is not one this server issued, or has expired.
+    case token(String)
 
     public var description: String {
         switch self {
@@ -25,8 +35,40 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .environment: "the aaguid is not that of the configured environment"
         case .credentialID: "the credential id is not the key id"
         case .signature: "the assertion's signature does not verify with the device's key"
+        case let .challenge(reason): "the challenge \(reason)"
+        case .unknownKey: "no device is registered with this key id"
+        case .revoked: "this device is revoked"
+        case .alreadyRegistered: "this key is registered already (App Attest attests a key once)"
+        case let .token(reason): "the X-Pier-App-Token \(reason)"
         }
     }
+
+    /// The metrics' label: one word per check, never a value.
+    public var code: String {
+        switch self {
+        case .malformed: "malformed"
+        case .format: "format"
+        case .certificateChain: "certificate_chain"
+        case .nonce: "nonce"
+        case .keyID: "key_id"
+        case .appID: "app_id"
+        case .counter: "counter"
+        case .environment: "environment"
+        case .credentialID: "credential_id"
+        case .signature: "signature"
+        case .challenge: "challenge"
+        case .unknownKey: "unknown_key"
+        case .revoked: "revoked"
+        case .alreadyRegistered: "already_registered"
+        case .token: "token"
+        }
+    }
+
+    /// Every label ``code`` takes, for counters made at start.
+    public static let codes = [
+        "malformed", "format", "certificate_chain", "nonce", "key_id", "app_id", "counter", "environment", "credential_id", "signature", "challenge",
+        "unknown_key", "revoked", "already_registered", "token",
+    ]
 
     /// `true`: the input's shape was wrong (`400`); otherwise the proof failed (`401`).
     public var isMalformed: Bool {

@@ -32,6 +32,10 @@ public protocol Feature: Sendable {
 
     /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
     var replay: [any ReplayMatcher] { get }
+
+    /// Who a request showing a credential counts as when it would spend (App Attest's device tokens); `nil`: the
+    /// feature has none. The executable sets the first one on the server (``ClientAddress/credentials``).
+    var credentials: (any ClientCredentials)? { get }
 }
 
 extension Feature {
@@ -42,4 +46,5 @@ extension Feature {
     }
     public func healthDetails(for source: String) -> String? { nil }
     public var replay: [any ReplayMatcher] { [] }
+    public var credentials: (any ClientCredentials)? { nil }
 }

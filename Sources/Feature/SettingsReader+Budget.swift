@@ -37,19 +37,21 @@ extension SettingsReader {
         return settings
     }
 
-    /// `PIER_DAILY_SHARE_SUBSCRIBER`, `PIER_DAILY_SHARE_NETWORK`, `PIER_DAILY_RESERVE`: how every daily quota is split.
+    /// `PIER_DAILY_SHARE_SUBSCRIBER`, `PIER_DAILY_SHARE_NETWORK`, `PIER_DAILY_RESERVE`, `PIER_DAILY_SHARE_ANONYMOUS` (the
+    /// pool of clients without an App Attest token, with `PIER_APP_ATTEST=prefer`): how every daily quota is split.
     public func fairShares(default value: DailyShares) throws -> DailyShares {
         let reserve = try number("PIER_DAILY_RESERVE", default: value.reserve, in: 0...0.9)
         let open = 1 - reserve
         return DailyShares(
             subscriber: try number("PIER_DAILY_SHARE_SUBSCRIBER", default: min(value.subscriber, open), in: 0.0001...open),
             network: try number("PIER_DAILY_SHARE_NETWORK", default: min(value.network, open), in: 0.0001...open),
-            reserve: reserve)
+            reserve: reserve,
+            anonymous: try number("PIER_DAILY_SHARE_ANONYMOUS", default: min(value.anonymous, open), in: 0.0001...open))
     }
 
     /// `PIER_BURST_WAIT_S` (how long a client a little ahead of its share waits for its turn) and
     /// `PIER_CLIENT_REQUESTS_AT_ONCE` (a client's requests past memory at once).
-    public func waiting(default value: UpstreamLimits<AddressGroup>.Waiting) throws -> UpstreamLimits<AddressGroup>.Waiting {
+    public func waiting(default value: UpstreamLimits<ClientGroup>.Waiting) throws -> UpstreamLimits<ClientGroup>.Waiting {
         var waiting = value
         waiting.maxWait = try number("PIER_BURST_WAIT_S", default: value.maxWait, in: 0...10)
         waiting.requestsPerClient = try int("PIER_CLIENT_REQUESTS_AT_ONCE", default: value.requestsPerClient, in: 1...1000)

@@ -47,7 +47,7 @@ public final class DailyQuota: Sendable {
         var day: CalendarDate
         var used: Int?
         /// Today's count of each group this process has seen spend (bounded: ``groupsKept``).
-        var groups: [AddressGroup: Int] = [:]
+        var groups: [ClientGroup: Int] = [:]
     }
 
     /// Where most upstreams' day starts (OpenWeather's, Geoapify's).
@@ -78,7 +78,7 @@ public final class DailyQuota: Sendable {
     /// Takes `units` of today's quota (one request; Geoapify counts credits, several per call): all of them
     /// or none. `groups` are the client's (none: a call on nobody's behalf); `reserved` lets the call use the
     /// reserve (an answer more than one client asked for).
-    public func take(units: Int = 1, groups: [AddressGroup] = [], reserved: Bool = true, now: Date = Date()) async -> Decision {
+    public func take(units: Int = 1, groups: [ClientGroup] = [], reserved: Bool = true, now: Date = Date()) async -> Decision {
         let day = CalendarDate(now, in: timeZone)
         let retryAfter = secondsToNextDay(day, now: now)
         let units = max(1, units)
@@ -111,7 +111,7 @@ public final class DailyQuota: Sendable {
 
     /// The position of a group among `groups` this process knows to have spent its share of today (taking
     /// `units` more would pass it), with the seconds until the next day; `nil` when none is known to have.
-    public func spentGroup(_ groups: [AddressGroup], units: Int = 1, now: Date = Date()) -> (index: Int, retryAfter: Int)? {
+    public func spentGroup(_ groups: [ClientGroup], units: Int = 1, now: Date = Date()) -> (index: Int, retryAfter: Int)? {
         let day = CalendarDate(now, in: timeZone)
         let index: Int? = known.withLock { known in
             guard let known, known.day == day else { return nil }
@@ -137,7 +137,7 @@ public final class DailyQuota: Sendable {
         return Snapshot(day: day, limit: limit, used: used, reserve: limit - shares.unreserved(day: limit))
     }
 
-    private func learn(day: CalendarDate, used: Int, groups: [AddressGroup], counts: [Int], spent: (index: Int, limit: Int)?) {
+    private func learn(day: CalendarDate, used: Int, groups: [ClientGroup], counts: [Int], spent: (index: Int, limit: Int)?) {
         known.withLock { known in
             var today = known.flatMap { $0.day == day ? $0 : nil } ?? Known(day: day)
             known = nil  // `today` holds the only copy: no copy of the groups on write

@@ -1,7 +1,7 @@
 import Basics
 
 /// How a daily quota is split, so that no client or network can spend a day for everybody: each group a request
-/// counts in (``AddressGroup``) may use at most its share of the day, and ``reserve`` of the day is kept for
+/// counts in (``ClientGroup``) may use at most its share of the day, and ``reserve`` of the day is kept for
 /// refreshing answers that more than one client asked for — popular places, lakes and stops stay fresh while
 /// new keys are refused. Shares are of the whole day; every replica counts in the same PostgreSQL rows.
 public struct DailyShares: Sendable, Equatable {
@@ -11,21 +11,26 @@ public struct DailyShares: Sendable, Equatable {
     public var network: Double
     /// The part of a day only refreshes of answers more than one client asked for may use.
     public var reserve: Double
+    /// The most every client without a device's proof together may use of a day, where the operator prefers
+    /// attested devices (``ClientGroup/anonymous``).
+    public var anonymous: Double
 
-    /// The defaults (docs/operations.md, "Fair shares"): an address 5 % of a day, a network 10 %, 30 % kept.
-    public init(subscriber: Double = 0.05, network: Double = 0.10, reserve: Double = 0.30) {
+    /// The defaults (docs/operations.md, "Fair shares"): an address or a device 5 % of a day, a network 10 %, 30 %
+    /// kept, the anonymous pool 10 %.
+    public init(subscriber: Double = 0.05, network: Double = 0.10, reserve: Double = 0.30, anonymous: Double = 0.10) {
         self.subscriber = subscriber
         self.network = network
         self.reserve = reserve
+        self.anonymous = anonymous
     }
 
     /// No shares and no reserve: one client may use the whole day (tests of the quota itself, a private server).
-    public static let none = DailyShares(subscriber: 1, network: 1, reserve: 0)
+    public static let none = DailyShares(subscriber: 1, network: 1, reserve: 0, anonymous: 1)
 
     /// Units of a day of `limit` a group of `size` may use: at least one call of `units`, so that a small quota is
     /// not closed to everyone.
-    public func limit(of size: AddressGroup.Size, day limit: Int, units: Int) -> Int {
-        let share = size.isSubscriber ? subscriber : network
+    public func limit(of size: ClientGroup.Size, day limit: Int, units: Int) -> Int {
+        let share = size == .anonymous ? anonymous : size.isSubscriber ? subscriber : network
         return max(units, Int((Double(limit) * share).rounded(.down)))
     }
 

@@ -6,7 +6,7 @@ import Metrics
 /// was spent, by the size of the group that spent it (`group="ipv4/24"`) — never an address.
 public struct RefusalCounters: Sendable {
     private let counters: [String: Counter]
-    private let byGroup: [String: [AddressGroup.Size: Counter]]
+    private let byGroup: [String: [ClientGroup.Size: Counter]]
 
     /// The daily quota's reasons (``DailyQuota/Decision``): the day spent, the part outside the reserve spent,
     /// a group's share spent, the count not readable.
@@ -14,10 +14,10 @@ public struct RefusalCounters: Sendable {
 
     /// - Parameter name: the metric (`pier_tfnsw_refusals_total`), labelled `reason` (and `group`).
     public init(metrics: MetricsRegistry?, name: String, help: String, reasons: [String]) {
-        var counters: [String: Counter] = [:], byGroup: [String: [AddressGroup.Size: Counter]] = [:]
+        var counters: [String: Counter] = [:], byGroup: [String: [ClientGroup.Size: Counter]] = [:]
         for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: [("reason", reason)]) }
         for reason in [UpstreamRefusal.clientShare.rawValue, UpstreamRefusal.concurrency.rawValue, "daily_share"] where reasons.contains(reason) {
-            for size in AddressGroup.Size.allCases {
+            for size in ClientGroup.Size.allCases {
                 byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
             }
         }
@@ -26,13 +26,13 @@ public struct RefusalCounters: Sendable {
     }
 
     /// Counts a refusal for `reason`; `group`: the size of the client group whose share was spent.
-    public func count(_ reason: String, group: AddressGroup.Size? = nil) {
+    public func count(_ reason: String, group: ClientGroup.Size? = nil) {
         if let group, let counter = byGroup[reason]?[group] { counter.increment() } else { counters[reason]?.increment() }
     }
 
     /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`
     /// in whole seconds, and whether it is this client's share that is spent (`429` rather than `503`).
-    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, group: AddressGroup.Size? = nil, upstream: String)
+    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, group: ClientGroup.Size? = nil, upstream: String)
         -> (reason: String, retryAfter: Int, clientShare: Bool)
     {
         count(refusal.rawValue, group: group)

@@ -4,7 +4,7 @@ import Synchronization
 /// bucket per client so that one client (a scraper, a runaway app) cannot spend all of it.
 ///
 /// A client may take at most `clientShare` of the rate and of the burst (at least one request). A request may
-/// count against several clients at once (an address and the networks it belongs to, ``AddressGroup``): it is
+/// count against several clients at once (an address and the networks it belongs to, ``ClientGroup``): it is
 /// granted only when each of them has a token, so a network's share is one share whatever number of addresses
 /// it uses. Clients whose bucket is full again are forgotten, so the table holds only those that spent
 /// recently — at most about the burst's worth of clients per refill period, whatever the number of clients.

@@ -1,4 +1,5 @@
 import Alplakes
+import AppAttest
 import Feature
 import LakeWeather
 import Lakes
@@ -31,6 +32,7 @@ enum Features {
             NSWDeparturesFeature(settings: try .init(reader), context: context),
             PlacesFeature(settings: try .init(reader), context: context),
             WikipediaFeature(settings: try .init(reader), context: context),
+            try AppAttestFeature(settings: try .init(reader), context: context),
         ]
     }
 

@@ -59,6 +59,8 @@ struct ServeCommand: ParsableCommand {
         let registry = MetricsRegistry()
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry, replay: upstream)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
+        // Who a request with a credential counts as when it would spend (App Attest's device tokens).
+        configuration.server.clients.credentials = sources.features.lazy.compactMap(\.credentials).first
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
         try runBlocking { await database.start() }

@@ -20,7 +20,7 @@ public struct StationboardFeature: Feature {
         /// `PIER_TRANSPORT_REQUESTS_PER_MINUTE`, `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`; a minute's
         /// pause after a `429` without `Retry-After`.
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<AddressGroup>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25), pauseAfterThrottle: 60)
+            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25), pauseAfterThrottle: 60)
         /// `PIER_STATIONBOARD_CACHE_MB`; stale answers are served 30 s at a time.
         public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(30), retryAfterFailure: 60)
 

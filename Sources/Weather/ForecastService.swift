@@ -51,6 +51,8 @@ public final class ForecastService: Sendable {
         /// Because this client used its share of the budget (`429`), not because FMI or the shared budget
         /// could not serve (`503`).
         public var clientShare = false
+        /// Because this client may not spend at all (no App Attest token where one is required: `401`).
+        public var unauthorized = false
         public var description: String { reason }
     }
 
@@ -59,12 +61,12 @@ public final class ForecastService: Sendable {
         public var ttl: Duration
         /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
         public var neighbourKilometres: Double
-        public var budget: RequestBudget<AddressGroup>.Settings
+        public var budget: RequestBudget<ClientGroup>.Settings
         /// How old (since its fetch) a stale FMI forecast may be and still be preferred over MET Norway's.
         public var preferStaleFMI: Duration
 
         public init(
-            ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<AddressGroup>.Settings = .init(),
+            ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<ClientGroup>.Settings = .init(),
             preferStaleFMI: Duration = .seconds(3 * 3600)
         ) {
             self.ttl = ttl
@@ -80,10 +82,10 @@ public final class ForecastService: Sendable {
     public let settings: Settings
     public let memory: WeatherMemory
     /// One FMI call per cell at a time, started only with a token from the budget.
-    private let fetching: UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>
-    public var budget: RequestBudget<AddressGroup> { fetching.budget }
+    private let fetching: UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>
+    public var budget: RequestBudget<ClientGroup> { fetching.budget }
     /// FMI's forecast budget and pause, shared with what else asks FMI for a forecast (place names).
-    public var limits: UpstreamLimits<AddressGroup> { fetching.limits }
+    public var limits: UpstreamLimits<ClientGroup> { fetching.limits }
     private let client: FMIClient
     private let store: WeatherStore
     /// MET Norway, when FMI cannot answer; `nil`: never.
@@ -91,7 +93,7 @@ public final class ForecastService: Sendable {
     /// One stored-forecast read per cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
-    private let refusals: [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal: Counter]
+    private let refusals: [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal: Counter]
     private let logger: Logger
 
     public init(
@@ -106,13 +108,13 @@ public final class ForecastService: Sendable {
         self.memory = memory
         self.logger = logger
         // A refused cell is served by a neighbour's forecast: no waiting for a token.
-        let fetching = UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>(
+        let fetching = UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>(
             limits: UpstreamLimits(budget: settings.budget, waiting: .never, clock: clock))
         self.fetching = fetching
         upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
-        var refusals: [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal: Counter] = [:]
+        var refusals: [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal: Counter] = [:]
         // FMI never asks for a pause; only the budget refuses.
-        for reason in [UpstreamGate<GridCell, AddressGroup, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
+        for reason in [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
             refusals[reason] = metrics?.counter(
                 "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
                 labels: [("reason", reason.rawValue)])
@@ -137,11 +139,11 @@ public final class ForecastService: Sendable {
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
     /// - Parameter client: who asks, for the per-client share of the budget; `nil` counts only the shared budget.
-    public func forecast(at point: Coordinate, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+    public func forecast(at point: Coordinate, client: Client? = nil, now: Date = Date()) async throws -> Answer {
         try await forecast(latitude: point.latitude, longitude: point.longitude, client: client, now: now)
     }
 
-    private func forecast(latitude: Double, longitude: Double, client: IPAddress?, now: Date) async throws -> Answer {
+    private func forecast(latitude: Double, longitude: Double, client: Client?, now: Date) async throws -> Answer {
         let cell = GridCell(latitude: latitude, longitude: longitude)
         if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
         // An FMI forecast older than MET Norway's would be, kept for when MET cannot answer either.
@@ -157,10 +159,10 @@ public final class ForecastService: Sendable {
         case .missing(let reason):
             unavailable = reason
             if let nearby = await neighbour(latitude: latitude, longitude: longitude, excluding: cell, now: now) {
-                if fallback == nil || reason.clientShare || nearby.provenance == .neighbour || isRecent(nearby.forecast, now: now) { return nearby }
+                if fallback == nil || reason.clientShare || reason.unauthorized || nearby.provenance == .neighbour || isRecent(nearby.forecast, now: now) { return nearby }
                 older = nearby
             }
-            if reason.clientShare { throw reason }
+            if reason.clientShare || reason.unauthorized { throw reason }
         }
         if let found = await fallback?.forecast(for: cell, client: client, now: now) {
             return Answer(forecast: found.forecast, provenance: found.stale ? .metNorwayStale : .metNorway)
@@ -175,7 +177,7 @@ public final class ForecastService: Sendable {
     }
 
     /// The forecast for a cell's centre (tests, tools).
-    public func forecast(for cell: GridCell, client: IPAddress? = nil, now: Date = Date()) async throws -> Answer {
+    public func forecast(for cell: GridCell, client: Client? = nil, now: Date = Date()) async throws -> Answer {
         try await forecast(latitude: cell.latitude, longitude: cell.longitude, client: client, now: now)
     }
 
@@ -203,9 +205,15 @@ public final class ForecastService: Sendable {
         case missing(Unavailable)
     }
 
-    private func ownForecast(_ cell: GridCell, client: IPAddress?, now: Date) async -> Own {
+    private func ownForecast(_ cell: GridCell, client: Client?, now: Date) async -> Own {
         let stored = await storedForecast(cell)
         if let stored, isFresh(stored, now: now) { return .fresh(stored) }
+        // A client that may not spend (no token where one is required): what is stored, else refused.
+        if let refusal = client?.refusal {
+            let reason = refusal.refused()
+            if let stored { return .stale(stored, clientRefused: true) }
+            return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast within reach of this point yet (\(reason))", unauthorized: true))
+        }
         // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
         let outcome = await fetching.call(cell, clients: client?.groups ?? []) {
             do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }

@@ -39,7 +39,7 @@ public final class PlaceResolver: Sendable {
     private let pool: PostgresPool
     private let forecasts: ForecastService
     private let held = LRUCache<String, Held>(budgetBytes: 1 << 20)
-    private let gate: UpstreamGate<String, AddressGroup, Result<Resolution, any Error>>
+    private let gate: UpstreamGate<String, ClientGroup, Result<Resolution, any Error>>
     private let logger = Logger(label: "pier.weather")
 
     public init(client: FMIClient, pool: PostgresPool, forecasts: ForecastService) {
@@ -61,12 +61,15 @@ public final class PlaceResolver: Sendable {
     }
 
     /// Memory, PostgreSQL, then FMI (one call per name at a time, on the FMI budget and `client`'s share).
-    public func resolve(_ name: String, client: IPAddress?, now: Date = Date()) async throws -> Resolution {
+    public func resolve(_ name: String, client: Client?, now: Date = Date()) async throws -> Resolution {
         if let cached = cached(name, now: now) { return cached }
         let key = Self.key(name)
         if let stored = try? await stored(key, now: now) {
             held.set(Held(resolution: stored.resolution, until: stored.until), for: key, cost: key.utf8.count + 128)
             return stored.resolution
+        }
+        if let refusal = client?.refusal {
+            throw ForecastService.Unavailable(retryAfter: 60, reason: "the place could not be looked up yet (\(refusal.refused()))", unauthorized: true)
         }
         let outcome = await gate.call(key, clients: client?.groups ?? []) { [self] in
             do { return .success(try await ask(name, key: key, now: now)) } catch { return .failure(error) }

@@ -79,10 +79,8 @@ public struct WeatherRoutes: Sendable {
         case nil:
             return .resolving {
                 let resolution: PlaceResolver.Resolution
-                do { resolution = try await places.resolve(name, client: request.client) } catch let unavailable as ForecastService.Unavailable {
-                    throw HTTPError(
-                        unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason,
-                        headers: ["Retry-After": String(unavailable.retryAfter)])
+                do { resolution = try await places.resolve(name, client: request.spender) } catch let unavailable as ForecastService.Unavailable {
+                    throw unavailable.httpError
                 }
                 guard case .found(let place) = resolution else { throw unknownPlace }
                 return (try point(of: place), place)
@@ -156,12 +154,10 @@ public struct WeatherRoutes: Sendable {
         let list = try await warnings.warnings(at: point, language: language, now: now)
         let answer: ForecastService.Answer
         do {
-            answer = try await forecasts.forecast(at: point, client: request.client, now: now)
+            answer = try await forecasts.forecast(at: point, client: request.spender, now: now)
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
-            // RFC 6585: this client, not the service, should slow down.
-            throw HTTPError(
-                unavailable.clientShare ? .tooManyRequests : .serviceUnavailable, unavailable.reason, headers: ["Retry-After": String(unavailable.retryAfter)])
+            throw unavailable.httpError
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, now: now)
     }
@@ -224,5 +220,14 @@ public struct WeatherRoutes: Sendable {
                 "lat=\(point.latitude), lon=\(point.longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))")
         }
         return point
+    }
+}
+
+extension ForecastService.Unavailable {
+    /// The one place an unavailable forecast or place becomes HTTP: `401`, `429` (RFC 6585: this client, not the
+    /// service, should slow down) or `503`, with `Retry-After`.
+    var httpError: HTTPError {
+        if unauthorized { return Client.Refusal.httpError(reason) }
+        return HTTPError(clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter)])
     }
 }

@@ -68,7 +68,7 @@ final class RequestBudgetTests: XCTestCase {
 
 final class ClientGroupLimitsTests: XCTestCase {
     func testANetworkHasOneShareWhateverNumberOfAddressesItUses() throws {
-        let budget = RequestBudget<AddressGroup>(.init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: { 0 })
+        let budget = RequestBudget<ClientGroup>(.init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: { 0 })
         // Two tokens per group: the /24 is spent after two addresses took one each, and a third address is refused
         // by its network (the group at position 1).
         XCTAssertEqual(budget.acquire(for: IPAddress("198.51.100.1")!.groups), .granted)
@@ -83,10 +83,10 @@ final class ClientGroupLimitsTests: XCTestCase {
 
     func testABurstALittleAheadOfItsShareWaitsForItsTurnAndAFloodIsRefused() async throws {
         // One token a second for the client, two at once: the third request waits about a second instead of a 429.
-        let limits = UpstreamLimits<AddressGroup>(
+        let limits = UpstreamLimits<ClientGroup>(
             budget: .init(ratePerMinute: 120, burst: 4, clientShare: 0.5), waiting: .init(maxWait: 1.5, waitingPerClient: 2),
             clock: { Double(MonotonicClock.now()) / 1e9 })
-        let gate = UpstreamGate<Int, AddressGroup, Int>(limits: limits)
+        let gate = UpstreamGate<Int, ClientGroup, Int>(limits: limits)
         let groups = IPAddress("198.51.100.7")!.groups
         let started = Date()
         let answered = await withTaskGroup(of: Bool.self) { group in
@@ -109,7 +109,7 @@ final class ClientGroupLimitsTests: XCTestCase {
     }
 
     func testAClientAndItsNetworkHaveABoundedNumberOfRequestsUnderWay() {
-        let limits = UpstreamLimits<AddressGroup>(budget: .init(), waiting: .init(requestsPerClient: 2), clock: { 0 })
+        let limits = UpstreamLimits<ClientGroup>(budget: .init(), waiting: .init(requestsPerClient: 2), clock: { 0 })
         let client = IPAddress("2001:db8:0:1::7")!.groups
         XCTAssertTrue(limits.start(client))
         XCTAssertTrue(limits.start(client))

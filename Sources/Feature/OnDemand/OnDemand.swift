@@ -49,7 +49,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     public let settings: Settings
     public let upstream: OnDemandUpstream
     private let report: UpstreamReport
-    private let gate: UpstreamGate<Source.Key, AddressGroup, Fetched>
+    private let gate: UpstreamGate<Source.Key, ClientGroup, Fetched>
     /// Who asked for each key, for the reserve (``OnDemandAskers``).
     private let askers: OnDemandAskers<Source.Key>
     private let data: LRUCache<Source.Key, Held>
@@ -134,11 +134,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// spent its share — of the second, even after waiting its turn, or of the day — so a request memory cannot
     /// answer would be refused anyway. What memory holds for the key is served stale instead when the source
     /// allows. `nil`: go on (``response(for:client:now:)``).
-    public func refusal(for request: Source.Request, client: IPAddress?, now: Date = Date()) -> OnDemandResponse? {
+    public func refusal(for request: Source.Request, client: Client?, now: Date = Date()) -> OnDemandResponse? {
         guard let client else { return nil }
         let groups = client.groups
         let key = source.key(of: request)
-        let refused: (refusal: String, retryAfter: Double, group: AddressGroup.Size, reason: String)
+        let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, reason: String)
         if let early = upstream.limits.precheck(groups) {
             refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, early.refusal.reason(upstream: upstream.name))
         } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
@@ -161,11 +161,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// database for others. `refusalChecked`: the caller (the route, on the event loop) has just asked
     /// ``refusal(for:client:now:)``, so it is not asked again.
     public func response(
-        for request: Source.Request, client: IPAddress?, now: Date = Date(), refusalChecked: Bool = false
+        for request: Source.Request, client: Client?, now: Date = Date(), refusalChecked: Bool = false
     ) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
         return await admitted(request, client: client, now: now, refusalChecked: refusalChecked) {
-            await answer(request, groups: client?.groups ?? [], now: now)
+            await answer(request, client: client, now: now)
         }
     }
 
@@ -173,7 +173,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// work of its own before the engine's (places looks up the nearest stored point), then calls
     /// ``admittedResponse(for:client:now:)``.
     public func admitted(
-        _ request: Source.Request, client: IPAddress?, now: Date = Date(), refusalChecked: Bool = false,
+        _ request: Source.Request, client: Client?, now: Date = Date(), refusalChecked: Bool = false,
         _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
         if !refusalChecked, let refused = refusal(for: request, client: client, now: now) { return refused }
@@ -189,17 +189,18 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     }
 
     /// The answer for a request already admitted (inside ``admitted(_:client:now:_:)``).
-    public func admittedResponse(for request: Source.Request, client: IPAddress?, now: Date = Date()) async -> OnDemandResponse {
+    public func admittedResponse(for request: Source.Request, client: Client?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
-        return await answer(request, groups: client?.groups ?? [], now: now)
+        return await answer(request, client: client, now: now)
     }
 
-    private func shareSpent(_ size: AddressGroup.Size) -> String {
+    private func shareSpent(_ size: ClientGroup.Size) -> String {
         "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream.name)'s daily quota"
     }
 
-    private func answer(_ request: Source.Request, groups: [AddressGroup], now: Date) async -> OnDemandResponse {
+    private func answer(_ request: Source.Request, client: Client?, now: Date) async -> OnDemandResponse {
         misses?.increment()
+        let groups = client?.groups ?? []
         let key = source.key(of: request)
         let stored = await loading.value(for: key) { [source, logger, storedReads] in
             storedReads?.increment()
@@ -215,6 +216,15 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         let popular = askers.asked(key, by: groups.first)
         if let last, now.timeIntervalSince(last.fetchedAt) < source.lifetime(of: last.value, for: key, now: now) {
             return remember(last.value, fetchedAt: last.fetchedAt, stale: false, key: key, request: request, now: now)
+        }
+        // A client that may not spend (no token where one is required) is served what is held, else refused.
+        if let refusal = client?.refusal {
+            let reason = refusal.refused()
+            if let last, source.mayServeStale(last.value, now: now) {
+                return remember(last.value, fetchedAt: last.fetchedAt, stale: true, key: key, request: request, now: now)
+            }
+            unavailableAnswers?.increment()
+            return .unauthorized("\(source.nothingToServe): \(reason)")
         }
         let outcome = await gate.call(key, clients: groups) { [self] in
             // A call for this key may have landed between our look at memory and this one starting.

@@ -10,7 +10,7 @@ import Basics
 /// again).
 final class OnDemandAskers<Key: Hashable & Sendable>: Sendable {
     private struct Askers: Sendable {
-        var first: AddressGroup
+        var first: ClientGroup
         var many: Bool
     }
 
@@ -22,7 +22,7 @@ final class OnDemandAskers<Key: Hashable & Sendable>: Sendable {
 
     /// Notes that `client` asked for `key`; true when more than one client has (a request on nobody's behalf —
     /// `nil` — counts as everyone's).
-    func asked(_ key: Key, by client: AddressGroup?) -> Bool {
+    func asked(_ key: Key, by client: ClientGroup?) -> Bool {
         guard let client else { return true }
         guard var askers = keys[key] else {
             keys.set(Askers(first: client, many: false), for: key, cost: 128)

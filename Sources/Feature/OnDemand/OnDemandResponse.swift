@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 
@@ -51,6 +52,11 @@ public struct OnDemandResponse: Sendable {
                 clientShare ? .tooManyRequests : .serviceUnavailable, reason,
                 headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
             fetchedAt: nil)
+    }
+
+    /// A request that would have spent without the credential required (``Client/Refusal``): `401`.
+    static func unauthorized(_ reason: String) -> Self {
+        Self(cached: CachedResponse(Client.Refusal.httpError(reason).response), fetchedAt: nil)
     }
 
     /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.

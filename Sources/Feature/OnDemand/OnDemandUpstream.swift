@@ -10,9 +10,9 @@ import Metrics
 public final class OnDemandUpstream: Sendable {
     public struct Settings: Sendable {
         /// Requests a minute, the burst and each client's share.
-        public var budget: RequestBudget<AddressGroup>.Settings
+        public var budget: RequestBudget<ClientGroup>.Settings
         /// How long a client ahead of its share waits, and how many of its requests may be under way at once.
-        public var waiting = UpstreamLimits<AddressGroup>.Waiting()
+        public var waiting = UpstreamLimits<ClientGroup>.Waiting()
         /// Each client group's share of a day and the reserve for popular answers.
         public var shares = DailyShares()
         /// Whether the upstream counts calls per day at all (`/health` shows `quota`, `null` when off).
@@ -31,7 +31,7 @@ public final class OnDemandUpstream: Sendable {
         public var pauseAfterThrottle: Int
 
         public init(
-            budget: RequestBudget<AddressGroup>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
+            budget: RequestBudget<ClientGroup>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
             resets: String = "", pauseAfterRefusal: Int = 600, pauseAfterThrottle: Int = 600
         ) {
             self.budget = budget
@@ -50,7 +50,7 @@ public final class OnDemandUpstream: Sendable {
     /// Its name in metrics and in `upstream_quota` (`openweather`).
     public let metric: String
     public let settings: Settings
-    public let limits: UpstreamLimits<AddressGroup>
+    public let limits: UpstreamLimits<ClientGroup>
     public let quota: DailyQuota?
     let calls: Counter?
     let refusals: RefusalCounters

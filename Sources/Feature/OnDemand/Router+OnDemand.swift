@@ -6,7 +6,8 @@ extension Router {
     /// `GET path` answered by an on-demand engine: `parse` reads the request at the time given (a bad parameter
     /// throws its `400`); an answer held in memory is sent from the event loop, and so is the refusal of a client
     /// whose share is spent (``OnDemand/refusal(for:client:now:)``: it costs what a hit costs); anything else waits
-    /// off the loop for PostgreSQL or the upstream, on the share of the client (``HTTPRequest/client``).
+    /// off the loop for PostgreSQL or the upstream, on the share of the client (``HTTPRequest/spender``: its address,
+    /// or the device its App Attest token proves).
     public mutating func onDemand<Source: OnDemandSource>(
         _ path: String, _ engine: OnDemand<Source>, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Source.Request
     ) {
@@ -30,15 +31,15 @@ extension Router {
     public mutating func onDemand<Request: Sendable>(
         _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request,
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
-        refusal: @escaping @Sendable (Request, IPAddress, Date) -> OnDemandResponse?,
-        answer: @escaping @Sendable (Request, IPAddress) async -> OnDemandResponse
+        refusal: @escaping @Sendable (Request, Client, Date) -> OnDemandResponse?,
+        answer: @escaping @Sendable (Request, Client) async -> OnDemandResponse
     ) {
         hybrid(.get, path) { request in
             // One clock reading per request: parsing (a time asked relative to now), memory and `Age` share it.
             let now = Date()
             let parsed = try parse(request, now)
             if let hit = cached(parsed, now) { return .response(hit.response(for: request, now: now)) }
-            let client = request.client
+            let client = request.spender
             if let refused = refusal(parsed, client, now) { return .response(refused.response(for: request, now: now)) }
             return .later { await answer(parsed, client).response(for: request) }
         }

@@ -8,6 +8,8 @@
 /// it, so a per-address limit on IPv6 would be no limit.
 public struct ClientAddress: Sendable {
     public let trustedProxies: [AddressRange]
+    /// Who a request showing a credential counts as (``ClientCredentials``); `nil`: every client is its address.
+    public var credentials: (any ClientCredentials)?
 
     /// Loopback only: a proxy on the same machine (the usual Caddy or nginx in front).
     public static let defaultTrustedProxies = ["127.0.0.0/8", "::1"].compactMap { AddressRange($0) }
@@ -30,6 +32,12 @@ public struct ClientAddress: Sendable {
             }
         }
         return address.isIPv4 ? address : address.masked(to: 64)
+    }
+
+    /// Who `request` counts as when it would spend: its address's groups, or what its credential makes it.
+    public func spender(of request: HTTPRequest) -> Client {
+        let address = client(of: request)
+        return credentials?.client(of: request, address: address) ?? Client(address)
     }
 
     private func isTrusted(_ address: IPAddress) -> Bool {

@@ -23,6 +23,10 @@ public struct HTTPRequest: Sendable {
     /// (``ClientAddress``). Worked out when asked, so requests answered from memory never pay for it.
     public var client: IPAddress { (clients ?? ClientAddress()).client(of: self) }
 
+    /// Who the request counts as when it would spend an upstream's budget or quota: its address (``client``), or a
+    /// device its credential proves (``ClientCredentials``). Worked out when asked.
+    public var spender: Client { (clients ?? ClientAddress()).spender(of: self) }
+
     public init(
         method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),
         version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],

@@ -1,0 +1,117 @@
+import Feature
+import Fetching
+import Foundation
+import HTTPServer
+import Logging
+import X509
+
+/// App Attest as one feature: the routes that turn a genuine app instance's attestation and assertions into
+/// `X-Pier-App-Token`s, and the credentials that make a request with one count as its device when it would spend an
+/// upstream's budget or quota (docs/apps.md). Off by default: nothing changes.
+public struct AppAttestFeature: Feature {
+    /// The change feed's name for a revocation (`pier app-attest revoke` announces it; every replica reloads).
+    public static let source = "app-attest"
+    public var name: String { Self.source }
+
+    public struct Settings: Sendable {
+        /// `PIER_APP_ATTEST`.
+        public var mode = AppAttestMode.off
+        /// `PIER_APP_ATTEST_APPS`: `TEAMID.bundle.id`, comma-separated.
+        public var apps: [String] = []
+        /// `PIER_APP_ATTEST_ENVIRONMENT`: the App Store's and TestFlight's keys are `production`.
+        public var environment = AppAttestEnvironment.production
+        /// `PIER_APP_ATTEST_SECRET` / `_FILE`: signs challenges and tokens; every replica has the same.
+        public var secret: String?
+        /// `PIER_APP_ATTEST_REQUESTS_PER_MINUTE`, `_BURST`, `_CLIENT_SHARE`: registrations and token exchanges verified
+        /// (a chain or a signature and a query each); an address may use its share (here 30 a minute, 3 at once).
+        public var budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 600, burst: 60, clientShare: 0.05)
+        /// `PIER_APP_ATTEST_TEST_ROOT_FILE`: a root of the operator's tests, trusted beside Apple's — only with
+        /// `PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes`, and logged as an error at start.
+        public var testRootPEM: String?
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            if let text = reader.string("PIER_APP_ATTEST") {
+                guard let mode = AppAttestMode(rawValue: text.lowercased()) else {
+                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST", value: text, expected: "off, prefer or require")
+                }
+                self.mode = mode
+            }
+            if let text = reader.string("PIER_APP_ATTEST_ENVIRONMENT") {
+                guard let environment = AppAttestEnvironment(rawValue: text.lowercased()) else {
+                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_ENVIRONMENT", value: text, expected: "production or development")
+                }
+                self.environment = environment
+            }
+            let apps = reader.string("PIER_APP_ATTEST_APPS") ?? ""
+            self.apps = apps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            for app in self.apps where !Self.isAppID(app) {
+                throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_APPS", value: apps, expected: "TEAMID.bundle.id, comma-separated (a ten-character team id)")
+            }
+            secret = try reader.secret("PIER_APP_ATTEST_SECRET")
+            budget = try reader.budget("PIER_APP_ATTEST", default: budget)
+            let allowTestRoot = try reader.flag("PIER_APP_ATTEST_ALLOW_TEST_ROOT", default: false)
+            if let path = reader.string("PIER_APP_ATTEST_TEST_ROOT_FILE"), !path.isEmpty {
+                guard allowTestRoot else {
+                    throw SettingsProblem.invalid(
+                        variable: "PIER_APP_ATTEST_TEST_ROOT_FILE", value: path, expected: "unset: a test root is trusted only with PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes")
+                }
+                guard let pem = try? String(contentsOfFile: path, encoding: .utf8) else {
+                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_TEST_ROOT_FILE", value: path, expected: "a readable PEM file")
+                }
+                testRootPEM = pem
+            }
+            guard mode != .off else { return }
+            guard !self.apps.isEmpty else {
+                throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_APPS", value: "", expected: "at least one TEAMID.bundle.id with PIER_APP_ATTEST=\(mode.rawValue)")
+            }
+            guard let secret, secret.utf8.count >= 32 else {
+                throw SettingsProblem.invalid(
+                    variable: "PIER_APP_ATTEST_SECRET", value: secret == nil ? "" : "(hidden)",
+                    expected: "at least 32 characters with PIER_APP_ATTEST=\(mode.rawValue), the same on every replica")
+            }
+        }
+
+        /// `ABCDE12345.org.example.app`: a ten-character team id, a dot, a bundle id.
+        static func isAppID(_ text: String) -> Bool {
+            let parts = text.split(separator: ".", maxSplits: 1)
+            guard parts.count == 2, parts[0].count == 10, parts[0].allSatisfy({ $0.isASCII && ($0.isUppercase || $0.isNumber) }) else { return false }
+            return parts[1].allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "." || $0 == "-") }
+        }
+    }
+
+    public let service: AppAttestService?
+    private let routes: AppAttestRoutes
+
+    public init(settings: Settings, context: FeatureContext) throws {
+        guard settings.mode != .off, let secret = settings.secret else {
+            service = nil
+            routes = AppAttestRoutes(service: nil)
+            return
+        }
+        var roots = [try AttestationVerifier.appleRoot()]
+        if let pem = settings.testRootPEM {
+            do { roots.append(try Certificate(pemEncoded: pem)) } catch {
+                throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_TEST_ROOT_FILE", value: "(the file)", expected: "a PEM certificate")
+            }
+            Logger(label: "pier.app-attest").error(
+                "App Attest trusts a TEST root beside Apple's (PIER_APP_ATTEST_TEST_ROOT_FILE): attestations it signs are accepted. Never in production.")
+        }
+        let service = AppAttestService(
+            mode: settings.mode, apps: settings.apps, environment: settings.environment, secret: secret, roots: roots,
+            store: AppAttestStore(pool: context.pool), budget: settings.budget, metrics: context.metrics)
+        self.service = service
+        routes = AppAttestRoutes(service: service)
+    }
+
+    public func load() async throws { try await service?.load() }
+
+    public func reload(_ source: String) async throws {
+        if source == Self.source { try await load() }
+    }
+
+    public func register(in router: inout Router) { routes.register(in: &router) }
+
+    public var credentials: (any ClientCredentials)? { service.map { AppAttestCredentials(service: $0) } }
+}

@@ -1,0 +1,80 @@
+import Feature
+import Foundation
+import HTTPServer
+
+/// `POST /v1/app-attest/challenge`, `/register` and `/token`: JSON in, JSON out, never cached. Refusals are `401`
+/// with the reason (`400` when the input is not what App Attest sends), mapped here and nowhere else.
+struct AppAttestRoutes: Sendable {
+    static let challengePath = "/v1/app-attest/challenge"
+    static let registerPath = "/v1/app-attest/register"
+    static let tokenPath = "/v1/app-attest/token"
+    /// An attestation object is about 5 KB; a request body past this is not one.
+    static let maximumBodyBytes = 64 * 1024
+
+    let service: AppAttestService?
+
+    func register(in router: inout Router) {
+        router.on(.post, Self.challengePath) { [service] _ in
+            guard let service else { throw Self.off }
+            let body = "{\"challenge\":\(JSONString.quote(Data(service.challenge()).base64EncodedString())),\"expires_in\":\(Int(AttestChallenge.lifetime))}"
+            return .json(Array(body.utf8), headers: ["Cache-Control": "no-store"])
+        }
+        router.on(.post, Self.registerPath) { [service] request in
+            guard let service else { throw Self.off }
+            let fields = try Self.fields(of: request, ["keyId", "attestation", "challenge"])
+            let result = try await Self.answering {
+                try await service.register(keyID: fields[0], attestation: fields[1], challenge: fields[2], client: request.client)
+            }
+            return try Self.token(result, status: .created)
+        }
+        router.on(.post, Self.tokenPath) { [service] request in
+            guard let service else { throw Self.off }
+            let fields = try Self.fields(of: request, ["keyId", "assertion", "challenge"])
+            let result = try await Self.answering {
+                try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: request.client)
+            }
+            return try Self.token(result, status: .ok)
+        }
+    }
+
+    static let off = HTTPError(.serviceUnavailable, "App Attest is off on this server (PIER_APP_ATTEST)", headers: ["Retry-After": "3600"])
+
+    /// The base64 members `names` of the request's JSON object, decoded.
+    static func fields(of request: HTTPRequest, _ names: [String]) throws(HTTPError) -> [[UInt8]] {
+        guard request.body.count <= maximumBodyBytes else { throw HTTPError(.contentTooLarge, "the body is larger than \(maximumBodyBytes) bytes") }
+        guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] else {
+            throw HTTPError(.badRequest, "the body must be a JSON object with \(names.joined(separator: ", "))")
+        }
+        var fields: [[UInt8]] = []
+        for name in names {
+            guard let text = object[name] as? String else { throw HTTPError(.badRequest, "\(name) is missing (a base64 string)") }
+            guard let bytes = Data(base64Encoded: text), !bytes.isEmpty else { throw HTTPError(.badRequest, "\(name) is not base64") }
+            fields.append(Array(bytes))
+        }
+        return fields
+    }
+
+    /// `body`'s result, with the service's unavailability answered.
+    static func answering(_ body: () async throws -> Result<String, AppAttestFailure>) async throws -> Result<String, AppAttestFailure> {
+        do {
+            return try await body()
+        } catch AppAttestService.Unavailable.busy(let retryAfter) {
+            throw HTTPError(.tooManyRequests, "this client has used its share of App Attest verifications", headers: ["Retry-After": String(retryAfter)])
+        } catch {
+            throw HTTPError(.serviceUnavailable, "App Attest could not reach its database", headers: ["Retry-After": "5"])
+        }
+    }
+
+    /// `{"token":…,"expires_in":3600}`, or the refusal: `400` for malformed input, else `401`.
+    static func token(_ result: Result<String, AppAttestFailure>, status: HTTPStatus) throws(HTTPError) -> HTTPResponse {
+        switch result {
+        case .success(let token):
+            let body = "{\"token\":\(JSONString.quote(token)),\"expires_in\":\(Int(AppToken.lifetime))}"
+            return .json(Array(body.utf8), status: status, headers: ["Cache-Control": "no-store"])
+        case .failure(let failure) where failure.isMalformed:
+            throw HTTPError(.badRequest, failure.description)
+        case .failure(let failure):
+            throw Client.Refusal.httpError(failure.description)
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A challenge for `attestKey` or `generateAssertion`: 32 bytes — 16 random, the expiry (8, seconds) and 8 of the
+/// MAC — that any replica recognises with the shared secret, without a row per challenge (the route is open to
+/// anyone). It is single-use: the first registration or token exchange that spends it records it
+/// (``AppAttestStore``) until it expires.
+struct AttestChallenge: Sendable {
+    static let lifetime: TimeInterval = 300
+    static let randomBytes = 16
+    static let macBytes = 8
+
+    let signer: SignedBytes
+
+    /// A new challenge, valid for ``lifetime`` from `now`.
+    func issue(now: Date) -> [UInt8] {
+        var random = [UInt8](repeating: 0, count: Self.randomBytes)
+        var generator = SystemRandomNumberGenerator()
+        for index in random.indices { random[index] = generator.next() }
+        return signer.sign(random + SignedBytes.seconds(now.addingTimeInterval(Self.lifetime)), for: .challenge, macBytes: Self.macBytes)
+    }
+
+    /// When `challenge` expires, if this server issued it and it has not; otherwise why not.
+    func check(_ challenge: [UInt8], now: Date) throws(AppAttestFailure) -> Date {
+        guard let value = signer.value(of: challenge, for: .challenge, valueBytes: Self.randomBytes + 8, macBytes: Self.macBytes) else {
+            throw .challenge("was not issued by this server")
+        }
+        let expires = SignedBytes.date(value.suffix(8))
+        guard now < expires else { throw .challenge("has expired (a challenge holds \(Int(Self.lifetime)) seconds)") }
+        return expires
+    }
+}

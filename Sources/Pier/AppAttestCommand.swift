@@ -1,0 +1,144 @@
+import AppAttest
+import ArgumentParser
+import Crypto
+import Fetching
+import Foundation
+import Logging
+
+/// `pier app-attest`: an operator's tools for App Attest — revoke a device, and verify a recorded attestation or
+/// assertion exactly as the routes do (docs/apps.md).
+struct AppAttestCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app-attest",
+        abstract: "Revoke App Attest devices and verify recorded attestations and assertions.",
+        subcommands: [Revoke.self, VerifyAttestation.self, VerifyAssertion.self])
+
+    /// `pier app-attest revoke KEYID`: the device's tokens are refused by every replica at once.
+    struct Revoke: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Revoke a device: its tokens are refused and it gets no new ones.",
+            discussion: "KEYID is the key id in base64 (as the app sends it) or hex. Environment: DATABASE_URL.")
+
+        @Argument(help: "The device's key id (base64 or 64 hex digits).")
+        var keyID: String
+
+        func run() throws {
+            guard let key = AppAttestCommand.keyID(keyID) else { throw ValidationError("KEYID must be 32 bytes in base64 or hex") }
+            let configuration = try Configuration.load()
+            Configuration.bootstrapLogging(configuration)
+            let pool = try Database.migratedPool(configuration, logger: Logger(label: "pier"))
+            defer { pool.close() }
+            let revoked = try runBlocking { try await AppAttestStore(pool: pool).revoke(key) }
+            guard revoked else {
+                print("no device is registered with this key id")
+                throw ExitCode.failure
+            }
+            // Running `pier serve` processes reload the revoked devices.
+            let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
+            try runBlocking { await changes.publish(AppAttestFeature.source, on: pool) }
+            print("revoked")
+        }
+    }
+
+    /// Verifies `{"keyId", "attestation", "clientData"}` from standard input.
+    struct VerifyAttestation: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an attestation read as JSON on standard input: {\"keyId\", \"attestation\", \"clientData\"} (base64).",
+            discussion: "Prints {\"ok\": true, \"publicKey\", \"environment\", \"counter\"} or {\"ok\": false, \"reason\"}; exit 0 or 1.")
+
+        @Option(help: "The app id, TEAMID.bundle.id.") var app: String
+        @Option(help: "production or development.") var environment: String
+        @Option(help: "Check the certificates at this instant (ISO 8601) instead of now: a recorded attestation replayed.") var at: String?
+
+        func run() throws {
+            guard let environment = AppAttestEnvironment(rawValue: environment) else { throw ValidationError("--environment is production or development") }
+            let instant = try at.map { text in
+                guard let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: text.contains("."))) else {
+                    throw ValidationError("--at must be an ISO 8601 instant (2021-01-13T12:00:00Z)")
+                }
+                return date
+            }
+            let fields = try AppAttestCommand.input(["keyId", "attestation", "clientData"])
+            let app = self.app
+            let result: Result<AttestationVerifier.Verified, AppAttestFailure> = try runBlocking {
+                do {
+                    return .success(try await AttestationVerifier(roots: [try AttestationVerifier.appleRoot()]).verify(
+                        attestation: fields[1], keyID: fields[0], clientDataHash: Array(SHA256.hash(data: fields[2])), apps: [app],
+                        environment: environment, at: instant))
+                } catch let failure as AppAttestFailure {
+                    return .failure(failure)
+                }
+            }
+            switch result {
+            case .success(let verified):
+                AppAttestCommand.printJSON([
+                    "ok": true, "publicKey": verified.publicKeyPEM, "environment": verified.environment.rawValue, "counter": Int(verified.counter),
+                ])
+            case .failure(let failure):
+                AppAttestCommand.printJSON(["ok": false, "reason": failure.description])
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// Verifies `{"assertion", "clientData"}` from standard input with a stored public key.
+    struct VerifyAssertion: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Verify an assertion read as JSON on standard input: {\"assertion\", \"clientData\"} (base64).",
+            discussion: "Prints {\"ok\": true, \"counter\"} or {\"ok\": false, \"reason\"}; exit 0 or 1.")
+
+        @Option(help: "The app id, TEAMID.bundle.id.") var app: String
+        @Option(help: "The device's public key, PEM (as verify-attestation printed it).") var publicKeyFile: String
+        @Option(help: "The counter of the last assertion accepted (0 after the attestation).") var previousCounter: UInt32 = 0
+
+        func run() throws {
+            guard let pem = try? String(contentsOfFile: publicKeyFile, encoding: .utf8), let key = try? P256.Signing.PublicKey(pemRepresentation: pem) else {
+                throw ValidationError("--public-key-file must name a PEM P-256 public key")
+            }
+            let fields = try AppAttestCommand.input(["assertion", "clientData"])
+            do {
+                let counter = try AssertionVerifier.verify(
+                    assertion: fields[0], clientData: fields[1], publicKey: Array(key.x963Representation), appID: app, previousCounter: previousCounter)
+                AppAttestCommand.printJSON(["ok": true, "counter": Int(counter)])
+            } catch {
+                AppAttestCommand.printJSON(["ok": false, "reason": "\(error)"])
+                throw ExitCode.failure
+            }
+        }
+    }
+
+    /// The base64 members `names` of the JSON object on standard input.
+    static func input(_ names: [String]) throws -> [[UInt8]] {
+        let data = FileHandle.standardInput.readDataToEndOfFile()
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+            throw ValidationError("standard input must be a JSON object with \(names.joined(separator: ", ")) (base64)")
+        }
+        return try names.map { name in
+            guard let text = object[name] as? String, let bytes = Data(base64Encoded: text) else { throw ValidationError("\(name) is missing or not base64") }
+            return Array(bytes)
+        }
+    }
+
+    /// A key id in base64 or hex.
+    static func keyID(_ text: String) -> [UInt8]? {
+        if text.count == 64, text.allSatisfy(\.isHexDigit) {
+            var bytes: [UInt8] = []
+            var index = text.startIndex
+            while index < text.endIndex {
+                let next = text.index(index, offsetBy: 2)
+                guard let byte = UInt8(text[index..<next], radix: 16) else { return nil }
+                bytes.append(byte)
+                index = next
+            }
+            return bytes
+        }
+        guard let data = Data(base64Encoded: text), data.count == 32 else { return nil }
+        return Array(data)
+    }
+
+    static func printJSON(_ object: [String: Any]) {
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+            Swift.print(String(decoding: data, as: UTF8.self))
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import AppAttestTesting
+import Basics
+import DatabaseTesting
+import Fetching
+import Foundation
+import HTTPServer
+import Postgres
+import XCTest
+
+@testable import AppAttest
+
+/// Registrations and token exchanges against real PostgreSQL, with a test root: each refusal says why and stores
+/// nothing; a challenge is spent once across replicas; the counter only moves forward; revoked devices are refused.
+final class AppAttestServiceTests: ServiceTestCase {
+    private let app = "ABCDE12345.org.example.pier"
+    private let secret = String(repeating: "s", count: 40)
+    private var authority: TestAttestationAuthority!
+
+    override func setUp() async throws {
+        try await super.setUp()
+        authority = try TestAttestationAuthority()
+    }
+
+    private func service(_ mode: AppAttestMode = .require, secret: String? = nil, budget: RequestBudget<ClientGroup>.Settings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1)) -> AppAttestService {
+        AppAttestService(
+            mode: mode, apps: [app], environment: .development, secret: secret ?? self.secret, roots: [authority.root],
+            store: AppAttestStore(pool: pool), budget: budget, metrics: nil)
+    }
+
+    private func rows(_ table: String) async throws -> Int {
+        try await pool.query("SELECT count(*) AS n FROM \(table)").first?.decode(Int.self, "n") ?? -1
+    }
+
+    /// Registers `device` with a fresh challenge; its token.
+    private func register(_ device: TestDevice, on service: AppAttestService) async throws -> String {
+        let challenge = service.challenge()
+        return try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: challenge, authority: authority), challenge: challenge, client: nil
+        ).get()
+    }
+
+    func testADeviceRegistersOnceAndExchangesAssertionsForTokens() async throws {
+        let service = service()
+        var device = TestDevice(app: app)
+        let token = try await register(device, on: service)
+        XCTAssertEqual(try service.tokens.keyID(of: Substring(token), now: Date()), device.keyID)
+        let stored = try await AppAttestStore(pool: pool).device(device.keyID)
+        XCTAssertEqual(stored?.counter, 0)
+        XCTAssertEqual(stored?.app, app)
+        XCTAssertEqual(stored?.environment, "development")
+        XCTAssertEqual(stored?.publicKey, Array(device.key.publicKey.x963Representation))
+
+        // The same key again: App Attest attests a key once.
+        let again = service.challenge()
+        let second = try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: again, authority: authority), challenge: again, client: nil)
+        XCTAssertEqual(second.failure, .alreadyRegistered)
+
+        // Assertions: each over a fresh challenge, the counter moving up.
+        for expected in 1...3 {
+            let challenge = service.challenge()
+            let assertion = try device.assertion(clientData: challenge)
+            let fresh = try await service.token(keyID: device.keyID, assertion: assertion, challenge: challenge, client: nil).get()
+            XCTAssertFalse(fresh.isEmpty)
+            let counter = try await AppAttestStore(pool: pool).device(device.keyID)?.counter
+            XCTAssertEqual(counter, UInt32(expected))
+        }
+        // The last assertion replayed: its challenge is spent.
+        let challenge = service.challenge()
+        let assertion = try device.assertion(clientData: challenge)
+        _ = try await service.token(keyID: device.keyID, assertion: assertion, challenge: challenge, client: nil).get()
+        let replayed = try await service.token(keyID: device.keyID, assertion: assertion, challenge: challenge, client: nil)
+        XCTAssertEqual(replayed.failure, .counter(4, expectedAbove: 4))
+        // A new assertion over the spent challenge.
+        let reused = try await service.token(keyID: device.keyID, assertion: try device.assertion(clientData: challenge), challenge: challenge, client: nil)
+        XCTAssertEqual(reused.failure, .challenge("was used already"))
+        // An old counter over a new challenge.
+        let other = service.challenge()
+        let stale = try await service.token(keyID: device.keyID, assertion: try device.assertion(clientData: other, counter: 2), challenge: other, client: nil)
+        XCTAssertEqual(stale.failure, .counter(2, expectedAbove: 4))
+        let kept = try await AppAttestStore(pool: pool).device(device.keyID)?.counter
+        XCTAssertEqual(kept, 4, "a refused assertion moves nothing")
+    }
+
+    func testEveryRefusalStoresNothing() async throws {
+        let service = service()
+        let device = TestDevice(app: app)
+        let challenge = service.challenge()
+        // Another environment's key, another challenge, a forged challenge, an expired one.
+        let production = TestDevice(app: app, environment: .production)
+        var result = try await service.register(
+            keyID: production.keyID, attestation: try production.attestation(clientData: challenge, authority: authority), challenge: challenge, client: nil)
+        XCTAssertEqual(result.failure, .environment)
+        result = try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: Array("other".utf8), authority: authority), challenge: challenge, client: nil)
+        XCTAssertEqual(result.failure, .nonce)
+        var forged = challenge
+        forged[0] ^= 1
+        result = try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: forged, authority: authority), challenge: forged, client: nil)
+        XCTAssertEqual(result.failure, .challenge("was not issued by this server"))
+        let old = service.challenge(now: Date().addingTimeInterval(-301))
+        result = try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: old, authority: authority), challenge: old, client: nil)
+        XCTAssertEqual(result.failure, .challenge("has expired (a challenge holds 300 seconds)"))
+        // Another server's secret: its challenges are not this one's.
+        let elsewhere = self.service(secret: String(repeating: "t", count: 40)).challenge()
+        result = try await service.register(
+            keyID: device.keyID, attestation: try device.attestation(clientData: elsewhere, authority: authority), challenge: elsewhere, client: nil)
+        XCTAssertEqual(result.failure, .challenge("was not issued by this server"))
+        // An unknown key asks for a token.
+        let token = try await service.token(keyID: device.keyID, assertion: [0xA0], challenge: challenge, client: nil)
+        XCTAssertEqual(token.failure, .unknownKey)
+        let devices = try await rows("app_attest_devices")
+        let spent = try await rows("app_attest_spent_challenges")
+        XCTAssertEqual(devices, 0)
+        XCTAssertEqual(spent, 0)
+    }
+
+    func testAChallengeIsSpentOnceAcrossReplicas() async throws {
+        // Two replicas (two services on one database, one secret): the same challenge used by two devices at once.
+        let first = service(), second = service()
+        let challenge = first.challenge()
+        let devices = [TestDevice(app: app), TestDevice(app: app)]
+        let attestations = try devices.map { try $0.attestation(clientData: challenge, authority: authority) }
+        async let a = first.register(keyID: devices[0].keyID, attestation: attestations[0], challenge: challenge, client: nil)
+        async let b = second.register(keyID: devices[1].keyID, attestation: attestations[1], challenge: challenge, client: nil)
+        let results = try await [a, b]
+        XCTAssertEqual(results.filter { (try? $0.get()) != nil }.count, 1, "one registration spends the challenge")
+        XCTAssertEqual(results.compactMap(\.failure), [.challenge("was used already")])
+        let devicesStored = try await rows("app_attest_devices")
+        XCTAssertEqual(devicesStored, 1)
+    }
+
+    func testARevokedDeviceGetsNoTokenAndItsTokensCountForNothing() async throws {
+        let service = service(.prefer)
+        var device = TestDevice(app: app)
+        let token = try await register(device, on: service)
+        let credentials = AppAttestCredentials(service: service)
+        let address = try XCTUnwrap(IPAddress("198.51.100.7"))
+        func client(_ token: String?) -> Client {
+            var request = HTTPRequest(method: .get, target: "/v1/places", path: "/v1/places")
+            if let token { request.headers.add("X-Pier-App-Token", token) }
+            return credentials.client(of: request, address: address)
+        }
+        XCTAssertEqual(client(token).groups, [ClientGroup(device: device.keyID)])
+        XCTAssertNil(client(token).refusal)
+        XCTAssertEqual(client(nil).groups, address.groups + [.anonymous], "prefer: the address and the anonymous pool")
+        XCTAssertNil(client(nil).refusal)
+        var forged = Array(token)
+        forged[10] = forged[10] == "A" ? "B" : "A"
+        XCTAssertEqual(client(String(forged)).refusal?.reason, "the X-Pier-App-Token is not one this server issued")
+        XCTAssertEqual(client("short").refusal?.reason, "the X-Pier-App-Token is not one this server issued")
+        let expired = service.tokens.issue(keyID: device.keyID, now: Date().addingTimeInterval(-3601))
+        XCTAssertEqual(client(expired).refusal?.reason, "the X-Pier-App-Token has expired (ask POST /v1/app-attest/token for another)")
+
+        let revoked = try await AppAttestStore(pool: pool).revoke(device.keyID)
+        XCTAssertTrue(revoked)
+        try await service.load()
+        XCTAssertEqual(client(token).refusal?.reason, "this device is revoked")
+        let challenge = service.challenge()
+        let refused = try await service.token(keyID: device.keyID, assertion: try device.assertion(clientData: challenge), challenge: challenge, client: nil)
+        XCTAssertEqual(refused.failure, .revoked)
+
+        // require: no token, no spending; off: tokens are not even read.
+        let required = AppAttestCredentials(service: self.service(.require))
+        let request = HTTPRequest(method: .get, target: "/", path: "/")
+        XCTAssertEqual(
+            required.client(of: request, address: address).refusal?.reason,
+            "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)")
+    }
+
+    func testEachAddressHasAShareOfTheVerifications() async throws {
+        let service = service(budget: .init(ratePerMinute: 1, burst: 2, clientShare: 1))
+        let address = try XCTUnwrap(IPAddress("203.0.113.9"))
+        for _ in 0..<2 {
+            let result = try await service.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: service.challenge(), client: address)
+            XCTAssertEqual(result.failure, .unknownKey)
+        }
+        do {
+            _ = try await service.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: service.challenge(), client: address)
+            XCTFail("a third verification at once")
+        } catch let unavailable as AppAttestService.Unavailable {
+            guard case .busy(let retryAfter) = unavailable else { return XCTFail("\(unavailable)") }
+            XCTAssertGreaterThanOrEqual(retryAfter, 1)
+        }
+    }
+
+    func testDevicesAndTheAnonymousPoolAreGroupsOfTheirOwn() throws {
+        let device = ClientGroup(device: Array(0..<32))
+        XCTAssertEqual(device.description, "device/000102030405060708090a0b0c0d0e0f")
+        XCTAssertEqual(ClientGroup.anonymous.description, "anonymous")
+        XCTAssertNotEqual(device, ClientGroup(device: Array(1..<33)))
+        XCTAssertEqual(DailyShares().limit(of: .device, day: 1000, units: 1), 50, "a device has a subscriber's share")
+        XCTAssertEqual(DailyShares().limit(of: .anonymous, day: 1000, units: 1), 100, "every tokenless client together: a tenth of the day")
+    }
+}
+
+extension Result {
+    /// The failure, if any.
+    var failure: Failure? {
+        if case .failure(let failure) = self { return failure }
+        return nil
+    }
+}
