@@ -173,7 +173,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"],

@@ -23,8 +23,9 @@ public struct AppAttestFeature: Feature {
         /// `PIER_APP_ATTEST_SECRET` / `_FILE`: signs challenges and tokens; every replica has the same.
         public var secret: String?
         /// `PIER_APP_ATTEST_REQUESTS_PER_MINUTE`, `_BURST`, `_CLIENT_SHARE`: registrations and token exchanges verified
-        /// (a chain or a signature and a query each); an address may use its share (here 30 a minute, 3 at once).
-        public var budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 600, burst: 60, clientShare: 0.05)
+        /// (a chain or a signature and a query each); an address may use its share (here 60 a minute, 10 at once: a
+        /// carrier's address stands for many phones, each registering once and asking a token an hour).
+        public var budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 600, burst: 100, clientShare: 0.1)
         /// `PIER_APP_ATTEST_TEST_ROOT_FILE`: a root of the operator's tests, trusted beside Apple's — only with
         /// `PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes`, and logged as an error at start.
         public var testRootPEM: String?

@@ -21,7 +21,7 @@ struct AppAttestRoutes: Sendable {
         }
         router.on(.post, Self.registerPath) { [service] request in
             guard let service else { throw Self.off }
-            let fields = try Self.fields(of: request, ["keyId", "attestation", "challenge"])
+            let fields = try Self.fields(of: request, ["keyId", "attestation", "challenge"]) { service.countMalformed(attestation: true) }
             let result = try await Self.answering {
                 try await service.register(keyID: fields[0], attestation: fields[1], challenge: fields[2], client: request.client)
             }
@@ -29,7 +29,7 @@ struct AppAttestRoutes: Sendable {
         }
         router.on(.post, Self.tokenPath) { [service] request in
             guard let service else { throw Self.off }
-            let fields = try Self.fields(of: request, ["keyId", "assertion", "challenge"])
+            let fields = try Self.fields(of: request, ["keyId", "assertion", "challenge"]) { service.countMalformed(attestation: false) }
             let result = try await Self.answering {
                 try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: request.client)
             }
@@ -39,8 +39,15 @@ struct AppAttestRoutes: Sendable {
 
     static let off = HTTPError(.serviceUnavailable, "App Attest is off on this server (PIER_APP_ATTEST)", headers: ["Retry-After": "3600"])
 
-    /// The base64 members `names` of the request's JSON object, decoded.
-    static func fields(of request: HTTPRequest, _ names: [String]) throws(HTTPError) -> [[UInt8]] {
+    /// The base64 members `names` of the request's JSON object, decoded; `refused` counts a body that is not.
+    static func fields(of request: HTTPRequest, _ names: [String], refused: () -> Void) throws(HTTPError) -> [[UInt8]] {
+        do { return try fields(of: request, names) } catch {
+            refused()
+            throw error
+        }
+    }
+
+    private static func fields(of request: HTTPRequest, _ names: [String]) throws(HTTPError) -> [[UInt8]] {
         guard request.body.count <= maximumBodyBytes else { throw HTTPError(.contentTooLarge, "the body is larger than \(maximumBodyBytes) bytes") }
         guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] else {
             throw HTTPError(.badRequest, "the body must be a JSON object with \(names.joined(separator: ", "))")

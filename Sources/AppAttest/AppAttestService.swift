@@ -70,6 +70,11 @@ public final class AppAttestService: Sendable {
         revokedKeys.withLock { $0.contains(keyID) }
     }
 
+    /// A request whose body is not what App Attest sends (no JSON, a member missing), refused before any check.
+    func countMalformed(attestation: Bool) {
+        (attestation ? attestations : assertions)["malformed"]?.increment()
+    }
+
     func countSpendingRefused() {
         spendingRefused?.increment()
     }

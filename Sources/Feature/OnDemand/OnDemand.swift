@@ -195,7 +195,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     }
 
     private func shareSpent(_ size: ClientGroup.Size) -> String {
-        "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream.name)'s daily quota"
+        switch size {
+        case .device: "this device has used its share of \(upstream.name)'s daily quota"
+        case .anonymous: "clients without an App Attest token have used their pool of \(upstream.name)'s daily quota (an attested app has a share of its own)"
+        default: "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream.name)'s daily quota"
+        }
     }
 
     private func answer(_ request: Source.Request, client: Client?, now: Date) async -> OnDemandResponse {

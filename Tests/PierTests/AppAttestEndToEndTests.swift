@@ -1,0 +1,212 @@
+import AppAttestTesting
+import Crypto
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// App Attest through the real binary, PostgreSQL and the local Geoapify, with a root of the test's own (the
+/// test-only setting): a device registers, exchanges assertions for tokens and spends on its own share; tokenless
+/// clients are refused (`require`) or share the anonymous pool (`prefer`); a revoked device is refused by the running
+/// server; the operator's verifier replays a real device's recording.
+final class AppAttestEndToEndTests: EndToEndTestCase {
+    private let app = "ABCDE12345.org.example.pier"
+    private let secret = "app-attest-secret-\(UUID().uuidString)"
+    private var authority: TestAttestationAuthority!
+    private var scratch: URL!
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        authority = try TestAttestationAuthority()
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pier-app-attest-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        if let scratch { try? FileManager.default.removeItem(at: scratch) }
+        super.tearDown()
+    }
+
+    private func file(_ name: String, _ text: String) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func startAttesting(_ mode: String) throws -> PierProcess {
+        try startPier([
+            "PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key", "PIER_GEOAPIFY_CREDITS_PER_DAY": "200",
+            "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
+            "PIER_APP_ATTEST": mode, "PIER_APP_ATTEST_APPS": "FGHIJ67890.org.example.other, \(app)", "PIER_APP_ATTEST_ENVIRONMENT": "development",
+            "PIER_APP_ATTEST_SECRET_FILE": try file("secret", secret + "\n"),
+            "PIER_APP_ATTEST_TEST_ROOT_FILE": try file("root.pem", try authority.rootPEM), "PIER_APP_ATTEST_ALLOW_TEST_ROOT": "yes",
+        ])
+    }
+
+    private func places(_ pier: PierProcess, _ index: Int, from client: String = "198.51.100.7", token: String? = nil) throws -> RawResponse {
+        var headers = [("X-Forwarded-For", client)]
+        if let token { headers.append(("X-Pier-App-Token", token)) }
+        return try RawClient.request(
+            port: pier.port, "/v1/places?lat=\(47.0 + Double(index) * 0.01)&lon=8.5&radius=1000&categories=tourism.attraction&limit=20", headers: headers)
+    }
+
+    private func post(_ pier: PierProcess, _ path: String, _ object: [String: String] = [:]) throws -> (status: Int, json: [String: Any]) {
+        let body = try JSONSerialization.data(withJSONObject: object)
+        let response = try RawClient(port: pier.port).request(
+            "POST", path, headers: [("Content-Type", "application/json"), ("X-Forwarded-For", "203.0.113.50")], body: Array(body))
+        return (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:])
+    }
+
+    private func challenge(_ pier: PierProcess) throws -> [UInt8] {
+        let answer = try post(pier, "/v1/app-attest/challenge")
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.json["expires_in"] as? Int, 300)
+        let bytes = try XCTUnwrap(Data(base64Encoded: try XCTUnwrap(answer.json["challenge"] as? String)))
+        XCTAssertEqual(bytes.count, 32)
+        return Array(bytes)
+    }
+
+    private func register(_ device: TestDevice, on pier: PierProcess) throws -> String {
+        let challenge = try challenge(pier)
+        let answer = try post(pier, "/v1/app-attest/register", [
+            "keyId": Data(device.keyID).base64EncodedString(), "challenge": Data(challenge).base64EncodedString(),
+            "attestation": Data(try device.attestation(clientData: challenge, authority: authority)).base64EncodedString(),
+        ])
+        XCTAssertEqual(answer.status, 201, "\(answer.json)")
+        XCTAssertEqual(answer.json["expires_in"] as? Int, 3600)
+        return try XCTUnwrap(answer.json["token"] as? String)
+    }
+
+    func testRequireRefusesSpendingWithoutATokenAndADeviceSpendsWithOne() throws {
+        let pier = try startAttesting("require")
+        let refused = try places(pier, 0)
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(refused.header("www-authenticate"), "Pier-App-Token")
+        XCTAssertTrue(refused.bodyText.contains("send X-Pier-App-Token"), refused.bodyText)
+        XCTAssertEqual(upstream.requests(.geoapify).count, 0, "nothing spent")
+
+        var device = TestDevice(app: app)
+        let token = try register(device, on: pier)
+        XCTAssertEqual(try places(pier, 0, token: token).status, 200)
+        XCTAssertEqual(try places(pier, 0).status, 200, "what is held is open to everyone")
+        XCTAssertEqual(upstream.requests(.geoapify).count, 1)
+
+        // An assertion for a new token; the same assertion again is refused, and so is input that is not App Attest's.
+        let challenge = try challenge(pier)
+        let assertion: [String: String] = [
+            "keyId": Data(device.keyID).base64EncodedString(), "challenge": Data(challenge).base64EncodedString(),
+            "assertion": Data(try device.assertion(clientData: challenge)).base64EncodedString(),
+        ]
+        let exchanged = try post(pier, "/v1/app-attest/token", assertion)
+        XCTAssertEqual(exchanged.status, 200)
+        let second = try XCTUnwrap(exchanged.json["token"] as? String)
+        XCTAssertEqual(try places(pier, 1, token: second).status, 200)
+        let replayed = try post(pier, "/v1/app-attest/token", assertion)
+        XCTAssertEqual(replayed.status, 401)
+        XCTAssertEqual(replayed.json["error"] as? String, "the counter 1 is not greater than 1")
+        XCTAssertEqual(try post(pier, "/v1/app-attest/token", ["keyId": "AAAA"]).status, 400)
+        var broken = assertion
+        broken["assertion"] = Data([0xA0]).base64EncodedString()
+        XCTAssertEqual(try post(pier, "/v1/app-attest/token", broken).status, 400)
+        XCTAssertEqual(try places(pier, 2, token: String(token.reversed())).status, 401, "a forged token")
+
+        // Revoked by the operator: the running server refuses the device's tokens.
+        let revoke = try ChildProcess.run(PierProcess.binary.path, ["app-attest", "revoke", Data(device.keyID).base64EncodedString()], environment: [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "LOG_LEVEL": "error",
+        ])
+        XCTAssertEqual(revoke.status, 0, revoke.output)
+        var answer = try places(pier, 3, token: second)
+        let deadline = Date().addingTimeInterval(10)
+        while answer.status == 200, Date() < deadline {
+            usleep(50_000)
+            answer = try places(pier, 4 + Int.random(in: 0..<1000), token: second)
+        }
+        XCTAssertEqual(answer.status, 401)
+        XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText)
+
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_attestations_total{result="accepted"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="accepted"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="counter"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="malformed"} 2"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_tokens_issued_total 2"#), metrics)
+        XCTAssertTrue(metrics.contains("pier_app_attest_spending_refused_total 3"), metrics)
+        XCTAssertEqual(pier.stop(), 0)
+        let log = pier.standardOutput()
+        XCTAssertTrue(log.contains("App Attest trusts a TEST root"), "the test root is logged loudly")
+        for text in [log, metrics] {
+            XCTAssertFalse(text.contains(secret), "the secret is never shown")
+            XCTAssertFalse(text.contains(token), "tokens are never shown")
+        }
+    }
+
+    func testPreferBudgetsDevicesOnTheirOwnAndTokenlessClientsInOnePool() throws {
+        let pier = try startAttesting("prefer")
+        // 200 credits a day: an address 10, the anonymous pool 20 (a tenth).
+        var answered = 0
+        for index in 0..<30 where try places(pier, index, from: "198.51.\(index / 10).7").status == 200 { answered += 1 }
+        XCTAssertEqual(answered, 20, "three addresses without a token share 20")
+        let pooled = try places(pier, 40, from: "192.0.2.1")
+        XCTAssertEqual(pooled.status, 429)
+        XCTAssertTrue(pooled.bodyText.contains("clients without an App Attest token have used their pool of Geoapify's daily quota"), pooled.bodyText)
+        // A device behind the same spent address spends its own share.
+        let token = try register(TestDevice(app: app), on: pier)
+        var statuses: [Int] = []
+        for index in 50..<61 { statuses.append(try places(pier, index, from: "198.51.2.7", token: token).status) }
+        XCTAssertEqual(statuses, Array(repeating: 200, count: 10) + [429], "a device's share: 5 % of 200")
+        XCTAssertTrue(try places(pier, 70, from: "198.51.2.7", token: token).bodyText.contains("this device has used its share"))
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testTheTestRootIsRefusedUnlessAllowed() throws {
+        let result = try ChildProcess.run(PierProcess.binary.path, ["routes"], environment: [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory,
+            "PIER_APP_ATTEST_TEST_ROOT_FILE": try file("root.pem", try authority.rootPEM),
+        ])
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.output.contains("PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes"), result.output)
+        let noSecret = try ChildProcess.run(PierProcess.binary.path, ["routes"], environment: [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "PIER_APP_ATTEST": "require",
+            "PIER_APP_ATTEST_APPS": app,
+        ])
+        XCTAssertNotEqual(noSecret.status, 0)
+        XCTAssertTrue(noSecret.output.contains("PIER_APP_ATTEST_SECRET"), noSecret.output)
+    }
+
+    func testTheOperatorsVerifierReplaysARealDevicesRecording() throws {
+        let text = String(decoding: try Fixtures.bytes("appattest/veehaitch", "ios-14.4.yaml"), as: UTF8.self)
+        func field(_ name: String, in document: Int) throws -> String {
+            let part = text.components(separatedBy: "\n---")[document]
+            let line = try XCTUnwrap(part.split(separator: "\n").first { $0.hasPrefix(name + ":") })
+            return line.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "'"))
+        }
+        let input = try JSONSerialization.data(withJSONObject: [
+            "keyId": try field("keyIdBase64", in: 0), "attestation": try field("attestationBase64", in: 0), "clientData": try field("clientDataBase64", in: 0),
+        ])
+        let app = "\(try field("teamIdentifier", in: 0)).\(try field("bundleIdentifier", in: 0))"
+        let arguments = ["app-attest", "verify-attestation", "--app", app, "--environment", "development"]
+        let replayed = try ChildProcess.run("/bin/sh", ["-c", "\"$0\" \"$@\" < \"\(try file("attestation.json", String(decoding: input, as: UTF8.self)))\"",
+            PierProcess.binary.path] + arguments + ["--at", try field("timestamp", in: 0)])
+        XCTAssertEqual(replayed.status, 0, replayed.output)
+        let verified = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(replayed.output.utf8)) as? [String: Any])
+        XCTAssertEqual(verified["ok"] as? Bool, true)
+        XCTAssertEqual(verified["counter"] as? Int, 0)
+        let pem = try XCTUnwrap(verified["publicKey"] as? String)
+        XCTAssertTrue(pem.hasPrefix("-----BEGIN PUBLIC KEY-----"))
+        let today = try ChildProcess.run("/bin/sh", ["-c", "\"$0\" \"$@\" < \"\(scratch.appendingPathComponent("attestation.json").path)\"", PierProcess.binary.path] + arguments)
+        XCTAssertEqual(today.status, 1)
+        XCTAssertTrue(today.output.contains(#""ok":false"#) && today.output.contains("certificate chain"), today.output)
+
+        let assertion = try JSONSerialization.data(withJSONObject: [
+            "assertion": try field("assertionBase64", in: 1), "clientData": try field("clientDataBase64", in: 1)])
+        let checked = try ChildProcess.run("/bin/sh", ["-c", "\"$0\" \"$@\" < \"\(try file("assertion.json", String(decoding: assertion, as: UTF8.self)))\"",
+            PierProcess.binary.path, "app-attest", "verify-assertion", "--app", app, "--public-key-file", try file("key.pem", pem), "--previous-counter", "0"])
+        XCTAssertEqual(checked.status, 0, checked.output)
+        XCTAssertTrue(checked.output.contains(#""ok":true"#), checked.output)
+        let again = try ChildProcess.run("/bin/sh", ["-c", "\"$0\" \"$@\" < \"\(scratch.appendingPathComponent("assertion.json").path)\"",
+            PierProcess.binary.path, "app-attest", "verify-assertion", "--app", app, "--public-key-file", scratch.appendingPathComponent("key.pem").path,
+            "--previous-counter", try field("counter", in: 1)])
+        XCTAssertEqual(again.status, 1)
+        XCTAssertTrue(again.output.contains("is not greater than"), again.output)
+    }
+}
