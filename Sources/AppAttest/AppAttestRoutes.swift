@@ -3,7 +3,8 @@ import Foundation
 import HTTPServer
 
 /// `POST /v1/app-attest/challenge`, `/register` and `/token`: JSON in, JSON out, never cached. Refusals are `401`
-/// with the reason (`400` when the input is not what App Attest sends), mapped here and nowhere else.
+/// with the reason (`400` when the body is not the documented JSON: members missing, not base64, a key id or challenge
+/// not 32 bytes), mapped here and nowhere else.
 struct AppAttestRoutes: Sendable {
     static let challengePath = "/v1/app-attest/challenge"
     static let registerPath = "/v1/app-attest/register"
@@ -56,6 +57,7 @@ struct AppAttestRoutes: Sendable {
         for name in names {
             guard let text = object[name] as? String else { throw HTTPError(.badRequest, "\(name) is missing (a base64 string)") }
             guard let bytes = Data(base64Encoded: text), !bytes.isEmpty else { throw HTTPError(.badRequest, "\(name) is not base64") }
+            if ["keyId", "challenge"].contains(name), bytes.count != 32 { throw HTTPError(.badRequest, "\(name) is not 32 bytes") }
             fields.append(Array(bytes))
         }
         return fields
@@ -72,14 +74,13 @@ struct AppAttestRoutes: Sendable {
         }
     }
 
-    /// `{"token":…,"expires_in":3600}`, or the refusal: `400` for malformed input, else `401`.
+    /// `{"token":…,"expires_in":3600}`, or the refusal: `401` with the check that failed — an attestation or assertion
+    /// that does not even decode included (the body's shape, checked by ``fields(of:_:refused:)``, is the `400`).
     static func token(_ result: Result<String, AppAttestFailure>, status: HTTPStatus) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let token):
             let body = "{\"token\":\(JSONString.quote(token)),\"expires_in\":\(Int(AppToken.lifetime))}"
             return .json(Array(body.utf8), status: status, headers: ["Cache-Control": "no-store"])
-        case .failure(let failure) where failure.isMalformed:
-            throw HTTPError(.badRequest, failure.description)
         case .failure(let failure):
             throw Client.Refusal.httpError(failure.description)
         }

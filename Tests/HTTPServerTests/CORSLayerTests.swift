@@ -39,7 +39,7 @@ final class CORSLayerTests: XCTestCase {
         XCTAssertEqual(get.header("Access-Control-Allow-Origin"), "*")
         XCTAssertEqual(get.header("Access-Control-Allow-Methods"), "GET, HEAD, OPTIONS")
         XCTAssertEqual(get.header("Allow"), "GET, HEAD, OPTIONS")
-        XCTAssertEqual(get.header("Access-Control-Allow-Headers"), "Authorization, If-None-Match, Content-Type")
+        XCTAssertEqual(get.header("Access-Control-Allow-Headers"), "Authorization, If-None-Match, Content-Type, X-Pier-App-Token")
         XCTAssertEqual(get.header("Access-Control-Max-Age"), "86400")
         let post = try send("OPTIONS", "/public-post")
         XCTAssertEqual(post.status, 204)

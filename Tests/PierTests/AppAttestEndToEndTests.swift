@@ -107,7 +107,9 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try post(pier, "/v1/app-attest/token", ["keyId": "AAAA"]).status, 400)
         var broken = assertion
         broken["assertion"] = Data([0xA0]).base64EncodedString()
-        XCTAssertEqual(try post(pier, "/v1/app-attest/token", broken).status, 400)
+        let undecodable = try post(pier, "/v1/app-attest/token", broken)
+        XCTAssertEqual(undecodable.status, 401, "a proof that does not even decode fails its check")
+        XCTAssertEqual(undecodable.json["error"] as? String, "malformed: the assertion has no signature or authenticatorData")
         XCTAssertEqual(try places(pier, 2, token: String(token.reversed())).status, 401, "a forged token")
 
         // Revoked by the operator: the running server refuses the device's tokens.

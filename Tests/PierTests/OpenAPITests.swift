@@ -17,7 +17,11 @@ final class OpenAPITests: EndToEndTestCase {
                            "PIER_NSW_CLIENT_SHARE": "1",
                            "PIER_GEOAPIFY_KEY": "schemathesis-key", "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
                            "PIER_GEOAPIFY_CLIENT_SHARE": "1", "PIER_GEOAPIFY_CREDITS_PER_DAY": "100000000",
-                           "PIER_WIKIPEDIA_REQUESTS_PER_SECOND": "1000", "PIER_WIKIPEDIA_BURST": "1000", "PIER_WIKIPEDIA_CLIENT_SHARE": "1"]
+                           "PIER_WIKIPEDIA_REQUESTS_PER_SECOND": "1000", "PIER_WIKIPEDIA_BURST": "1000", "PIER_WIKIPEDIA_CLIENT_SHARE": "1",
+                           // App Attest on (prefer: tokenless requests still served), so its routes answer rather than 503.
+                           "PIER_APP_ATTEST": "prefer", "PIER_APP_ATTEST_APPS": "ABCDE12345.org.example.pier",
+                           "PIER_APP_ATTEST_SECRET": "schemathesis-secret-of-thirty-two-characters", "PIER_APP_ATTEST_REQUESTS_PER_MINUTE": "100000",
+                           "PIER_APP_ATTEST_BURST": "100000", "PIER_APP_ATTEST_CLIENT_SHARE": "1"]
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)
         let deadline = Date().addingTimeInterval(30)

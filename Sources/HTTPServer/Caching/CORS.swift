@@ -10,7 +10,7 @@ enum CORS {
             status: .noContent,
             headers: [
                 "Access-Control-Allow-Methods": allowed,
-                "Access-Control-Allow-Headers": "Authorization, If-None-Match, Content-Type",
+                "Access-Control-Allow-Headers": "Authorization, If-None-Match, Content-Type, X-Pier-App-Token",
                 "Access-Control-Max-Age": "86400",
                 "Allow": allowed,
             ])
