@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Foundation
 import HTTPServer
@@ -20,21 +21,24 @@ struct AppAttestRoutes: Sendable {
             let body = "{\"challenge\":\(JSONString.quote(Data(service.challenge()).base64EncodedString())),\"expires_in\":\(Int(AttestChallenge.lifetime))}"
             return .json(Array(body.utf8), headers: ["Cache-Control": "no-store"])
         }
-        router.on(.post, Self.registerPath) { [service] request in
-            guard let service else { throw Self.off }
-            let fields = try Self.fields(of: request, ["keyId", "attestation", "challenge"]) { service.countMalformed(attestation: true) }
-            let result = try await Self.answering {
-                try await service.register(keyID: fields[0], attestation: fields[1], challenge: fields[2], client: request.client)
-            }
-            return try Self.token(result, status: .created)
+        exchange(Self.registerPath, proof: "attestation", status: .created, in: &router) { service, fields, client in
+            try await service.register(keyID: fields[0], attestation: fields[1], challenge: fields[2], client: client)
         }
-        router.on(.post, Self.tokenPath) { [service] request in
+        exchange(Self.tokenPath, proof: "assertion", status: .ok, in: &router) { service, fields, client in
+            try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: client)
+        }
+    }
+
+    /// `POST path` with `{"keyId", proof, "challenge"}`: `step` turns the decoded members into a token.
+    private func exchange(
+        _ path: String, proof: String, status: HTTPStatus, in router: inout Router,
+        _ step: @escaping @Sendable (AppAttestService, [[UInt8]], IPAddress) async throws -> Result<String, AppAttestFailure>
+    ) {
+        router.on(.post, path) { [service] request in
             guard let service else { throw Self.off }
-            let fields = try Self.fields(of: request, ["keyId", "assertion", "challenge"]) { service.countMalformed(attestation: false) }
-            let result = try await Self.answering {
-                try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: request.client)
-            }
-            return try Self.token(result, status: .ok)
+            let fields = try Self.fields(of: request, ["keyId", proof, "challenge"]) { service.countMalformed(attestation: proof == "attestation") }
+            let result = try await Self.answering { try await step(service, fields, request.client) }
+            return try Self.token(result, status: status)
         }
     }
 
