@@ -6,8 +6,12 @@ import HTTPServer
 /// `X-Pier-App-Token` makes it its device (``ClientGroup/init(device:)``) — budgeted per device, whatever address it
 /// comes from; a token that is forged, expired or revoked may spend nothing; without a token, `prefer` counts the
 /// address and the anonymous pool, `require` lets it be served only what is held.
-struct AppAttestCredentials: ClientCredentials {
+final class AppAttestCredentials: ClientCredentials {
     let service: AppAttestService
+
+    init(service: AppAttestService) {
+        self.service = service
+    }
 
     func client(of request: HTTPRequest, address: IPAddress) -> Client {
         guard service.mode != .off else { return Client(address) }
