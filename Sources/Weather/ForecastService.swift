@@ -137,6 +137,11 @@ public final class ForecastService: Sendable {
             + (fallback.map { "," + $0.healthJSON() } ?? "")
     }
 
+    /// The point's own cell's forecast while it is fresh in memory (the route's hit, before it works out who asks).
+    public func cachedAnswer(at point: Coordinate, now: Date = Date()) -> Answer? {
+        cachedForecast(for: GridCell(latitude: point.latitude, longitude: point.longitude), now: now).map { Answer(forecast: $0, provenance: .own) }
+    }
+
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
     /// - Parameter client: who asks, for the per-client share of the budget; `nil` counts only the shared budget.
     public func forecast(at point: Coordinate, client: Client? = nil, now: Date = Date()) async throws -> Answer {

@@ -154,7 +154,12 @@ public struct WeatherRoutes: Sendable {
         let list = try await warnings.warnings(at: point, language: language, now: now)
         let answer: ForecastService.Answer
         do {
-            answer = try await forecasts.forecast(at: point, client: request.spender, now: now)
+            // A hit does not work out who asks (an address, a token): only a request that may spend needs to.
+            if let hit = forecasts.cachedAnswer(at: point, now: now) {
+                answer = hit
+            } else {
+                answer = try await forecasts.forecast(at: point, client: request.spender, now: now)
+            }
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
             throw unavailable.httpError
