@@ -13,23 +13,23 @@ final class AppAttestCredentials: ClientCredentials {
         self.service = service
     }
 
+    /// Made only with a service (``AppAttestFeature``: none when `PIER_APP_ATTEST=off`).
     func client(of request: HTTPRequest, address: IPAddress) -> Client {
-        guard service.mode != .off else { return Client(address) }
-        let refused: @Sendable () -> Void = { [service] in service.countSpendingRefused() }
         guard let token = request.headers[AppToken.header] else {
             if service.mode == .prefer { return Client(groups: address.groups + [.anonymous]) }
-            return Client(
-                groups: address.groups,
-                refusal: Client.Refusal(
-                    "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)",
-                    counted: refused))
+            return refused(address, "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)")
         }
         do {
             let keyID = try service.tokens.keyID(of: Substring(token), now: Date())
             if service.isRevoked(keyID) { throw AppAttestFailure.revoked }
             return Client(groups: [ClientGroup(device: keyID)])
         } catch {
-            return Client(groups: address.groups, refusal: Client.Refusal("\(error)", counted: refused))
+            return refused(address, "\(error)")
         }
+    }
+
+    /// Counted by address, and refused wherever it would spend.
+    private func refused(_ address: IPAddress, _ reason: String) -> Client {
+        Client(groups: address.groups, refusal: Client.Refusal(reason, counted: { [service] in service.countSpendingRefused() }))
     }
 }

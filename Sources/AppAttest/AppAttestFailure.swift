@@ -64,15 +64,10 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         }
     }
 
-    /// Every label ``code`` takes, for counters made at start.
+    /// Every label ``code`` takes, for counters made at start (one failure of each kind: the words are ``code``'s).
     public static let codes = [
-        "malformed", "format", "certificate_chain", "nonce", "key_id", "app_id", "counter", "environment", "credential_id", "signature", "challenge",
-        "unknown_key", "revoked", "already_registered", "token",
-    ]
+        AppAttestFailure.malformed(""), .format(""), .certificateChain(""), .nonce, .keyID, .appID, .counter(0, expectedAbove: nil), .environment,
+        .credentialID, .signature, .challenge(""), .unknownKey, .revoked, .alreadyRegistered, .token(""),
+    ].map(\.code)
 
-    /// `true`: the input's shape was wrong (`400`); otherwise the proof failed (`401`).
-    public var isMalformed: Bool {
-        if case .malformed = self { return true }
-        return false
-    }
 }

@@ -84,11 +84,13 @@ public struct AppAttestFeature: Feature {
 
     public let service: AppAttestService?
     private let routes: AppAttestRoutes
+    public let credentials: (any ClientCredentials)?
 
     public init(settings: Settings, context: FeatureContext) throws {
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
             routes = AppAttestRoutes(service: nil)
+            credentials = nil
             return
         }
         var roots = [try AttestationVerifier.appleRoot()]
@@ -104,6 +106,7 @@ public struct AppAttestFeature: Feature {
             store: AppAttestStore(pool: context.pool), budget: settings.budget, metrics: context.metrics)
         self.service = service
         routes = AppAttestRoutes(service: service)
+        credentials = AppAttestCredentials(service: service)
     }
 
     public func load() async throws { try await service?.load() }
@@ -113,6 +116,4 @@ public struct AppAttestFeature: Feature {
     }
 
     public func register(in router: inout Router) { routes.register(in: &router) }
-
-    public var credentials: (any ClientCredentials)? { service.map { AppAttestCredentials(service: $0) } }
 }

@@ -54,17 +54,7 @@ struct AppAttestRoutes: Sendable {
 
     private static func fields(of request: HTTPRequest, _ names: [String]) throws(HTTPError) -> [[UInt8]] {
         guard request.body.count <= maximumBodyBytes else { throw HTTPError(.contentTooLarge, "the body is larger than \(maximumBodyBytes) bytes") }
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] else {
-            throw HTTPError(.badRequest, "the body must be a JSON object with \(names.joined(separator: ", "))")
-        }
-        var fields: [[UInt8]] = []
-        for name in names {
-            guard let text = object[name] as? String else { throw HTTPError(.badRequest, "\(name) is missing (a base64 string)") }
-            guard let bytes = Data(base64Encoded: text), !bytes.isEmpty else { throw HTTPError(.badRequest, "\(name) is not base64") }
-            if ["keyId", "challenge"].contains(name), bytes.count != 32 { throw HTTPError(.badRequest, "\(name) is not 32 bytes") }
-            fields.append(Array(bytes))
-        }
-        return fields
+        do { return try Base64Members.decode(request.body, names) } catch { throw HTTPError(.badRequest, error.description) }
     }
 
     /// `body`'s result, with the service's unavailability answered.

@@ -81,11 +81,6 @@ public struct AppAttestStore: Sendable {
         return Set(try rows.map { try $0.decode(PostgresBytes.self, "key_id").bytes })
     }
 
-    /// Devices registered (for `/metrics`).
-    public func count() async throws -> Int {
-        try await pool.query("SELECT count(*) AS devices FROM app_attest_devices").first?.decode(Int.self, "devices") ?? 0
-    }
-
     /// Records `challenge` as spent; `false` when it was already. Expired records are dropped on the way.
     private static func spend(_ challenge: [UInt8], expires: Date, on connection: PostgresConnection) throws -> Bool {
         _ = try connection.execute("DELETE FROM app_attest_spent_challenges WHERE expires_at < now() - interval '1 minute'")

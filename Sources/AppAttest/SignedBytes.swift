@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import HTTPServer
 
 /// Bytes this server wrote and can recognise again on any replica: a value followed by HMAC-SHA-256 under the shared
 /// secret (`PIER_APP_ATTEST_SECRET`), with a purpose written into the MAC so that a challenge is never taken for a token
@@ -26,10 +27,7 @@ struct SignedBytes: Sendable {
     func value(of signed: [UInt8], for purpose: Purpose, valueBytes: Int, macBytes: Int = 32) -> [UInt8]? {
         guard signed.count == valueBytes + macBytes else { return nil }
         let value = Array(signed.prefix(valueBytes))
-        let expected = mac(value, purpose).prefix(macBytes)
-        var difference: UInt8 = 0
-        for (a, b) in zip(expected, signed.suffix(macBytes)) { difference |= a ^ b }
-        return difference == 0 ? value : nil
+        return BearerToken.constantTimeEqual(Array(signed.suffix(macBytes)), Array(mac(value, purpose).prefix(macBytes))) ? value : nil
     }
 
     private func mac(_ value: [UInt8], _ purpose: Purpose) -> [UInt8] {

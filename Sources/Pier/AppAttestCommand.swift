@@ -109,13 +109,8 @@ struct AppAttestCommand: ParsableCommand {
 
     /// The base64 members `names` of the JSON object on standard input.
     static func input(_ names: [String]) throws -> [[UInt8]] {
-        let data = FileHandle.standardInput.readDataToEndOfFile()
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
-            throw ValidationError("standard input must be a JSON object with \(names.joined(separator: ", ")) (base64)")
-        }
-        return try names.map { name in
-            guard let text = object[name] as? String, let bytes = Data(base64Encoded: text) else { throw ValidationError("\(name) is missing or not base64") }
-            return Array(bytes)
+        do { return try Base64Members.decode(Array(FileHandle.standardInput.readDataToEndOfFile()), names) } catch {
+            throw ValidationError("standard input: \(error)")
         }
     }
 

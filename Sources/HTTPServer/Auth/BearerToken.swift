@@ -27,7 +27,7 @@ public struct BearerToken: Sendable {
     /// The comparison always walks the whole secret, whatever the candidate's length or content. The lengths are
     /// compared whole: a difference of 256 bytes must not vanish in an 8-bit accumulator (it did: the secret
     /// followed by 256 more bytes was accepted).
-    static func constantTimeEqual(_ candidate: [UInt8], _ secret: [UInt8]) -> Bool {
+    public static func constantTimeEqual(_ candidate: [UInt8], _ secret: [UInt8]) -> Bool {
         var difference = UInt(bitPattern: candidate.count ^ secret.count)
         for index in secret.indices {
             let byte = index < candidate.count ? candidate[index] : ~secret[index]
