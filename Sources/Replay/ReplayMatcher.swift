@@ -9,6 +9,10 @@ public struct ReplayEntry: Sendable {
     public var query: [String: String]
     public var receivedAt: Date
 
+    public init(exchange: UpstreamCapture.Exchange, body: [UInt8], query: [String: String], receivedAt: Date) {
+        (self.exchange, self.body, self.query, self.receivedAt) = (exchange, body, query, receivedAt)
+    }
+
     /// The recorded answer's `Content-Type`, lower-cased.
     public var contentType: String? {
         exchange.headers.first { $0.key.lowercased() == "content-type" }?.value.lowercased()
@@ -25,11 +29,16 @@ public protocol ReplayMatcher: Sendable {
     func pick(_ query: [String: String], from entries: [ReplayEntry], now: Date) -> ReplayEntry?
     /// The recording's body as served for `query` (`moveToNow`: the demo, its times moved to now).
     func body(of entry: ReplayEntry, for query: [String: String], moveToNow: Bool, now: Date) -> [UInt8]
+    /// Whether this upstream's queries name a calendar day (a board's date, a day's page). The demo's recordings
+    /// are of another week, so when the days overlap, the recording made for exactly the day asked is the wrong
+    /// one: moved to now, ``pick(_:from:now:)`` alone decides (by distance from today).
+    var queriesNameADay: Bool { get }
 }
 
 extension ReplayMatcher {
     public func pick(_ query: [String: String], from entries: [ReplayEntry], now: Date) -> ReplayEntry? { nil }
     public func body(of entry: ReplayEntry, for query: [String: String], moveToNow: Bool, now: Date) -> [UInt8] { entry.body }
+    public var queriesNameADay: Bool { false }
 }
 
 extension Array where Element == ReplayEntry {

@@ -9,9 +9,10 @@ import Logging
 /// demo (`--demo`, the bundled recordings with their times moved to now).
 ///
 /// Each upstream's URL becomes `http://127.0.0.1:<port>/<original host>/<original path>` (``url(for:)``). A
-/// request is matched among the exchanges recorded for its host and path: the same query exactly; else what the
-/// upstream's ``ReplayMatcher`` picks (a recording of last week's day for this week's, the point nearest the one
-/// asked, …); else the first. A path segment holding a time (`yyyyMMddHHmm`) matches any time. The matcher also
+/// request is matched among the exchanges recorded for its host and path: the same query exactly (except in the
+/// demo, for queries that name a day); else what the upstream's ``ReplayMatcher`` picks (a recording of last
+/// week's day for this week's, the point nearest the one asked, …); else the first. A path segment holding a
+/// time (`yyyyMMddHHmm`) matches any time. The matcher also
 /// moves the answer to now. An exchange that recorded no answer (a timeout, a refused connection) is answered
 /// `502` with the recorded error.
 public final class ReplayUpstream: Sendable {
@@ -106,7 +107,8 @@ public final class ReplayUpstream: Sendable {
         var query: [String: String] = [:]
         for pair in request.query.pairs { query[pair.name] = pair.value }
         let matcher = matchers.first { $0.handles(path: request.path, query: query) }
-        guard let entry = entries.first(where: { $0.query == query }) ?? matcher?.pick(query, from: entries, now: now) ?? entries.first else {
+        let exact = moveToNow && matcher?.queriesNameADay == true ? nil : entries.first { $0.query == query }
+        guard let entry = exact ?? matcher?.pick(query, from: entries, now: now) ?? entries.first else {
             return .text("nothing recorded for this request", status: .notFound)
         }
         guard let status = entry.exchange.status else {

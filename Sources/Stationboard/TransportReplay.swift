@@ -12,6 +12,8 @@ public struct TransportReplay: ReplayMatcher {
 
     public func handles(path: String, query: [String: String]) -> Bool { query["id"] != nil && path.hasSuffix("/stationboard") }
 
+    public var queriesNameADay: Bool { true }
+
     public func pick(_ query: [String: String], from entries: [ReplayEntry], now: Date) -> ReplayEntry? {
         let wanted = Self.requestedDate(query, now: now)
         let dated = entries.compactMap { entry in entry.query["date"].flatMap(CalendarDate.init).map { (entry, $0.dayNumber) } }

@@ -34,9 +34,10 @@ final class ReplayUpstreamTests: XCTestCase {
         try JSONSerialization.data(withJSONObject: meta).write(to: folder.appendingPathComponent("\(name).json"))
     }
 
-    private func noon(daysFromToday offset: Int) -> Int64 {
-        let today = (Date().timeIntervalSince1970 / 86_400).rounded(.down)
-        return Int64((today + Double(offset)) * 86_400 + 12 * 3600) * 1000
+    /// ZSG's `timestamp` for a day counted from today in Zurich (as the fetcher counts it).
+    private func noon(daysFromToday offset: Int, now: Date = Date()) -> Int64 {
+        let today = CalendarDate(now, in: TimeZone(identifier: "Europe/Zurich")!)
+        return Int64(today.adding(days: offset).noonUTC.timeIntervalSince1970) * 1000
     }
 
     private func replay(moveToNow: Bool = false) throws -> ReplayUpstream {
@@ -58,6 +59,37 @@ final class ReplayUpstreamTests: XCTestCase {
         }
         let exact = try await client.get(base + "?timestamp=\(noon(daysFromToday: -5))")
         XCTAssertEqual(String(decoding: exact.body, as: UTF8.self), "recorded day 2", "an exact request gets its own answer")
+    }
+
+    /// The demo's week overlapping the recorded one (recorded from three days ago): a day recorded exactly is
+    /// still answered by its distance from today, so every day of the week has its own, different page.
+    func testInTheDemoADayRecordedExactlyIsStillAnsweredByItsDistanceFromToday() async throws {
+        for day in 0..<7 {
+            try record(day + 1, url: "https://zsg.example/schiffeinsatz?timestamp=\(noon(daysFromToday: day - 3))", body: "recorded day \(day)")
+        }
+        let upstream = try replay(moveToNow: true)
+        defer { upstream.stop() }
+        let base = upstream.url(for: "https://zsg.example/schiffeinsatz")
+        for day in 0..<7 {
+            let page = try await client.get(base + "?timestamp=\(noon(daysFromToday: day))")
+            XCTAssertEqual(String(decoding: page.body, as: UTF8.self), "recorded day \(day)", "day \(day) of this week")
+        }
+    }
+
+    /// Zurich's date decides what today is: at 23:30 UTC it is already tomorrow there (and the fetcher asks for it).
+    func testTodayIsZurichsDate() throws {
+        let lateEvening = try XCTUnwrap(ISO8601DateFormatter().date(from: "2026-11-26T23:30:00Z"))
+        let exchange = try JSONDecoder().decode(
+            UpstreamCapture.Exchange.self, from: Data(#"{"url": "https://zsg.example/p", "status": 200, "headers": {}, "receivedAt": "2026-11-16T02:00:00Z"}"#.utf8))
+        let entries = (0..<7).map { day in
+            ReplayEntry(
+                exchange: exchange,
+                body: Array("recorded day \(day)".utf8), query: ["timestamp": "\(noon(daysFromToday: day - 10, now: lateEvening))"],
+                receivedAt: lateEvening)
+        }
+        let today = ZSGReplay().pick(["timestamp": "\(noon(daysFromToday: 0, now: lateEvening))"], from: entries, now: lateEvening)
+        XCTAssertEqual(today.map { String(decoding: $0.body, as: UTF8.self) }, "recorded day 0")
+        XCTAssertEqual(noon(daysFromToday: 0, now: lateEvening), 1_795_780_800_000, "2026-11-27, Zurich's date at 23:30 UTC")
     }
 
     func testFMIAnswersMatchByStoredQueryAndMoveToNow() async throws {
