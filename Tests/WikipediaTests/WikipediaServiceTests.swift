@@ -71,6 +71,9 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
         XCTAssertNotNil(body["error"])
         let maxAge = try XCTUnwrap(missing.response.headers["cache-control"]).replacingOccurrences(of: "public, max-age=", with: "")
         XCTAssertGreaterThan(try XCTUnwrap(Int(maxAge)), 86_000)
+        // schemathesis' find: a title starting with an emoji modifier (one Character with the slash before it).
+        let modified = await service.summaries.response(for: try summary("\u{1F3FB}p\u{10CE72}\u{0104}\u{E00CF}R", lang: "hrla"), client: nil)
+        XCTAssertEqual(modified.response.status, .notFound, String(decoding: modified.response.body, as: UTF8.self))
         let calls = upstream.requests(.wikipedia).count
         let restarted = self.service()
         let again = await restarted.summaries.response(for: try summary("Gibt es nicht"), client: nil)

@@ -23,11 +23,14 @@ struct WikipediaDouble: UpstreamDouble {
     func answer(_ request: FixtureUpstream.Request) -> HTTPResponse {
         let json = "application/json; charset=utf-8"
         let path = request.path
-        guard let title = path.split(separator: "/summary/").last.map(String.init), path.contains("/summary/") else {
+        // Found in the path's bytes, not its Characters: a title starting with an emoji modifier or a combining mark
+        // joins the slash before it into one Character, and a summary would be taken for a search.
+        guard let marker = path.utf8.firstRange(of: "/summary/".utf8) else {
             let search = request.query["search"] ?? ""
             let body = search.contains("Brunnen") ? openSearch : Array("[\(JSONString.quote(search)),[],[],[]]".utf8)
             return Self.json(body, contentType: json)
         }
+        let title = String(decoding: path.utf8[marker.upperBound...], as: UTF8.self)
         if title == FixtureUpstream.wikipediaRedirect {
             let target = path.replacingOccurrences(of: title, with: "Kaiserburg_N%C3%BCrnberg")
             return HTTPResponse(status: HTTPStatus(code: 302, reason: "Found"), headers: ["Location": target])
