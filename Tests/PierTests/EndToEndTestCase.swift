@@ -48,6 +48,20 @@ class EndToEndTestCase: XCTestCase {
         throw RawClient.Failure.timedOut
     }
 
+    /// Waits until `/health` shows each of `sources` `ok` (its run recorded as finished, so what it feeds into an
+    /// answer is in memory), and asserts that they got there.
+    func waitForSources(_ pier: PierProcess, _ sources: [String], within seconds: Double = 10) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        var statuses: [String: String] = [:]
+        repeat {
+            let health = try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any]
+            let listed = health?["sources"] as? [String: Any] ?? [:]
+            statuses = Dictionary(uniqueKeysWithValues: sources.map { ($0, (listed[$0] as? [String: Any])?["status"] as? String ?? "missing") })
+            if statuses.values.contains(where: { $0 != "ok" }) { usleep(20_000) }
+        } while statuses.values.contains(where: { $0 != "ok" }) && Date() < deadline
+        XCTAssertEqual(statuses, Dictionary(uniqueKeysWithValues: sources.map { ($0, "ok") }))
+    }
+
     /// Asserts that `secret` is in none of `texts` (answers, logs) and none of the JSON files saved under `captures`,
     /// which must hold at least one captured body.
     func assertNeverShown(_ secret: String, in texts: [String], captures: URL) throws {
