@@ -85,8 +85,10 @@ public struct AppAttestFeature: Feature {
     public let service: AppAttestService?
     private let routes: AppAttestRoutes
     public let credentials: (any ClientCredentials)?
+    private let trustsTestRoot: Bool
 
     public init(settings: Settings, context: FeatureContext) throws {
+        trustsTestRoot = settings.testRootPEM != nil
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
             routes = AppAttestRoutes(service: nil)
@@ -116,4 +118,12 @@ public struct AppAttestFeature: Feature {
     }
 
     public func register(in router: inout Router) { routes.register(in: &router) }
+
+    /// `/health`'s `app_attest`: the mode, and when on, the environment, how many apps, the devices revoked and whether a
+    /// test root is trusted (never the apps' ids or any key).
+    public var healthMembers: [String: @Sendable () -> String] {
+        guard let service else { return ["app_attest": { #"{"mode":"off"}"# }] }
+        let fixed = #"{"mode":"\#(service.mode.rawValue)","environment":"\#(service.environment.rawValue)","apps":\#(service.apps.count),"test_root":\#(trustsTestRoot)"#
+        return ["app_attest": { fixed + #","revoked_devices":\#(service.revokedCount)}"# }]
+    }
 }

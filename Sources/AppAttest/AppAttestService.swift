@@ -70,6 +70,9 @@ public final class AppAttestService: Sendable {
         revokedKeys.withLock { $0.contains(keyID) }
     }
 
+    /// How many devices are revoked (as this process last read them).
+    public var revokedCount: Int { revokedKeys.withLock { $0.count } }
+
     /// A request whose body is not what App Attest sends (no JSON, a member missing), refused before any check.
     func countMalformed(attestation: Bool) {
         (attestation ? attestations : assertions)["malformed"]?.increment()

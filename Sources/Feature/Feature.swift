@@ -30,6 +30,10 @@ public protocol Feature: Sendable {
     /// More JSON members for `source`'s object in `/health` (`"name":value,…`), or `nil`.
     func healthDetails(for source: String) -> String?
 
+    /// More top-level members of `/health`, a JSON value by name, read at most once a second: the feature's state
+    /// when it is no source's (App Attest's mode). States only, never what a request asked.
+    var healthMembers: [String: @Sendable () -> String] { get }
+
     /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
     var replay: [any ReplayMatcher] { get }
 
@@ -45,6 +49,7 @@ extension Feature {
         if jobs.contains(where: { $0.source == source }) { try await load() }
     }
     public func healthDetails(for source: String) -> String? { nil }
+    public var healthMembers: [String: @Sendable () -> String] { [:] }
     public var replay: [any ReplayMatcher] { [] }
     public var credentials: (any ClientCredentials)? { nil }
 }

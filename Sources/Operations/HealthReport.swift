@@ -14,10 +14,12 @@ public struct HealthReport: Sendable, Equatable {
     public var details: [String: String]
     /// `live`, or `demo` when serving the bundled recordings (`pier serve --demo`).
     public var mode: String
+    /// More top-level members (a name and its JSON value): a feature's state that is no source's (App Attest's).
+    public var members: [String: String]
 
     public init(
         version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil,
-        details: [String: String] = [:], mode: String = "live"
+        details: [String: String] = [:], mode: String = "live", members: [String: String] = [:]
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -26,6 +28,7 @@ public struct HealthReport: Sendable, Equatable {
         self.fetcher = fetcher
         self.details = details
         self.mode = mode
+        self.members = members
     }
 
     /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
@@ -46,6 +49,7 @@ public struct HealthReport: Sendable, Equatable {
         }
         return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
             + "\"database\":\"\(database.rawValue)\",\"mode\":\"\(mode)\",\"sources\":{\(sources.joined(separator: ","))}"
-            + (fetcher.map { ",\"fetcher\":\(JSONString.quote($0))" } ?? "") + "}"
+            + (fetcher.map { ",\"fetcher\":\(JSONString.quote($0))" } ?? "")
+            + members.sorted { $0.key < $1.key }.map { ",\(JSONString.quote($0.key)):\($0.value)" }.joined() + "}"
     }
 }

@@ -21,6 +21,7 @@ public final class HealthRoute: Sendable {
     private let sources: SourceStatusBoard?
     private let fetcher: (@Sendable () -> String)?
     private let details: [String: @Sendable () -> String]
+    private let members: [String: @Sendable () -> String]
     private let mode: String
     private let startedAt: Int
     private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
@@ -30,9 +31,11 @@ public final class HealthRoute: Sendable {
     ///   - fetcher: this process's fetching role (`leader`, `standby`, `off`), reported as `fetcher`.
     ///   - details: more JSON members for a source's object (`"name":value,…`), by source name; read at most
     ///     once a second.
+    ///   - members: more top-level members, a JSON value by name (a feature's state that is no source's); read at
+    ///     most once a second.
     public init(
         version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
-        details: [String: @Sendable () -> String] = [:], mode: String = "live"
+        details: [String: @Sendable () -> String] = [:], mode: String = "live", members: [String: @Sendable () -> String] = [:]
     ) {
         self.mode = mode
         self.version = version
@@ -40,6 +43,7 @@ public final class HealthRoute: Sendable {
         self.sources = sources
         self.fetcher = fetcher
         self.details = details
+        self.members = members
         startedAt = Self.seconds()
     }
 
@@ -51,7 +55,8 @@ public final class HealthRoute: Sendable {
     public func report() -> HealthReport {
         HealthReport(
             version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
-            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() }, mode: mode)
+            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() }, mode: mode,
+            members: members.mapValues { $0() })
     }
 
     func response() -> HTTPResponse {

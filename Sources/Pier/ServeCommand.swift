@@ -91,7 +91,7 @@ struct ServeCommand: ParsableCommand {
         let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
             fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,
-            mode: demo ? "demo" : "live")
+            mode: demo ? "demo" : "live", members: sources.healthMembers)
         let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
 
         let server = try HTTPServer(

@@ -110,6 +110,11 @@ struct Services {
         return details
     }
 
+    /// More top-level members of `/health`: what the features add.
+    var healthMembers: [String: @Sendable () -> String] {
+        features.reduce(into: [:]) { members, feature in members.merge(feature.healthMembers) { first, _ in first } }
+    }
+
     func scheduler(isLeader: @escaping @Sendable () -> Bool = { true }) -> FetchScheduler {
         FetchScheduler(
             runner: runner, log: log, jobs: jobs,

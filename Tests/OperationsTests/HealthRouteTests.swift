@@ -41,6 +41,16 @@ final class HealthRouteTests: XCTestCase {
         XCTAssertEqual(response.header("Cache-Control"), "no-store")
     }
 
+    /// A feature's state that is no source's is a top-level member, in name order, read when the body is made.
+    func testMembersAreTopLevelJSONInNameOrder() throws {
+        let report = HealthReport(
+            version: "9.9.9", uptimeSeconds: 1, database: .ok, members: ["zeta": #"{"n":1}"#, "app_attest": #"{"mode":"off"}"#])
+        XCTAssertTrue(report.json.hasSuffix(#","app_attest":{"mode":"off"},"zeta":{"n":1}}"#), report.json)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+        XCTAssertEqual(json["app_attest"] as? [String: String], ["mode": "off"])
+        XCTAssertEqual(json["status"] as? String, "ok")
+    }
+
     func testUnreachableDatabaseIs503() async throws {
         let pool = PostgresPool(configuration: .init(url: "postgresql:///pier?host=/nonexistent-socket-dir&user=pier"))
         let (server, monitor) = try await serveHealth(pool: pool)

@@ -126,6 +126,17 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(answer.status, 401)
         XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText)
 
+        // /health shows the state: the mode, the environment, how many apps, the test root, the device revoked.
+        let health = try RawClient.request(port: pier.port, "/health")
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+        let state = try XCTUnwrap(report["app_attest"] as? [String: Any], health.bodyText)
+        XCTAssertEqual(state["mode"] as? String, "require")
+        XCTAssertEqual(state["environment"] as? String, "development")
+        XCTAssertEqual(state["apps"] as? Int, 2)
+        XCTAssertEqual(state["test_root"] as? Bool, true)
+        XCTAssertEqual(state["revoked_devices"] as? Int, 1)
+        XCTAssertFalse(health.bodyText.contains(app), "never the app's id")
+
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         XCTAssertTrue(metrics.contains(#"pier_app_attest_attestations_total{result="accepted"} 1"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="accepted"} 1"#), metrics)
@@ -136,7 +147,7 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
         let log = pier.standardOutput()
         XCTAssertTrue(log.contains("App Attest trusts a TEST root"), "the test root is logged loudly")
-        for text in [log, metrics] {
+        for text in [log, metrics, health.bodyText] {
             XCTAssertFalse(text.contains(secret), "the secret is never shown")
             XCTAssertFalse(text.contains(token), "tokens are never shown")
         }

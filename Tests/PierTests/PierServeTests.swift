@@ -32,6 +32,7 @@ final class PierServeTests: XCTestCase {
         XCTAssertEqual(json["database"] as? String, "ok")
         XCTAssertEqual(json["version"] as? String, "0.1.0")
         XCTAssertNotNil(json["uptime_s"] as? Int)
+        XCTAssertEqual(json["app_attest"] as? [String: String], ["mode": "off"], "App Attest off by default: the mode alone")
 
         // HEAD has GET's length. /health changes with the second (uptime_s, age_s), so a pair of requests that
         // straddles a second is asked again.
