@@ -85,14 +85,16 @@ public struct AppAttestFeature: Feature {
     public let service: AppAttestService?
     private let routes: AppAttestRoutes
     public let credentials: (any ClientCredentials)?
-    private let trustsTestRoot: Bool
+    /// `/health`'s `app_attest`: the mode, and when on, the environment, how many apps, whether a test root is trusted
+    /// and the devices revoked (never the apps' ids or any key).
+    private let health: @Sendable () -> String
 
     public init(settings: Settings, context: FeatureContext) throws {
-        trustsTestRoot = settings.testRootPEM != nil
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
             routes = AppAttestRoutes(service: nil)
             credentials = nil
+            health = { #"{"mode":"off"}"# }
             return
         }
         var roots = [try AttestationVerifier.appleRoot()]
@@ -109,6 +111,9 @@ public struct AppAttestFeature: Feature {
         self.service = service
         routes = AppAttestRoutes(service: service)
         credentials = AppAttestCredentials(service: service)
+        let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environment.rawValue)","apps":\#(settings.apps.count),"#
+            + #""test_root":\#(settings.testRootPEM != nil)"#
+        health = { fixed + #","revoked_devices":\#(service.revokedCount)}"# }
     }
 
     public func load() async throws { try await service?.load() }
@@ -119,11 +124,5 @@ public struct AppAttestFeature: Feature {
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 
-    /// `/health`'s `app_attest`: the mode, and when on, the environment, how many apps, the devices revoked and whether a
-    /// test root is trusted (never the apps' ids or any key).
-    public var healthMembers: [String: @Sendable () -> String] {
-        guard let service else { return ["app_attest": { #"{"mode":"off"}"# }] }
-        let fixed = #"{"mode":"\#(service.mode.rawValue)","environment":"\#(service.environment.rawValue)","apps":\#(service.apps.count),"test_root":\#(trustsTestRoot)"#
-        return ["app_attest": { fixed + #","revoked_devices":\#(service.revokedCount)}"# }]
-    }
+    public var healthMembers: [String: @Sendable () -> String] { ["app_attest": health] }
 }

@@ -71,7 +71,7 @@ public final class AppAttestService: Sendable {
     }
 
     /// How many devices are revoked (as this process last read them).
-    public var revokedCount: Int { revokedKeys.withLock { $0.count } }
+    var revokedCount: Int { revokedKeys.withLock { $0.count } }
 
     /// A request whose body is not what App Attest sends (no JSON, a member missing), refused before any check.
     func countMalformed(attestation: Bool) {

@@ -47,4 +47,13 @@ extension Array where Element == ReplayEntry {
         guard let value = query[name] else { return nil }
         return first { $0.query[name] == value } ?? first { $0.query[name] == "*" }
     }
+
+    /// The recording of the day as far from the recordings' first day as `wanted` is from `today` (day numbers;
+    /// `day` reads a recording's): last week's Tuesday answers for this week's.
+    public func recorded(day wanted: Int, today: Int, _ day: (ReplayEntry) -> Int?) -> ReplayEntry? {
+        let dated = compactMap { entry in day(entry).map { (entry, $0) } }
+        guard let first = dated.map(\.1).min() else { return nil }
+        let offset = wanted - today
+        return dated.min { abs($0.1 - first - offset) < abs($1.1 - first - offset) }?.0
+    }
 }

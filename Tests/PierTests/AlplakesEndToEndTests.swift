@@ -10,13 +10,8 @@ final class AlplakesEndToEndTests: EndToEndTestCase {
         let pier = try startPier()
         _ = try waitForData(pier, "/v1/lake-temperatures")
         // Lakes are served as each arrives; the run is recorded on the board when the last one is in.
-        var health = ""
-        for _ in 0..<200 {
-            health = try RawClient.request(port: pier.port, "/health").bodyText
-            if health.contains(#""alplakes":{"status":"ok""#) { break }
-            usleep(50_000)
-        }
-        XCTAssertTrue(health.contains(#""alplakes":{"status":"ok""#), health)
+        try waitForSources(pier, ["alplakes"])
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""geneva":{"last_success":""#), health)
         let response = try RawClient.request(port: pier.port, "/v1/lake-temperatures")
         let lakes = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["lakes"] as? [[String: Any]])
