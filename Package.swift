@@ -74,12 +74,15 @@ let package = Package(
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
         .target(name: "CBOR", swiftSettings: strict),
+        // App Attest's objects read without cryptography: the attestation object, the authenticator data and the
+        // certificate chain's shape (names only), so that its fuzz target builds without BoringSSL.
+        .target(name: "AppAttestFormat", dependencies: ["CBOR", .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         // App Attest: a genuine app instance's attestation and assertions verified (authenticator data, the chain to
         // Apple's root, the nonce, ECDSA P-256).
         .target(
             name: "AppAttest",
             dependencies: [
-                "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Metrics", "Postgres",
+                "AppAttestFormat", "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Metrics", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -146,7 +149,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates")], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

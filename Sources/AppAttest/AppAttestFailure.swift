@@ -3,6 +3,8 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
     /// Not the shape App Attest sends (CBOR, fields, lengths): `400` at the routes.
     case malformed(String)
     case format(String)
+    /// Not two certificates naming each other as Apple's do: refused before any signature is checked.
+    case chainShape(String)
     case certificateChain(String)
     case nonce
     case keyID
@@ -26,13 +28,14 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case let .malformed(reason): "malformed: \(reason)"
         case let .format(format): "the attestation format is \(format), not apple-appattest"
+        case let .chainShape(reason): "the certificate chain is not Apple's shape: \(reason)"
         case let .certificateChain(reason): "the certificate chain does not lead to Apple's App Attestation Root CA: \(reason)"
         case .nonce: "the nonce in the credential certificate does not match the authenticator data and the client data"
         case .keyID: "the credential certificate's public key does not hash to the key id"
         case .appID: "the authenticator data's rpIdHash is not that of a configured app"
         case let .counter(counter, expected?): "the counter \(counter) is not greater than \(expected)"
         case let .counter(counter, nil): "the counter of a new key is \(counter), not 0"
-        case .environment: "the aaguid is not that of the configured environment"
+        case .environment: "the aaguid is not that of a configured environment"
         case .credentialID: "the credential id is not the key id"
         case .signature: "the assertion's signature does not verify with the device's key"
         case let .challenge(reason): "the challenge \(reason)"
@@ -48,6 +51,7 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case .malformed: "malformed"
         case .format: "format"
+        case .chainShape: "chain_shape"
         case .certificateChain: "certificate_chain"
         case .nonce: "nonce"
         case .keyID: "key_id"
@@ -66,7 +70,7 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// Every label ``code`` takes, for counters made at start (one failure of each kind: the words are ``code``'s).
     public static let codes = [
-        AppAttestFailure.malformed(""), .format(""), .certificateChain(""), .nonce, .keyID, .appID, .counter(0, expectedAbove: nil), .environment,
+        AppAttestFailure.malformed(""), .format(""), .chainShape(""), .certificateChain(""), .nonce, .keyID, .appID, .counter(0, expectedAbove: nil), .environment,
         .credentialID, .signature, .challenge(""), .unknownKey, .revoked, .alreadyRegistered, .token(""),
     ].map(\.code)
 

@@ -18,8 +18,15 @@ public struct AppAttestFeature: Feature {
         public var mode = AppAttestMode.off
         /// `PIER_APP_ATTEST_APPS`: `TEAMID.bundle.id`, comma-separated.
         public var apps: [String] = []
-        /// `PIER_APP_ATTEST_ENVIRONMENT`: the App Store's and TestFlight's keys are `production`.
-        public var environment = AppAttestEnvironment.production
+        /// `PIER_APP_ATTEST_ENVIRONMENT`: those accepted, comma-separated. The App Store's and TestFlight's keys are
+        /// `production`, Xcode's builds on a device `development`; each device keeps the one it attested in.
+        public var environments = [AppAttestEnvironment.production]
+        /// `PIER_APP_ATTEST_REGISTRATIONS_PER_DAY`: new devices a network (an IPv4 /24, an IPv6 /48) may register per
+        /// UTC day. Each device has a subscriber's share of every upstream's day, so minting keys must be bounded; a
+        /// household reinstalls a few times a year, and a carrier's NAT puts a few thousand subscribers behind a /24,
+        /// of whom few install an app on the same day; ten devices' shares (5 % each) stay inside a day's open part
+        /// (docs/operations.md, "App Attest").
+        public var registrationsPerDay = 10
         /// `PIER_APP_ATTEST_SECRET` / `_FILE`: signs challenges and tokens; every replica has the same.
         public var secret: String?
         /// `PIER_APP_ATTEST_REQUESTS_PER_MINUTE`, `_BURST`, `_CLIENT_SHARE`: registrations and token exchanges verified
@@ -40,11 +47,14 @@ public struct AppAttestFeature: Feature {
                 self.mode = mode
             }
             if let text = reader.string("PIER_APP_ATTEST_ENVIRONMENT") {
-                guard let environment = AppAttestEnvironment(rawValue: text.lowercased()) else {
-                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_ENVIRONMENT", value: text, expected: "production or development")
+                let names = text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                let environments = names.compactMap(AppAttestEnvironment.init(rawValue:))
+                guard !names.isEmpty, environments.count == names.count else {
+                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_ENVIRONMENT", value: text, expected: "production, development, or both comma-separated")
                 }
-                self.environment = environment
+                self.environments = AppAttestEnvironment.allCases.filter(environments.contains)
             }
+            registrationsPerDay = try reader.int("PIER_APP_ATTEST_REGISTRATIONS_PER_DAY", default: registrationsPerDay, in: 0...1_000_000)
             let apps = reader.string("PIER_APP_ATTEST_APPS") ?? ""
             self.apps = apps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for app in self.apps where !Self.isAppID(app) {
@@ -106,12 +116,12 @@ public struct AppAttestFeature: Feature {
                 "App Attest trusts a TEST root beside Apple's (PIER_APP_ATTEST_TEST_ROOT_FILE): attestations it signs are accepted. Never in production.")
         }
         let service = AppAttestService(
-            mode: settings.mode, apps: settings.apps, environment: settings.environment, secret: secret, roots: roots,
-            store: AppAttestStore(pool: context.pool), budget: settings.budget, metrics: context.metrics)
+            mode: settings.mode, apps: settings.apps, environments: settings.environments, secret: secret, roots: roots,
+            store: AppAttestStore(pool: context.pool), budget: settings.budget, registrationsPerDay: settings.registrationsPerDay, metrics: context.metrics)
         self.service = service
         routes = AppAttestRoutes(service: service)
         credentials = AppAttestCredentials(service: service)
-        let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environment.rawValue)","apps":\#(settings.apps.count),"#
+        let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environments.map(\.rawValue).joined(separator: ","))","apps":\#(settings.apps.count),"#
             + #""test_root":\#(settings.testRootPEM != nil)"#
         health = { fixed + #","revoked_devices":\#(service.revokedCount)}"# }
     }

@@ -57,12 +57,20 @@ struct AppAttestRoutes: Sendable {
         do { return try Base64Members.decode(request.body, names) } catch { throw HTTPError(.badRequest, error.description) }
     }
 
+    /// Whose share is spent, in the words of a `429`.
+    static let busy: [AppAttestService.Unavailable.Whose: String] = [
+        .address: "this address has used its share of App Attest verifications",
+        .network: "this network has used its share of App Attest verifications",
+        .everybody: "App Attest verifications are at this server's limit for everybody",
+        .registrations: "this network has registered its new devices for today (PIER_APP_ATTEST_REGISTRATIONS_PER_DAY)",
+    ]
+
     /// `body`'s result, with the service's unavailability answered.
     static func answering(_ body: () async throws -> Result<String, AppAttestFailure>) async throws -> Result<String, AppAttestFailure> {
         do {
             return try await body()
-        } catch AppAttestService.Unavailable.busy(let retryAfter) {
-            throw HTTPError(.tooManyRequests, "this client has used its share of App Attest verifications", headers: ["Retry-After": String(retryAfter)])
+        } catch AppAttestService.Unavailable.busy(let retryAfter, let whose) {
+            throw HTTPError(.tooManyRequests, busy[whose] ?? "", headers: ["Retry-After": String(retryAfter)])
         } catch {
             throw HTTPError(.serviceUnavailable, "App Attest could not reach its database", headers: ["Retry-After": "5"])
         }

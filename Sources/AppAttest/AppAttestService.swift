@@ -15,13 +15,27 @@ public final class AppAttestService: Sendable {
     /// Why a step was not done, beside a failed proof: the caller's share of the verification budget is spent, or
     /// PostgreSQL did not answer.
     public enum Unavailable: Error, Sendable, Equatable {
-        case busy(retryAfter: Int)
+        case busy(retryAfter: Int, whose: Whose)
         case database
+
+        /// Whose share of verifications is spent.
+        public enum Whose: String, Sendable, CaseIterable {
+            /// This address's (an IPv4 address, an IPv6 /64 or /56).
+            case address
+            /// This network's (an IPv4 /24, an IPv6 /48).
+            case network
+            /// The server's, for everybody.
+            case everybody
+            /// This network's new devices of the day (`PIER_APP_ATTEST_REGISTRATIONS_PER_DAY`).
+            case registrations
+        }
     }
 
     public let mode: AppAttestMode
     public let apps: [String]
-    public let environment: AppAttestEnvironment
+    public let environments: [AppAttestEnvironment]
+    /// New devices a network (an IPv4 /24, an IPv6 /48) may register per UTC day.
+    public let registrationsPerDay: Int
     private let verifier: AttestationVerifier
     private let challenges: AttestChallenge
     let tokens: AppToken
@@ -32,14 +46,17 @@ public final class AppAttestService: Sendable {
     private let logger = Logger(label: "pier.app-attest")
     private let attestations: [String: Counter], assertions: [String: Counter]
     private let issued: Counter?, spendingRefused: Counter?
+    /// Verifications refused before any work, by whose share was spent.
+    private let refused: [String: Counter]
 
     public init(
-        mode: AppAttestMode, apps: [String], environment: AppAttestEnvironment, secret: String, roots: [Certificate], store: AppAttestStore,
-        budget: RequestBudget<ClientGroup>.Settings, metrics: MetricsRegistry?, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }
+        mode: AppAttestMode, apps: [String], environments: [AppAttestEnvironment], secret: String, roots: [Certificate], store: AppAttestStore,
+        budget: RequestBudget<ClientGroup>.Settings, registrationsPerDay: Int = AppAttestFeature.Settings().registrationsPerDay, metrics: MetricsRegistry?, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }
     ) {
         self.mode = mode
         self.apps = apps
-        self.environment = environment
+        self.environments = environments
+        self.registrationsPerDay = registrationsPerDay
         verifier = AttestationVerifier(roots: roots)
         let signer = SignedBytes(secret: secret)
         challenges = AttestChallenge(signer: signer)
@@ -56,6 +73,13 @@ public final class AppAttestService: Sendable {
         attestations = counters("pier_app_attest_attestations_total", "App Attest attestations (POST /v1/app-attest/register), accepted or refused by reason.")
         assertions = counters("pier_app_attest_assertions_total", "App Attest assertions (POST /v1/app-attest/token), accepted or refused by reason.")
         issued = metrics?.counter("pier_app_attest_tokens_issued_total", help: "X-Pier-App-Token tokens issued.")
+        var refused: [String: Counter] = [:]
+        for whose in Unavailable.Whose.allCases {
+            refused[whose.rawValue] = metrics?.counter(
+                "pier_app_attest_verifications_refused_total", help: "Registrations and token exchanges refused (429) before any verification, by whose share was spent.",
+                labels: [("share", whose.rawValue)])
+        }
+        self.refused = refused
         spendingRefused = metrics?.counter(
             "pier_app_attest_spending_refused_total", help: "Requests refused (401) because they would have spent an upstream call or quota without a valid token.")
     }
@@ -89,51 +113,74 @@ public final class AppAttestService: Sendable {
         challenges.issue(now: now)
     }
 
-    /// Verifies `attestation` of `keyID` for `challenge` completely, stores the device and spends the challenge; the
-    /// device's first token.
-    public func register(keyID: [UInt8], attestation: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws -> Result<String, AppAttestFailure> {
-        try admit(client)
+    /// Verifies `attestation` of `keyID` for `challenge` completely and stores the device; the device's first token.
+    public func register(keyID: [UInt8], attestation: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws(Unavailable) -> Result<String, AppAttestFailure> {
         let result: Result<String, AppAttestFailure>
         do {
-            let expires = try challenges.check(challenge, now: now)
+            let network = try await admit(challenge, client, registering: true, now: now)
             let verified = try await verifier.verify(
-                attestation: attestation, keyID: keyID, clientDataHash: Array(SHA256.hash(data: challenge)), apps: apps, environment: environment)
-            result = try await stored { try await store.register(verified, keyID: keyID, challenge: challenge, expires: expires) }.map {
-                tokens.issue(keyID: keyID, now: now)
+                attestation: attestation, keyID: keyID, clientDataHash: Array(SHA256.hash(data: challenge)), apps: apps, environments: environments)
+            switch try await stored({ try await store.register(verified, keyID: keyID, network: network) }) {
+            case .stored: result = .success(tokens.issue(keyID: keyID, now: now))
+            case .refused(let failure): result = .failure(failure)
+            case .networkSpent: throw registrationsSpent(now)
             }
         } catch let failure as AppAttestFailure {
             result = .failure(failure)
+        } catch {
+            throw error as? Unavailable ?? .database
         }
         count(result, in: attestations)
         return result
     }
 
-    /// Verifies `assertion` over `challenge` with the stored key of `keyID`, moves its counter and spends the
-    /// challenge; a new token.
-    public func token(keyID: [UInt8], assertion: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws -> Result<String, AppAttestFailure> {
-        try admit(client)
+    /// Verifies `assertion` over `challenge` with the stored key of `keyID` and moves its counter; a new token.
+    public func token(keyID: [UInt8], assertion: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws(Unavailable) -> Result<String, AppAttestFailure> {
         let result: Result<String, AppAttestFailure>
         do {
-            let expires = try challenges.check(challenge, now: now)
+            _ = try await admit(challenge, client, registering: false, now: now)
             guard let device = try await stored({ try await store.device(keyID) }) else { throw AppAttestFailure.unknownKey }
             guard !device.revoked else { throw AppAttestFailure.revoked }
-            guard apps.contains(device.app), device.environment == environment.rawValue else { throw AppAttestFailure.appID }
+            guard apps.contains(device.app), environments.map(\.rawValue).contains(device.environment) else { throw AppAttestFailure.appID }
             let counter = try AssertionVerifier.verify(
                 assertion: assertion, clientData: challenge, publicKey: device.publicKey, appID: device.app, previousCounter: device.counter)
-            result = try await stored { try await store.advance(keyID, from: device.counter, to: counter, challenge: challenge, expires: expires) }.map {
+            result = try await stored { try await store.advance(keyID, from: device.counter, to: counter) }.map {
                 tokens.issue(keyID: keyID, now: now)
             }
         } catch let failure as AppAttestFailure {
             result = .failure(failure)
+        } catch {
+            throw error as? Unavailable ?? .database
         }
         count(result, in: assertions)
         return result
     }
 
-    private func admit(_ client: IPAddress?) throws(Unavailable) {
-        if case .refused(_, let retryAfter, _) = budget.acquire(for: client?.groups ?? []) {
-            throw .busy(retryAfter: RetryAfter.seconds(retryAfter))
+    /// What is checked before the work whose cost the sender chooses, cheapest first: the challenge's MAC and expiry
+    /// (free), the challenge spent (one row: a replay is refused whatever the first outcome), the caller's share of the
+    /// verifications (its address's and its network's, and everybody's), and for a registration its network's day.
+    /// The network a registration counts against (none without an address).
+    private func admit(_ challenge: [UInt8], _ client: IPAddress?, registering: Bool, now: Date) async throws -> (name: String, day: CalendarDate, limit: Int)? {
+        let expires = try challenges.check(challenge, now: now)
+        guard try await stored({ try await store.spend(challenge, expires: expires) }) else { throw AppAttestFailure.challenge("was used already") }
+        let groups = client?.groups ?? []
+        if case .refused(let refusal, let retryAfter, let index) = budget.acquire(for: groups) {
+            let whose: Unavailable.Whose = refusal == .budget ? .everybody : index.map { groups[$0].size.isSubscriber } == true ? .address : .network
+            refused[whose.rawValue]?.increment()
+            throw Unavailable.busy(retryAfter: RetryAfter.seconds(retryAfter), whose: whose)
         }
+        guard registering, let network = groups.last else { return nil }
+        let day = CalendarDate(now, in: DailyQuota.utc)
+        let name = network.description
+        guard try await stored({ try await store.registrations(of: name, day: day) }) < registrationsPerDay else { throw registrationsSpent(now) }
+        return (name, day, registrationsPerDay)
+    }
+
+    /// The network's registrations of the day are spent: retry on the next UTC day.
+    private func registrationsSpent(_ now: Date) -> Unavailable {
+        refused[Unavailable.Whose.registrations.rawValue]?.increment()
+        let tomorrow = CalendarDate(now, in: DailyQuota.utc).adding(days: 1).start(in: DailyQuota.utc)
+        return .busy(retryAfter: max(1, Int(tomorrow.timeIntervalSince(now).rounded(.up))), whose: .registrations)
     }
 
     private func stored<T>(_ body: () async throws -> T) async throws(Unavailable) -> T {

@@ -1,9 +1,10 @@
+import Fetching
 import Foundation
 import Postgres
 
-/// The devices App Attest proved and the challenges they spent, in PostgreSQL (migration 0015), shared by every
-/// replica. Each write spends its challenge in the same transaction, so a challenge is used once across replicas and
-/// a refused step stores nothing.
+/// The devices App Attest proved, the challenges spent and the registrations per network (migrations 0015, 0016),
+/// shared by every replica. A challenge is spent by the first request that shows it, before any work for it, so it is
+/// tried once across replicas whatever the outcome; a refused step stores nothing else.
 public struct AppAttestStore: Sendable {
     /// What is kept of a device.
     public struct Device: Sendable, Equatable {
@@ -21,22 +22,57 @@ public struct AppAttestStore: Sendable {
         self.pool = pool
     }
 
-    /// Stores a verified device and spends `challenge`; refused when the challenge was spent or the key is known.
-    func register(_ verified: AttestationVerifier.Verified, keyID: [UInt8], challenge: [UInt8], expires: Date) async throws -> Result<Void, AppAttestFailure> {
+    /// What became of a verified registration.
+    enum Registration: Sendable, Equatable {
+        case stored
+        case refused(AppAttestFailure)
+        /// The network has registered its day's devices.
+        case networkSpent
+    }
+
+    /// Records `challenge` as spent, before any work is done for it: a challenge is tried once, whatever the outcome.
+    /// `false` when it was spent already. Expired records are dropped on the way.
+    func spend(_ challenge: [UInt8], expires: Date) async throws -> Bool {
+        try await pool.transaction { connection in
+            _ = try connection.execute("DELETE FROM app_attest_spent_challenges WHERE expires_at < now() - interval '1 minute'")
+            return try connection.execute(
+                "INSERT INTO app_attest_spent_challenges (challenge, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
+                [PostgresBytes(challenge), expires]) == 1
+        }
+    }
+
+    /// How many devices `network` registered on `day`.
+    func registrations(of network: String, day: CalendarDate) async throws -> Int {
+        let rows = try await pool.query(
+            "SELECT registrations FROM app_attest_registrations WHERE network = $1 AND day = $2::date", [network, day.description])
+        return try rows.first?.decode(Int.self, "registrations") ?? 0
+    }
+
+    /// Stores a verified device, counted against its network's registrations of `day` (at most `limit`; no network: not
+    /// counted); refused when the key is known or the network has registered its day's devices.
+    func register(_ verified: AttestationVerifier.Verified, keyID: [UInt8], network: (name: String, day: CalendarDate, limit: Int)?) async throws -> Registration {
         do {
             return try await pool.transaction { connection in
-                guard try Self.spend(challenge, expires: expires, on: connection) else { return .failure(.challenge("was used already")) }
+                if let network {
+                    _ = try connection.execute("DELETE FROM app_attest_registrations WHERE day < $1::date - 1", [network.day.description])
+                    let counted = try connection.execute(
+                        """
+                        INSERT INTO app_attest_registrations AS r (network, day, registrations) VALUES ($1, $2::date, 1)
+                        ON CONFLICT (network, day) DO UPDATE SET registrations = r.registrations + 1 WHERE r.registrations < $3
+                        """, [network.name, network.day.description, network.limit])
+                    guard counted == 1, network.limit > 0 else { throw Refused(outcome: .networkSpent) }
+                }
                 let inserted = try connection.execute(
                     """
                     INSERT INTO app_attest_devices (key_id, public_key, counter, app, environment, receipt)
                     VALUES ($1, $2, 0, $3, $4, $5) ON CONFLICT (key_id) DO NOTHING
                     """,
                     [PostgresBytes(keyID), PostgresBytes(verified.publicKey), verified.appID, verified.environment.rawValue, PostgresBytes(verified.receipt)])
-                guard inserted == 1 else { throw Refused(failure: .alreadyRegistered) }
-                return .success(())
+                guard inserted == 1 else { throw Refused(outcome: .refused(.alreadyRegistered)) }
+                return .stored
             }
         } catch let refused as Refused {
-            return .failure(refused.failure)
+            return refused.outcome
         }
     }
 
@@ -51,23 +87,15 @@ public struct AppAttestStore: Sendable {
             app: try row.decode(String.self, "app"), environment: try row.decode(String.self, "environment"), revoked: try row.decode(Bool.self, "revoked"))
     }
 
-    /// Moves the device's counter from `previous` to `counter` and spends `challenge`, in one transaction; refused when
-    /// another replica moved the counter first, the device was revoked meanwhile, or the challenge was spent.
-    func advance(_ keyID: [UInt8], from previous: UInt32, to counter: UInt32, challenge: [UInt8], expires: Date) async throws -> Result<Void, AppAttestFailure> {
-        do {
-            return try await pool.transaction { connection in
-                guard try Self.spend(challenge, expires: expires, on: connection) else { return .failure(.challenge("was used already")) }
-                let moved = try connection.execute(
-                    """
-                    UPDATE app_attest_devices SET counter = $3, last_seen = now()
-                    WHERE key_id = $1 AND counter = $2 AND $3 > counter AND revoked_at IS NULL
-                    """, [PostgresBytes(keyID), Int64(previous), Int64(counter)])
-                guard moved == 1 else { throw Refused(failure: .counter(counter, expectedAbove: previous)) }
-                return .success(())
-            }
-        } catch let refused as Refused {
-            return .failure(refused.failure)
-        }
+    /// Moves the device's counter from `previous` to `counter`; refused when another replica moved the counter first
+    /// or the device was revoked meanwhile.
+    func advance(_ keyID: [UInt8], from previous: UInt32, to counter: UInt32) async throws -> Result<Void, AppAttestFailure> {
+        let moved = try await pool.execute(
+            """
+            UPDATE app_attest_devices SET counter = $3, last_seen = now()
+            WHERE key_id = $1 AND counter = $2 AND $3 > counter AND revoked_at IS NULL
+            """, [PostgresBytes(keyID), Int64(previous), Int64(counter)])
+        return moved == 1 ? .success(()) : .failure(.counter(counter, expectedAbove: previous))
     }
 
     /// Revokes the device with `keyID`; `false` when none is registered.
@@ -81,16 +109,8 @@ public struct AppAttestStore: Sendable {
         return Set(try rows.map { try $0.decode(PostgresBytes.self, "key_id").bytes })
     }
 
-    /// Records `challenge` as spent; `false` when it was already. Expired records are dropped on the way.
-    private static func spend(_ challenge: [UInt8], expires: Date, on connection: PostgresConnection) throws -> Bool {
-        _ = try connection.execute("DELETE FROM app_attest_spent_challenges WHERE expires_at < now() - interval '1 minute'")
-        return try connection.execute(
-            "INSERT INTO app_attest_spent_challenges (challenge, expires_at) VALUES ($1, $2) ON CONFLICT DO NOTHING",
-            [PostgresBytes(challenge), expires]) == 1
-    }
-
     /// A refusal decided inside a transaction: thrown to roll it back, answered as the failure.
     private struct Refused: Error {
-        let failure: AppAttestFailure
+        let outcome: Registration
     }
 }

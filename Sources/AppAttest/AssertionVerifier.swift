@@ -1,3 +1,4 @@
+import AppAttestFormat
 import CBOR
 import Crypto
 import Foundation

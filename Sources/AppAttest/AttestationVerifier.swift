@@ -1,10 +1,10 @@
-import CBOR
+import AppAttestFormat
 import Crypto
 import Foundation
 import SwiftASN1
 @_spi(FixedExpiryValidationTime) import X509
 
-/// Verifies an App Attest attestation completely, in the order Apple documents ("Validating apps that connect to your
+/// Verifies an App Attest attestation completely — every check Apple lists ("Validating apps that connect to your
 /// server"): the certificate chain to the root at a given instant, the nonce in the credential certificate, the key id,
 /// the app id, the counter, the environment and the credential id. Refusals say which check failed.
 public struct AttestationVerifier: Sendable {
@@ -27,11 +27,15 @@ public struct AttestationVerifier: Sendable {
     /// The extension of the credential certificate that holds the nonce.
     static let nonceExtension: ASN1ObjectIdentifier = [1, 2, 840, 113_635, 100, 8, 2]
 
-    private let roots: [Certificate]
+    /// The trust anchors with their subjects' DER, which an intermediate's issuer must equal.
+    private let roots: [(certificate: Certificate, name: [UInt8])]
 
     /// - Parameter roots: the trust anchors — Apple's App Attestation Root CA, or a test's own root.
     public init(roots: [Certificate]) {
-        self.roots = roots
+        self.roots = roots.map { root in
+            var serializer = DER.Serializer()
+            return (root, (try? serializer.serialize(root.subject)).map { serializer.serializedBytes } ?? [])
+        }
     }
 
     /// Apple's root, parsed from ``AppleAppAttestationRoot/pem``.
@@ -42,53 +46,56 @@ public struct AttestationVerifier: Sendable {
     /// - Parameters:
     ///   - clientDataHash: SHA-256 of the bytes the app passed to `attestKey` (the server's challenge).
     ///   - apps: the `TEAMID.bundle.id`s accepted.
+    ///   - environments: those accepted; the attestation's aaguid says which it was made in.
     ///   - at: the instant the certificates must be valid at: `nil`, now; a recorded instant to replay a recording.
+    ///
+    /// Cheapest first: the object's and the chain's shape (no signature: ``AttestationObject``), then the checks that
+    /// cost a hash (nonce, key id, app id, counter, environment, credential id), and only then the two signatures
+    /// of the one path to a root. Each must pass, so the order changes the cost of a refusal, not its outcome.
     public func verify(
-        attestation: [UInt8], keyID: [UInt8], clientDataHash: [UInt8], apps: [String], environment: AppAttestEnvironment, at: Date? = nil
+        attestation: [UInt8], keyID: [UInt8], clientDataHash: [UInt8], apps: [String], environments: [AppAttestEnvironment], at: Date? = nil
     ) async throws(AppAttestFailure) -> Verified {
-        let object: CBOR
-        do { object = try CBORDecoder.decode(attestation) } catch { throw .malformed("the attestation is not CBOR: \(error)") }
-        guard let format = object["fmt"]?.text else { throw .malformed("the attestation has no fmt") }
-        guard format == "apple-appattest" else { throw .format(format) }
-        guard let chain = object["attStmt"]?["x5c"]?.array?.compactMap(\.bytes), chain.count >= 2 else {
-            throw .malformed("the attestation statement has no certificate chain")
+        let object: AttestationObject
+        do { object = try AttestationObject(attestation) } catch {
+            switch error {
+            case .malformed(let reason): throw .malformed(reason)
+            case .format(let format): throw .format(format)
+            case .chainShape(let reason): throw .chainShape(reason)
+            }
         }
-        guard let receipt = object["attStmt"]?["receipt"]?.bytes else { throw .malformed("the attestation statement has no receipt") }
-        guard let authDataBytes = object["authData"]?.bytes else { throw .malformed("the attestation has no authData") }
-        let authData: AuthenticatorData
-        do { authData = try AuthenticatorData(authDataBytes) } catch { throw .malformed("\(error)") }
-        guard let credential = authData.attestedCredential else { throw .malformed("the authenticator data hold no credential") }
         guard keyID.count == 32, clientDataHash.count == 32 else { throw .malformed("the key id and the client data hash are 32 bytes each") }
-
-        // 1. The chain, from the credential certificate through the intermediates to a root, valid at `at`.
-        let leaf: Certificate
-        let intermediates: [Certificate]
+        let leaf: Certificate, intermediate: Certificate
         do {
-            leaf = try Certificate(derEncoded: chain[0])
-            intermediates = try chain.dropFirst().map { try Certificate(derEncoded: $0) }
+            leaf = try Certificate(derEncoded: object.chain.leaf)
+            intermediate = try Certificate(derEncoded: object.chain.intermediate)
         } catch {
             throw .malformed("a certificate of the chain is not DER X.509")
         }
-        var verifier = Verifier(rootCertificates: CertificateStore(roots)) {
-            if let at { RFC5280Policy(fixedExpiryValidationTime: at) } else { RFC5280Policy() }
-        }
-        if case .couldNotValidate(let failures) = await verifier.validate(leaf: leaf, intermediates: CertificateStore(intermediates)) {
-            throw .certificateChain(failures.first.map { "\($0.policyFailureReason)" } ?? "no path to a trusted root")
-        }
-        // 2–4. nonce = SHA-256(authData ‖ clientDataHash), equal to the octet string in the certificate's extension.
-        let nonce = Array(SHA256.hash(data: authDataBytes + clientDataHash))
+        // nonce = SHA-256(authData ‖ clientDataHash), equal to the octet string in the certificate's extension.
+        let nonce = Array(SHA256.hash(data: object.authDataBytes + clientDataHash))
         guard let certified = try? Self.nonce(in: leaf), certified == nonce else { throw .nonce }
-        // 5. SHA-256 of the credential certificate's public key (X9.63) is the key id.
+        // SHA-256 of the credential certificate's public key (X9.63) is the key id.
         guard let publicKey = P256.Signing.PublicKey(leaf.publicKey)?.x963Representation, Array(SHA256.hash(data: publicKey)) == keyID else {
             throw .keyID
         }
-        // 6. rpIdHash is SHA-256 of one of the apps' ids.
-        guard let appID = apps.first(where: { Array(SHA256.hash(data: Array($0.utf8))) == authData.rpIDHash }) else { throw .appID }
-        // 7–9. A new key: counter 0, the configured environment's aaguid, credential id = key id.
-        guard authData.counter == 0 else { throw .counter(authData.counter, expectedAbove: nil) }
-        guard credential.aaguid == environment.aaguid else { throw .environment }
-        guard credential.credentialID == keyID else { throw .credentialID }
-        return Verified(publicKey: Array(publicKey), appID: appID, environment: environment, receipt: receipt, counter: 0)
+        // rpIdHash is SHA-256 of one of the apps' ids.
+        guard let appID = apps.first(where: { Array(SHA256.hash(data: Array($0.utf8))) == object.authData.rpIDHash }) else { throw .appID }
+        // A new key: counter 0, an accepted environment's aaguid, credential id = key id.
+        guard object.authData.counter == 0 else { throw .counter(object.authData.counter, expectedAbove: nil) }
+        guard let environment = environments.first(where: { $0.aaguid == object.credential.aaguid }) else { throw .environment }
+        guard object.credential.credentialID == keyID else { throw .credentialID }
+
+        // The one path: credential certificate → intermediate → the root named as the intermediate's issuer, valid at
+        // `at`. With a single intermediate and only the roots of that name, path building has nothing to search.
+        let candidates = roots.filter { $0.name == object.chain.rootName }.map(\.certificate)
+        guard !candidates.isEmpty else { throw .certificateChain("the intermediate is not issued by a trusted root") }
+        var verifier = Verifier(rootCertificates: CertificateStore(candidates)) {
+            if let at { RFC5280Policy(fixedExpiryValidationTime: at) } else { RFC5280Policy() }
+        }
+        if case .couldNotValidate(let failures) = await verifier.validate(leaf: leaf, intermediates: CertificateStore([intermediate])) {
+            throw .certificateChain(failures.first.map { "\($0.policyFailureReason)" } ?? "no path to a trusted root")
+        }
+        return Verified(publicKey: Array(publicKey), appID: appID, environment: environment, receipt: object.receipt, counter: 0)
     }
 
     /// The octet string of extension 1.2.840.113635.100.8.2: `SEQUENCE { [1] EXPLICIT OCTET STRING }`.

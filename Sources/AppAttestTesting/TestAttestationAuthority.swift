@@ -71,4 +71,27 @@ public struct TestAttestationAuthority: Sendable {
             return der.serializedBytes
         }
     }
+
+    /// What an attacker sends to make path building search: `keys` keys, each certified by every one of them under one
+    /// name (keys² CA certificates, DER). swift-certificates' depth-first search tried on the order of keys!·keys²
+    /// signatures for such a set (8 keys: 64 certificates, 25 KB, eleven minutes of a core).
+    public static func crossSigned(keys count: Int) throws -> [[UInt8]] {
+        let keys = (0..<count).map { _ in P256.Signing.PrivateKey() }
+        let name = try DistinguishedName { CommonName("Pier Test App Attestation CA 1") }
+        let now = Date()
+        var certificates: [[UInt8]] = []
+        for subject in keys {
+            for issuer in keys {
+                let certificate = try Certificate(
+                    version: .v3, serialNumber: .init(), publicKey: .init(subject.publicKey), notValidBefore: now.addingTimeInterval(-3600),
+                    notValidAfter: now.addingTimeInterval(86_400), issuer: name, subject: name, signatureAlgorithm: .ecdsaWithSHA256,
+                    extensions: try Certificate.Extensions { Critical(BasicConstraints.isCertificateAuthority(maxPathLength: nil)) },
+                    issuerPrivateKey: .init(issuer))
+                var der = DER.Serializer()
+                try der.serialize(certificate)
+                certificates.append(der.serializedBytes)
+            }
+        }
+        return certificates
+    }
 }

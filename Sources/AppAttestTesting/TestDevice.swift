@@ -22,10 +22,11 @@ public struct TestDevice: Sendable {
     public var keyID: [UInt8] { Array(SHA256.hash(data: key.publicKey.x963Representation)) }
 
     /// The attestation object for `clientData` (the server's challenge bytes): what `attestKey` returns, given
-    /// SHA-256 of them. `changing` alters the authenticator data before it is certified (a test of each check).
+    /// SHA-256 of them. The other parameters change what a device writes (a test of each check); `x5c` what it sends
+    /// as the chain (the credential certificate and the intermediate, DER).
     public func attestation(
         clientData: [UInt8], authority: TestAttestationAuthority, counter: UInt32 = 0, aaguid: [UInt8]? = nil, credentialID: [UInt8]? = nil,
-        rpID: String? = nil, format: String = "apple-appattest"
+        rpID: String? = nil, format: String = "apple-appattest", x5c: ([[UInt8]]) -> [[UInt8]] = { $0 }
     ) throws -> [UInt8] {
         let id = credentialID ?? keyID
         let point = key.publicKey.x963Representation
@@ -36,7 +37,7 @@ public struct TestDevice: Sendable {
         let authData = Self.header(rpID: rpID ?? app, flags: 0x41, counter: counter) + (aaguid ?? environment.aaguid)
             + [UInt8(id.count >> 8), UInt8(id.count & 0xFF)] + id + coseKey
         let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: clientData))))
-        let chain = try authority.chain(for: key.publicKey, nonce: nonce)
+        let chain = x5c(try authority.chain(for: key.publicKey, nonce: nonce))
         return CBOREncoder.encode(.map([
             (.text("fmt"), .text(format)),
             (.text("attStmt"), .map([(.text("x5c"), .array(chain.map { .bytes($0) })), (.text("receipt"), .bytes(Array("test receipt".utf8)))])),

@@ -64,7 +64,7 @@ struct AppAttestCommand: ParsableCommand {
                 do {
                     return .success(try await AttestationVerifier(roots: [try AttestationVerifier.appleRoot()]).verify(
                         attestation: fields[1], keyID: fields[0], clientDataHash: Array(SHA256.hash(data: fields[2])), apps: [app],
-                        environment: environment, at: instant))
+                        environments: [environment], at: instant))
                 } catch let failure as AppAttestFailure {
                     return .failure(failure)
                 }

@@ -23,7 +23,7 @@ final class AppAttestServiceTests: ServiceTestCase {
 
     private func service(_ mode: AppAttestMode = .require, secret: String? = nil, budget: RequestBudget<ClientGroup>.Settings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1)) -> AppAttestService {
         AppAttestService(
-            mode: mode, apps: [app], environment: .development, secret: secret ?? self.secret, roots: [authority.root],
+            mode: mode, apps: [app], environments: [.development], secret: secret ?? self.secret, roots: [authority.root],
             store: AppAttestStore(pool: pool), budget: budget, metrics: nil)
     }
 
@@ -70,7 +70,7 @@ final class AppAttestServiceTests: ServiceTestCase {
         let assertion = try device.assertion(clientData: challenge)
         _ = try await service.token(keyID: device.keyID, assertion: assertion, challenge: challenge, client: nil).get()
         let replayed = try await service.token(keyID: device.keyID, assertion: assertion, challenge: challenge, client: nil)
-        XCTAssertEqual(replayed.failure, .counter(4, expectedAbove: 4))
+        XCTAssertEqual(replayed.failure, .challenge("was used already"))
         // A new assertion over the spent challenge.
         let reused = try await service.token(keyID: device.keyID, assertion: try device.assertion(clientData: challenge), challenge: challenge, client: nil)
         XCTAssertEqual(reused.failure, .challenge("was used already"))
@@ -82,19 +82,24 @@ final class AppAttestServiceTests: ServiceTestCase {
         XCTAssertEqual(kept, 4, "a refused assertion moves nothing")
     }
 
-    func testEveryRefusalStoresNothing() async throws {
+    func testEveryRefusalStoresNoDeviceAndEveryValidChallengeIsTriedOnce() async throws {
         let service = service()
         let device = TestDevice(app: app)
-        let challenge = service.challenge()
-        // Another environment's key, another challenge, a forged challenge, an expired one.
+        // Another environment's key, another challenge than the one certified.
         let production = TestDevice(app: app, environment: .production)
+        var challenge = service.challenge()
         var result = try await service.register(
             keyID: production.keyID, attestation: try production.attestation(clientData: challenge, authority: authority), challenge: challenge, client: nil)
         XCTAssertEqual(result.failure, .environment)
-        result = try await service.register(
-            keyID: device.keyID, attestation: try device.attestation(clientData: Array("other".utf8), authority: authority), challenge: challenge, client: nil)
+        challenge = service.challenge()
+        let otherNonce = try device.attestation(clientData: Array("other".utf8), authority: authority)
+        result = try await service.register(keyID: device.keyID, attestation: otherNonce, challenge: challenge, client: nil)
         XCTAssertEqual(result.failure, .nonce)
-        var forged = challenge
+        // The failing attestation again with the same challenge: the challenge was spent by the first try.
+        result = try await service.register(keyID: device.keyID, attestation: otherNonce, challenge: challenge, client: nil)
+        XCTAssertEqual(result.failure, .challenge("was used already"))
+        // A forged challenge, an expired one, another server's: refused for free, nothing spent.
+        var forged = service.challenge()
         forged[0] ^= 1
         result = try await service.register(
             keyID: device.keyID, attestation: try device.attestation(clientData: forged, authority: authority), challenge: forged, client: nil)
@@ -103,18 +108,17 @@ final class AppAttestServiceTests: ServiceTestCase {
         result = try await service.register(
             keyID: device.keyID, attestation: try device.attestation(clientData: old, authority: authority), challenge: old, client: nil)
         XCTAssertEqual(result.failure, .challenge("has expired (a challenge holds 300 seconds)"))
-        // Another server's secret: its challenges are not this one's.
         let elsewhere = self.service(secret: String(repeating: "t", count: 40)).challenge()
         result = try await service.register(
             keyID: device.keyID, attestation: try device.attestation(clientData: elsewhere, authority: authority), challenge: elsewhere, client: nil)
         XCTAssertEqual(result.failure, .challenge("was not issued by this server"))
         // An unknown key asks for a token.
-        let token = try await service.token(keyID: device.keyID, assertion: [0xA0], challenge: challenge, client: nil)
+        let token = try await service.token(keyID: device.keyID, assertion: [0xA0], challenge: service.challenge(), client: nil)
         XCTAssertEqual(token.failure, .unknownKey)
         let devices = try await rows("app_attest_devices")
         let spent = try await rows("app_attest_spent_challenges")
         XCTAssertEqual(devices, 0)
-        XCTAssertEqual(spent, 0)
+        XCTAssertEqual(spent, 3, "the three valid challenges shown, each spent by its first try")
     }
 
     func testAChallengeIsSpentOnceAcrossReplicas() async throws {
@@ -170,20 +174,75 @@ final class AppAttestServiceTests: ServiceTestCase {
             "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)")
     }
 
-    func testEachAddressHasAShareOfTheVerifications() async throws {
-        let service = service(budget: .init(ratePerMinute: 1, burst: 2, clientShare: 1))
-        let address = try XCTUnwrap(IPAddress("203.0.113.9"))
+    func testEachAddressAndNetworkHasAShareOfTheVerificationsAndOnlyValidChallengesCount() async throws {
+        // A network's share: 2 at once (a fifth of a burst of 10).
+        let service = service(budget: .init(ratePerMinute: 1, burst: 10, clientShare: 0.2))
+        let address = try XCTUnwrap(IPAddress("203.0.113.9")), neighbour = try XCTUnwrap(IPAddress("203.0.113.10"))
+        func unavailable(_ client: IPAddress, challenge: [UInt8]? = nil) async throws -> AppAttestService.Unavailable? {
+            do {
+                let result = try await service.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: challenge ?? service.challenge(), client: client)
+                XCTAssertEqual(result.failure, challenge == nil ? .unknownKey : .challenge("was not issued by this server"))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        // Forged challenges cost nothing and count for nothing.
+        for _ in 0..<5 {
+            var forged = service.challenge()
+            forged[31] ^= 1
+            let refused = try await unavailable(address, challenge: forged)
+            XCTAssertNil(refused)
+        }
         for _ in 0..<2 {
-            let result = try await service.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: service.challenge(), client: address)
-            XCTAssertEqual(result.failure, .unknownKey)
+            let refused = try await unavailable(address)
+            XCTAssertNil(refused)
         }
+        guard case .busy(let retryAfter, .address) = try await unavailable(address) else { return XCTFail("a third verification from the address") }
+        XCTAssertGreaterThanOrEqual(retryAfter, 1)
+        guard case .busy(_, .network) = try await unavailable(neighbour) else { return XCTFail("the network's share is spent too") }
+
+        let small = self.service(budget: .init(ratePerMinute: 1, burst: 1, clientShare: 1))
+        _ = try await small.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: small.challenge(), client: address)
         do {
-            _ = try await service.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: service.challenge(), client: address)
-            XCTFail("a third verification at once")
-        } catch let unavailable as AppAttestService.Unavailable {
-            guard case .busy(let retryAfter) = unavailable else { return XCTFail("\(unavailable)") }
-            XCTAssertGreaterThanOrEqual(retryAfter, 1)
+            _ = try await small.token(keyID: Array(repeating: 1, count: 32), assertion: [0xA0], challenge: small.challenge(), client: neighbour)
+            XCTFail("the server's budget is spent")
+        } catch {
+            XCTAssertEqual(error, .busy(retryAfter: 60, whose: .everybody))
         }
+    }
+
+    func testANetworkRegistersItsDaysDevicesAndNoMore() async throws {
+        let service = AppAttestService(
+            mode: .require, apps: [app], environments: [.development], secret: secret, roots: [authority.root], store: AppAttestStore(pool: pool),
+            budget: .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1), registrationsPerDay: 2, metrics: nil)
+        func register(from text: String) async throws -> Result<String, AppAttestFailure>? {
+            let device = TestDevice(app: app), challenge = service.challenge()
+            do {
+                return try await service.register(
+                    keyID: device.keyID, attestation: try device.attestation(clientData: challenge, authority: authority), challenge: challenge,
+                    client: IPAddress(text))
+            } catch AppAttestService.Unavailable.busy(let retryAfter, .registrations) {
+                XCTAssertLessThanOrEqual(retryAfter, 86_400, "until the next UTC day")
+                return nil
+            }
+        }
+        let first = try await register(from: "198.51.100.7"), second = try await register(from: "198.51.100.8")
+        XCTAssertNotNil(try first?.get())
+        XCTAssertNotNil(try second?.get())
+        let third = try await register(from: "198.51.100.9")
+        XCTAssertNil(third, "the /24 has registered its two")
+        for (address, why) in [("198.51.101.9", "another /24"), ("2001:db8:1::1", "a /48"), ("2001:db8:1:ff::1", "another /64 of the /48")] {
+            let registered = try await register(from: address)
+            XCTAssertNotNil(try registered?.get(), why)
+        }
+        let sameSite = try await register(from: "2001:db8:1:7::1")
+        XCTAssertNil(sameSite, "the /48 has registered its two")
+        let counted = try await pool.query("SELECT network, registrations FROM app_attest_registrations ORDER BY network")
+            .map { "\(try $0.decode(String.self, "network"))=\(try $0.decode(Int.self, "registrations"))" }
+        XCTAssertEqual(counted, ["198.51.100.0/24=2", "198.51.101.0/24=1", "2001:db8:1::/48=2"])
+        let devices = try await rows("app_attest_devices")
+        XCTAssertEqual(devices, 5)
     }
 
     func testDevicesAndTheAnonymousPoolAreGroupsOfTheirOwn() throws {

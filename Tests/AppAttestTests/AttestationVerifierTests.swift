@@ -60,7 +60,7 @@ final class AttestationVerifierTests: XCTestCase {
         try await AttestationVerifier(roots: [try AttestationVerifier.appleRoot()]).verify(
             attestation: attestation ?? recorded.attestation, keyID: keyID ?? recorded.keyID,
             clientDataHash: Array(SHA256.hash(data: clientData ?? recorded.clientData)), apps: apps ?? ["ABCDE12345.other.app", recorded.appID],
-            environment: environment, at: at ?? recorded.at)
+            environments: [environment], at: at ?? recorded.at)
     }
 
     private func assertRefused(_ expected: AppAttestFailure, _ recorded: Recorded, _ operation: () async throws -> Void) async {

@@ -3,6 +3,7 @@ import UpstreamTesting
 import XCTest
 
 @testable import AppAttest
+import AppAttestFormat
 import CBOR
 
 /// The hand-written CBOR decoder on RFC 8949's own examples (Appendix A), on what it must refuse, and on the

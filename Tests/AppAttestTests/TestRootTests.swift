@@ -2,6 +2,7 @@ import AppAttestTesting
 import CBOR
 import Crypto
 import Foundation
+import SwiftASN1
 import X509
 import XCTest
 
@@ -19,7 +20,7 @@ final class TestRootTests: XCTestCase {
     ) async throws -> AttestationVerifier.Verified {
         try await AttestationVerifier(roots: roots ?? [authority.root]).verify(
             attestation: attestation, keyID: device.keyID, clientDataHash: Array(SHA256.hash(data: clientData ?? challenge)), apps: [app],
-            environment: environment)
+            environments: [environment])
     }
 
     private func assertRefused(_ expected: AppAttestFailure, _ operation: () async throws -> Void, line: UInt = #line) async {
@@ -85,8 +86,39 @@ final class TestRootTests: XCTestCase {
             object = .map(pairs)
         }
         await refused(.nonce, CBOREncoder.encode(object))
+        let attested = try CBORDecoder.decode(try device.attestation(clientData: challenge, authority: authority))
+        let chain = try XCTUnwrap(attested["attStmt"]?["x5c"]?.array)
         await refused(.malformed("the attestation has no authData"), CBOREncoder.encode(.map([(.text("fmt"), .text("apple-appattest")),
-            (.text("attStmt"), .map([(.text("x5c"), .array([.bytes([1]), .bytes([2])])), (.text("receipt"), .bytes([]))]))])))
+            (.text("attStmt"), .map([(.text("x5c"), .array(chain)), (.text("receipt"), .bytes([]))]))])))
+    }
+
+    func testAChainNotOfApplesShapeIsRefusedBeforeAnySignatureIsChecked() async throws {
+        let authority = try TestAttestationAuthority()
+        let device = TestDevice(app: app)
+        func refused(_ reason: String, line: UInt = #line, _ x5c: @escaping ([[UInt8]]) -> [[UInt8]]) async throws {
+            let attestation = try device.attestation(clientData: challenge, authority: authority, x5c: x5c)
+            await assertRefused(.chainShape(reason), { _ = try await self.verify(attestation, device: device, authority: authority) }, line: line)
+        }
+        let notTwo = "certificates, not 2 (the credential certificate and Apple's intermediate)"
+        try await refused("1 \(notTwo)") { [$0[0]] }
+        try await refused("0 \(notTwo)") { _ in [] }
+        var root = DER.Serializer()
+        try root.serialize(authority.root)
+        try await refused("3 \(notTwo)") { $0 + [root.serializedBytes] }
+        // Keys cross-signed under the intermediate's name: refused by their count, before any of their signatures.
+        let crossSigned = try TestAttestationAuthority.crossSigned(keys: 8)
+        XCTAssertEqual(crossSigned.count, 64)
+        try await refused("65 \(notTwo)") { [$0[0]] + crossSigned }
+        // Two certificates, but not one issued by the other, or not certificates at all.
+        try await refused("the intermediate issued itself") { [$0[0], crossSigned[0]] }
+        try await refused("the credential certificate is not DER") { [[1], $0[1]] }
+        try await refused("the intermediate is not an X.509 certificate") { [$0[0], [0x30, 0x00]] }
+        try await refused("the intermediate is 5000 bytes, more than 4096") { [$0[0], Array(repeating: 0, count: 5000)] }
+        // The leaf and the intermediate swapped.
+        try await refused("the credential certificate is not issued by the intermediate") { [$0[1], $0[0]] }
+        // Whatever the entries, an x5c that is not an array of byte strings.
+        let notBytes = CBOREncoder.encode(.map([(.text("fmt"), .text("apple-appattest")), (.text("attStmt"), .map([(.text("x5c"), .array([.text("a"), .text("b")]))]))]))
+        await assertRefused(.chainShape("an x5c entry is not a byte string")) { _ = try await self.verify(notBytes, device: device, authority: authority) }
     }
 
     func testAssertionsCountUpAndAreSignedByTheAttestedKey() async throws {

@@ -33,14 +33,14 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         return url.path
     }
 
-    private func startAttesting(_ mode: String) throws -> PierProcess {
-        try startPier([
+    private func startAttesting(_ mode: String, _ more: [String: String] = [:]) throws -> PierProcess {
+        try startPier(more.merging([
             "PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key", "PIER_GEOAPIFY_CREDITS_PER_DAY": "200",
             "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
             "PIER_APP_ATTEST": mode, "PIER_APP_ATTEST_APPS": "FGHIJ67890.org.example.other, \(app)", "PIER_APP_ATTEST_ENVIRONMENT": "development",
             "PIER_APP_ATTEST_SECRET_FILE": try file("secret", secret + "\n"),
             "PIER_APP_ATTEST_TEST_ROOT_FILE": try file("root.pem", try authority.rootPEM), "PIER_APP_ATTEST_ALLOW_TEST_ROOT": "yes",
-        ])
+        ]) { mine, _ in mine })
     }
 
     private func places(_ pier: PierProcess, _ index: Int, from client: String = "198.51.100.7", token: String? = nil) throws -> RawResponse {
@@ -67,14 +67,19 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
     }
 
     private func register(_ device: TestDevice, on pier: PierProcess) throws -> String {
-        let challenge = try challenge(pier)
-        let answer = try post(pier, "/v1/app-attest/register", [
-            "keyId": Data(device.keyID).base64EncodedString(), "challenge": Data(challenge).base64EncodedString(),
-            "attestation": Data(try device.attestation(clientData: challenge, authority: authority)).base64EncodedString(),
-        ])
+        let answer = try attest(device, on: pier)
         XCTAssertEqual(answer.status, 201, "\(answer.json)")
         XCTAssertEqual(answer.json["expires_in"] as? Int, 3600)
         return try XCTUnwrap(answer.json["token"] as? String)
+    }
+
+    /// `POST /register` with `device`'s attestation over a fresh challenge, its chain as `x5c` makes it.
+    private func attest(_ device: TestDevice, on pier: PierProcess, x5c: ([[UInt8]]) -> [[UInt8]] = { $0 }) throws -> (status: Int, json: [String: Any]) {
+        let challenge = try challenge(pier)
+        return try post(pier, "/v1/app-attest/register", [
+            "keyId": Data(device.keyID).base64EncodedString(), "challenge": Data(challenge).base64EncodedString(),
+            "attestation": Data(try device.attestation(clientData: challenge, authority: authority, x5c: x5c)).base64EncodedString(),
+        ])
     }
 
     func testRequireRefusesSpendingWithoutATokenAndADeviceSpendsWithOne() throws {
@@ -103,9 +108,10 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try places(pier, 1, token: second).status, 200)
         let replayed = try post(pier, "/v1/app-attest/token", assertion)
         XCTAssertEqual(replayed.status, 401)
-        XCTAssertEqual(replayed.json["error"] as? String, "the counter 1 is not greater than 1")
+        XCTAssertEqual(replayed.json["error"] as? String, "the challenge was used already")
         XCTAssertEqual(try post(pier, "/v1/app-attest/token", ["keyId": "AAAA"]).status, 400)
         var broken = assertion
+        broken["challenge"] = Data(try self.challenge(pier)).base64EncodedString()
         broken["assertion"] = Data([0xA0]).base64EncodedString()
         let undecodable = try post(pier, "/v1/app-attest/token", broken)
         XCTAssertEqual(undecodable.status, 401, "a proof that does not even decode fails its check")
@@ -140,7 +146,7 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         XCTAssertTrue(metrics.contains(#"pier_app_attest_attestations_total{result="accepted"} 1"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="accepted"} 1"#), metrics)
-        XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="counter"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="challenge"} 1"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_app_attest_assertions_total{result="malformed"} 2"#), metrics)
         XCTAssertTrue(metrics.contains(#"pier_app_attest_tokens_issued_total 2"#), metrics)
         XCTAssertTrue(metrics.contains("pier_app_attest_spending_refused_total 3"), metrics)
@@ -168,6 +174,34 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         for index in 50..<61 { statuses.append(try places(pier, index, from: "198.51.2.7", token: token).status) }
         XCTAssertEqual(statuses, Array(repeating: 200, count: 10) + [429], "a device's share: 5 % of 200")
         XCTAssertTrue(try places(pier, 70, from: "198.51.2.7", token: token).bodyText.contains("this device has used its share"))
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testACrossSignedCertificateSetIsRefusedBeforeAnySignatureAndKeyMintingIsBounded() throws {
+        let pier = try startAttesting("require", ["PIER_APP_ATTEST_REGISTRATIONS_PER_DAY": "1"])
+        // Eight keys cross-signed under the intermediate's name (64 certificates, about 25 KB): what kept a core busy for
+        // eleven minutes when path building searched them. Refused by the chain's shape, before any signature.
+        let crossSigned = try TestAttestationAuthority.crossSigned(keys: 8)
+        let device = TestDevice(app: app)
+        let started = Date()
+        let refused = try attest(device, on: pier) { [$0[0]] + crossSigned }
+        XCTAssertEqual(refused.status, 401)
+        XCTAssertEqual(
+            refused.json["error"] as? String,
+            "the certificate chain is not Apple's shape: 65 certificates, not 2 (the credential certificate and Apple's intermediate)")
+        let twoOfThem = try attest(device, on: pier) { [$0[0], crossSigned[0]] }
+        XCTAssertEqual(twoOfThem.json["error"] as? String, "the certificate chain is not Apple's shape: the intermediate issued itself")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 10, "no search (the unbounded one took 682 s)")
+
+        // One new device a day from this network: the second is refused until the next UTC day.
+        _ = try register(device, on: pier)
+        let second = try attest(TestDevice(app: app), on: pier)
+        XCTAssertEqual(second.status, 429)
+        XCTAssertEqual(
+            second.json["error"] as? String, "this network has registered its new devices for today (PIER_APP_ATTEST_REGISTRATIONS_PER_DAY)")
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_attestations_total{result="chain_shape"} 2"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_verifications_refused_total{share="registrations"} 1"#), metrics)
         XCTAssertEqual(pier.stop(), 0)
     }
 

@@ -16,7 +16,7 @@ public struct AuthenticatorData: Sendable, Equatable {
     }
 
     /// Bit 6 of `flags` (AT): attested credential data follow.
-    static let attestedCredentialFlag: UInt8 = 0x40
+    public static let attestedCredentialFlag: UInt8 = 0x40
 
     public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
         case tooShort(Int)
