@@ -2,10 +2,11 @@ import Basics
 import Foundation
 import HTTPServer
 
-/// Who a request counts as under App Attest (``AppAttestMode``), worked out only when it would spend: a valid
-/// `X-Pier-App-Token` makes it its device (``ClientGroup/init(device:)``) — budgeted per device, whatever address it
-/// comes from; a token that is forged, expired or revoked may spend nothing; without a token, `prefer` counts the
-/// address and the anonymous pool, `require` lets it be served only what is held.
+/// Who a request counts as under App Attest (``AppAttestMode``), worked out only when it would spend. Its token's state
+/// (``SpendingState``) is counted in every mode; then a valid `X-Pier-App-Token` makes it its device
+/// (``ClientGroup/init(device:)``) or debug device (``ClientGroup/init(debug:)``) — budgeted on its own, whatever
+/// address it comes from; a token that is forged, expired or revoked may spend nothing; without a token, `prefer`
+/// counts the address and the anonymous pool, `require` lets it be served only what is held. `monitor` only counts.
 final class AppAttestCredentials: ClientCredentials {
     let service: AppAttestService
 
@@ -16,17 +17,23 @@ final class AppAttestCredentials: ClientCredentials {
     /// Made only with a service (``AppAttestFeature``: none when `PIER_APP_ATTEST=off`).
     func client(of request: HTTPRequest, address: IPAddress) -> Client {
         guard let token = request.headers[AppToken.header] else {
-            if service.mode == .prefer { return Client(groups: address.groups + [.anonymous]) }
-            return refused(address, "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)")
+            service.count(.missing)
+            switch service.mode {
+            case .monitor, .off: return Client(address)
+            case .prefer: return Client(groups: address.groups + [.anonymous])
+            case .require: return refused(address, Self.missing)
+            }
         }
-        do {
-            let keyID = try service.tokens.keyID(of: Substring(token), now: Date())
-            if service.isRevoked(keyID) { throw AppAttestFailure.revoked }
-            return Client(groups: [ClientGroup(device: keyID)])
-        } catch {
-            return refused(address, "\(error)")
+        let (state, group) = service.spender(token: Substring(token), now: Date())
+        service.count(state)
+        if service.mode == .monitor { return Client(address) }
+        switch group {
+        case .success(let group): return Client(groups: [group])
+        case .failure(let failure): return refused(address, failure.description)
         }
     }
+
+    static let missing = "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)"
 
     /// Counted by address, and refused wherever it would spend.
     private func refused(_ address: IPAddress, _ reason: String) -> Client {

@@ -23,6 +23,10 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
     case alreadyRegistered
     /// An `X-Pier-App-Token` that is not one this server issued, or has expired.
     case token(String)
+    /// A debug token that is not one of this server's debug devices, or was revoked.
+    case debugToken
+    /// Debug devices are off on this server (`PIER_APP_ATTEST_DEBUG`).
+    case debugOff
 
     public var description: String {
         switch self {
@@ -43,6 +47,8 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .revoked: "this device is revoked"
         case .alreadyRegistered: "this key is registered already (App Attest attests a key once)"
         case let .token(reason): "the X-Pier-App-Token \(reason)"
+        case .debugToken: "the debug token is not one of this server's debug devices, or it was revoked"
+        case .debugOff: "debug devices are off on this server (PIER_APP_ATTEST_DEBUG)"
         }
     }
 
@@ -65,10 +71,13 @@ public enum AppAttestFailure: Error, Sendable, Equatable, CustomStringConvertibl
         case .revoked: "revoked"
         case .alreadyRegistered: "already_registered"
         case .token: "token"
+        case .debugToken: "debug_token"
+        case .debugOff: "debug_off"
         }
     }
 
-    /// Every label ``code`` takes, for counters made at start (one failure of each kind: the words are ``code``'s).
+    /// Every label ``code`` takes for attestations and assertions, for counters made at start (one failure of each kind:
+    /// the words are ``code``'s; the debug tokens' refusals are counted on their own).
     public static let codes = [
         AppAttestFailure.malformed(""), .format(""), .chainShape(""), .certificateChain(""), .nonce, .keyID, .appID, .counter(0, expectedAbove: nil), .environment,
         .credentialID, .signature, .challenge(""), .unknownKey, .revoked, .alreadyRegistered, .token(""),

@@ -29,6 +29,12 @@ public struct AppAttestFeature: Feature {
         public var registrationsPerDay = 10
         /// `PIER_APP_ATTEST_SECRET` / `_FILE`: signs challenges and tokens; every replica has the same.
         public var secret: String?
+        /// `PIER_APP_ATTEST_SECRET_PREVIOUS` / `_FILE`: the secret before a rotation — what it signed is still recognised
+        /// until it expires (tokens within their hour), so rotating ends no token at once.
+        public var previousSecret: String?
+        /// `PIER_APP_ATTEST_DEBUG`: debug tokens (`pier app-attest debug-token create`) are exchanged for tokens of their
+        /// debug devices — for the Simulator, CI and extensions, where App Attest cannot attest. Off by default.
+        public var debugDevices = false
         /// `PIER_APP_ATTEST_REQUESTS_PER_MINUTE`, `_BURST`, `_CLIENT_SHARE`: registrations and token exchanges verified
         /// (a chain or a signature and a query each); an address may use its share (here 60 a minute, 10 at once: a
         /// carrier's address stands for many phones, each registering once and asking a token an hour).
@@ -42,7 +48,7 @@ public struct AppAttestFeature: Feature {
         public init(_ reader: SettingsReader) throws {
             if let text = reader.string("PIER_APP_ATTEST") {
                 guard let mode = AppAttestMode(rawValue: text.lowercased()) else {
-                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST", value: text, expected: "off, prefer or require")
+                    throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST", value: text, expected: "off, monitor, prefer or require")
                 }
                 self.mode = mode
             }
@@ -61,6 +67,8 @@ public struct AppAttestFeature: Feature {
                 throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_APPS", value: apps, expected: "TEAMID.bundle.id, comma-separated (a ten-character team id)")
             }
             secret = try reader.secret("PIER_APP_ATTEST_SECRET")
+            previousSecret = try reader.secret("PIER_APP_ATTEST_SECRET_PREVIOUS")
+            debugDevices = try reader.flag("PIER_APP_ATTEST_DEBUG", default: debugDevices)
             budget = try reader.budget("PIER_APP_ATTEST", default: budget)
             let allowTestRoot = try reader.flag("PIER_APP_ATTEST_ALLOW_TEST_ROOT", default: false)
             if let path = reader.string("PIER_APP_ATTEST_TEST_ROOT_FILE"), !path.isEmpty {
@@ -82,6 +90,10 @@ public struct AppAttestFeature: Feature {
                     variable: "PIER_APP_ATTEST_SECRET", value: secret == nil ? "" : "(hidden)",
                     expected: "at least 32 characters with PIER_APP_ATTEST=\(mode.rawValue), the same on every replica")
             }
+            if let previousSecret, previousSecret.utf8.count < 32 || previousSecret == secret {
+                throw SettingsProblem.invalid(
+                    variable: "PIER_APP_ATTEST_SECRET_PREVIOUS", value: "(hidden)", expected: "the secret before the rotation: at least 32 characters, not the current one")
+            }
         }
 
         /// `ABCDE12345.org.example.app`: a ten-character team id, a dot, a bundle id.
@@ -95,8 +107,9 @@ public struct AppAttestFeature: Feature {
     public let service: AppAttestService?
     private let routes: AppAttestRoutes
     public let credentials: (any ClientCredentials)?
-    /// `/health`'s `app_attest`: the mode, and when on, the environment, how many apps, whether a test root is trusted
-    /// and the devices revoked (never the apps' ids or any key).
+    /// `/health`'s `app_attest`: the mode, and when on, the environments, how many apps, whether a test root is trusted,
+    /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
+    /// the share `require` would serve (never an app's id, a key id, a debug name or any token).
     private let health: @Sendable () -> String
 
     public init(settings: Settings, context: FeatureContext) throws {
@@ -115,15 +128,18 @@ public struct AppAttestFeature: Feature {
             Logger(label: "pier.app-attest").error(
                 "App Attest trusts a TEST root beside Apple's (PIER_APP_ATTEST_TEST_ROOT_FILE): attestations it signs are accepted. Never in production.")
         }
-        let service = AppAttestService(
-            mode: settings.mode, apps: settings.apps, environments: settings.environments, secret: secret, roots: roots,
-            store: AppAttestStore(pool: context.pool), budget: settings.budget, registrationsPerDay: settings.registrationsPerDay, metrics: context.metrics)
+        let service = AppAttestService(settings: settings, secret: secret, roots: roots, store: AppAttestStore(pool: context.pool), metrics: context.metrics)
         self.service = service
         routes = AppAttestRoutes(service: service)
         credentials = AppAttestCredentials(service: service)
         let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environments.map(\.rawValue).joined(separator: ","))","apps":\#(settings.apps.count),"#
-            + #""test_root":\#(settings.testRootPEM != nil)"#
-        health = { fixed + #","revoked_devices":\#(service.revokedCount)}"# }
+            + #""test_root":\#(settings.testRootPEM != nil),"debug":\#(settings.debugDevices),"#
+        health = {
+            let hour = service.lastHour
+            let share = hour.provenShare.map { String(format: "%.3f", $0) } ?? "null"
+            return fixed + #""revoked_devices":\#(service.revokedCount),"debug_devices":\#(service.debugCount),"#
+                + #""last_hour":{"spending_requests":\#(hour.requests),"verified_share":\#(share)}}"#
+        }
     }
 
     public func load() async throws { try await service?.load() }

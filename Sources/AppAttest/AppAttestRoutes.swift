@@ -10,6 +10,7 @@ struct AppAttestRoutes: Sendable {
     static let challengePath = "/v1/app-attest/challenge"
     static let registerPath = "/v1/app-attest/register"
     static let tokenPath = "/v1/app-attest/token"
+    static let debugPath = "/v1/app-attest/debug"
     /// An attestation object is about 5 KB; a request body past this is not one.
     static let maximumBodyBytes = 64 * 1024
 
@@ -27,6 +28,21 @@ struct AppAttestRoutes: Sendable {
         exchange(Self.tokenPath, proof: "assertion", status: .ok, in: &router) { service, fields, client in
             try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: client)
         }
+        router.on(.post, Self.debugPath) { [service] request in
+            guard let service else { throw Self.off }
+            guard service.debugDevices else { throw HTTPError(.forbidden, AppAttestFailure.debugOff.description) }
+            let token = try Self.debugToken(of: request)
+            let result = try await Self.answering { try service.debug(token: token, client: request.client) }
+            return try Self.token(result, status: .ok)
+        }
+    }
+
+    /// `{"debugToken": "<what pier app-attest debug-token create printed>"}`.
+    static func debugToken(of request: HTTPRequest) throws(HTTPError) -> String {
+        guard request.body.count <= 1024, let object = (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any],
+            let token = object["debugToken"] as? String, !token.isEmpty, token.utf8.count <= 256
+        else { throw HTTPError(.badRequest, "the body must be a JSON object with debugToken (a string, as pier app-attest debug-token create printed it)") }
+        return token
     }
 
     /// `POST path` with `{"keyId", proof, "challenge"}`: `step` turns the decoded members into a token.

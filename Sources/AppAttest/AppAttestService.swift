@@ -36,6 +36,8 @@ public final class AppAttestService: Sendable {
     public let environments: [AppAttestEnvironment]
     /// New devices a network (an IPv4 /24, an IPv6 /48) may register per UTC day.
     public let registrationsPerDay: Int
+    /// Whether debug tokens are exchanged and their tokens taken (`PIER_APP_ATTEST_DEBUG`).
+    public let debugDevices: Bool
     private let verifier: AttestationVerifier
     private let challenges: AttestChallenge
     let tokens: AppToken
@@ -43,59 +45,95 @@ public final class AppAttestService: Sendable {
     /// Verifying costs a certificate chain or a signature and a query: each address has its share.
     private let budget: RequestBudget<ClientGroup>
     private let revokedKeys = Mutex<Set<[UInt8]>>([])
+    /// The debug devices not revoked, by their tokens' hashes (empty while debug devices are off).
+    private let debugNames = Mutex<[[UInt8]: String]>([:])
     private let logger = Logger(label: "pier.app-attest")
-    private let attestations: [String: Counter], assertions: [String: Counter]
+    private let attestations: [String: Counter], assertions: [String: Counter], debugExchanges: [String: Counter]
     private let issued: Counter?, spendingRefused: Counter?
     /// Verifications refused before any work, by whose share was spent.
     private let refused: [String: Counter]
+    /// Spending requests by what they showed, in every mode, and the last hour of them.
+    private let spending: [SpendingState: Counter]
+    private let window: RolloutWindow
 
+    /// - Parameter secret: the settings' secret (the feature makes a service only with one).
     public init(
-        mode: AppAttestMode, apps: [String], environments: [AppAttestEnvironment], secret: String, roots: [Certificate], store: AppAttestStore,
-        budget: RequestBudget<ClientGroup>.Settings, registrationsPerDay: Int = AppAttestFeature.Settings().registrationsPerDay, metrics: MetricsRegistry?, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }
+        settings: AppAttestFeature.Settings, secret: String, roots: [Certificate], store: AppAttestStore, metrics: MetricsRegistry?,
+        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }
     ) {
-        self.mode = mode
-        self.apps = apps
-        self.environments = environments
-        self.registrationsPerDay = registrationsPerDay
+        mode = settings.mode
+        apps = settings.apps
+        environments = settings.environments
+        registrationsPerDay = settings.registrationsPerDay
+        debugDevices = settings.debugDevices
         verifier = AttestationVerifier(roots: roots)
-        let signer = SignedBytes(secret: secret)
+        let signer = SignedBytes(secret: secret, previous: settings.previousSecret)
         challenges = AttestChallenge(signer: signer)
         tokens = AppToken(signer: signer)
         self.store = store
-        self.budget = RequestBudget(budget, clock: clock)
-        func counters(_ name: String, _ help: String) -> [String: Counter] {
+        budget = RequestBudget(settings.budget, clock: clock)
+        window = RolloutWindow(clock: clock)
+        func counters(_ name: String, _ help: String, _ label: String, _ values: [String]) -> [String: Counter] {
             var counters: [String: Counter] = [:]
-            for result in ["accepted"] + AppAttestFailure.codes {
-                counters[result] = metrics?.counter(name, help: help, labels: [("result", result)])
-            }
+            for value in values { counters[value] = metrics?.counter(name, help: help, labels: [(label, value)]) }
             return counters
         }
-        attestations = counters("pier_app_attest_attestations_total", "App Attest attestations (POST /v1/app-attest/register), accepted or refused by reason.")
-        assertions = counters("pier_app_attest_assertions_total", "App Attest assertions (POST /v1/app-attest/token), accepted or refused by reason.")
+        let results = ["accepted"] + AppAttestFailure.codes
+        attestations = counters("pier_app_attest_attestations_total", "App Attest attestations (POST /v1/app-attest/register), accepted or refused by reason.", "result", results)
+        assertions = counters("pier_app_attest_assertions_total", "App Attest assertions (POST /v1/app-attest/token), accepted or refused by reason.", "result", results)
+        debugExchanges = counters(
+            "pier_app_attest_debug_exchanges_total", "Debug tokens exchanged (POST /v1/app-attest/debug): accepted, or refused as unknown or revoked.",
+            "result", ["accepted", "refused"])
+        refused = counters(
+            "pier_app_attest_verifications_refused_total", "Registrations and token exchanges refused (429) before any verification, by whose share was spent.",
+            "share", Unavailable.Whose.allCases.map(\.rawValue))
+        let states = counters(
+            "pier_app_attest_spending_requests_total",
+            "Requests that would spend an upstream call or quota, by the X-Pier-App-Token they showed (counted in every mode but off).",
+            "state", SpendingState.allCases.map(\.rawValue))
+        spending = Dictionary(uniqueKeysWithValues: SpendingState.allCases.compactMap { state in states[state.rawValue].map { (state, $0) } })
         issued = metrics?.counter("pier_app_attest_tokens_issued_total", help: "X-Pier-App-Token tokens issued.")
-        var refused: [String: Counter] = [:]
-        for whose in Unavailable.Whose.allCases {
-            refused[whose.rawValue] = metrics?.counter(
-                "pier_app_attest_verifications_refused_total", help: "Registrations and token exchanges refused (429) before any verification, by whose share was spent.",
-                labels: [("share", whose.rawValue)])
-        }
-        self.refused = refused
         spendingRefused = metrics?.counter(
             "pier_app_attest_spending_refused_total", help: "Requests refused (401) because they would have spent an upstream call or quota without a valid token.")
     }
 
-    /// Reads the revoked devices (at start, and when another process announces a revocation).
+    /// Reads the revoked devices and the debug devices (at start, and when another process announces a change).
     public func load() async throws {
         let revoked = try await store.revoked()
+        let debug = debugDevices ? try await store.activeDebugDevices() : [:]
         revokedKeys.withLock { $0 = revoked }
+        debugNames.withLock { $0 = debug }
     }
 
-    func isRevoked(_ keyID: [UInt8]) -> Bool {
-        revokedKeys.withLock { $0.contains(keyID) }
-    }
-
-    /// How many devices are revoked (as this process last read them).
+    /// How many devices are revoked and how many debug devices are not (as this process last read them).
     var revokedCount: Int { revokedKeys.withLock { $0.count } }
+    var debugCount: Int { debugNames.withLock { $0.count } }
+
+    /// What a request that would spend showed with `token`, and the group it counts as (or why it may not spend).
+    func spender(token: Substring, now: Date) -> (SpendingState, Result<ClientGroup, AppAttestFailure>) {
+        let holder: AppToken.Holder
+        do { holder = try tokens.holder(of: token, now: now) } catch {
+            return (error == .expired ? .expired : .forged, .failure(error.failure))
+        }
+        switch holder {
+        case .device(let keyID):
+            if revokedKeys.withLock({ $0.contains(keyID) }) { return (.revoked, .failure(.revoked)) }
+            return (.verified, .success(ClientGroup(device: keyID)))
+        case .debug(let hash):
+            guard debugDevices else { return (.revoked, .failure(.debugOff)) }
+            guard let name = debugNames.withLock({ $0[hash] }) else { return (.revoked, .failure(.revoked)) }
+            return (.debug, .success(ClientGroup(debug: name)))
+        }
+    }
+
+    /// Counts a spending request's state (every mode).
+    func count(_ state: SpendingState) {
+        spending[state]?.increment()
+        window.count(state)
+    }
+
+    /// The last hour's spending requests and the share `require` would serve.
+    var lastHour: (requests: Int, provenShare: Double?) { window.lastHour() }
 
     /// A request whose body is not what App Attest sends (no JSON, a member missing), refused before any check.
     func countMalformed(attestation: Bool) {
@@ -113,6 +151,21 @@ public final class AppAttestService: Sendable {
         challenges.issue(now: now)
     }
 
+    /// Exchanges a debug token (`pier app-attest debug-token create`) for a token of its debug device: the token's hash
+    /// looked up among the debug devices held in memory, after the caller's share (no challenge: nothing to verify).
+    public func debug(token: String, client: IPAddress?, now: Date = Date()) throws(Unavailable) -> Result<String, AppAttestFailure> {
+        try share(client?.groups ?? [])
+        let hash = Array(SHA256.hash(data: Array(token.utf8)))
+        guard debugDevices, debugNames.withLock({ $0[hash] != nil }) else {
+            debugExchanges["refused"]?.increment()
+            logger.info("App Attest refused a debug token")
+            return .failure(debugDevices ? .debugToken : .debugOff)
+        }
+        debugExchanges["accepted"]?.increment()
+        issued?.increment()
+        return .success(tokens.issue(.debug(hash), now: now))
+    }
+
     /// Verifies `attestation` of `keyID` for `challenge` completely and stores the device; the device's first token.
     public func register(keyID: [UInt8], attestation: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws(Unavailable) -> Result<String, AppAttestFailure> {
         let result: Result<String, AppAttestFailure>
@@ -121,7 +174,7 @@ public final class AppAttestService: Sendable {
             let verified = try await verifier.verify(
                 attestation: attestation, keyID: keyID, clientDataHash: Array(SHA256.hash(data: challenge)), apps: apps, environments: environments)
             switch try await stored({ try await store.register(verified, keyID: keyID, network: network) }) {
-            case .stored: result = .success(tokens.issue(keyID: keyID, now: now))
+            case .stored: result = .success(tokens.issue(.device(keyID), now: now))
             case .refused(let failure): result = .failure(failure)
             case .networkSpent: throw registrationsSpent(now)
             }
@@ -145,7 +198,7 @@ public final class AppAttestService: Sendable {
             let counter = try AssertionVerifier.verify(
                 assertion: assertion, clientData: challenge, publicKey: device.publicKey, appID: device.app, previousCounter: device.counter)
             result = try await stored { try await store.advance(keyID, from: device.counter, to: counter) }.map {
-                tokens.issue(keyID: keyID, now: now)
+                tokens.issue(.device(keyID), now: now)
             }
         } catch let failure as AppAttestFailure {
             result = .failure(failure)
@@ -164,16 +217,21 @@ public final class AppAttestService: Sendable {
         let expires = try challenges.check(challenge, now: now)
         guard try await stored({ try await store.spend(challenge, expires: expires) }) else { throw AppAttestFailure.challenge("was used already") }
         let groups = client?.groups ?? []
-        if case .refused(let refusal, let retryAfter, let index) = budget.acquire(for: groups) {
-            let whose: Unavailable.Whose = refusal == .budget ? .everybody : index.map { groups[$0].size.isSubscriber } == true ? .address : .network
-            refused[whose.rawValue]?.increment()
-            throw Unavailable.busy(retryAfter: RetryAfter.seconds(retryAfter), whose: whose)
-        }
+        try share(groups)
         guard registering, let network = groups.last else { return nil }
         let day = CalendarDate(now, in: DailyQuota.utc)
         let name = network.description
         guard try await stored({ try await store.registrations(of: name, day: day) }) < registrationsPerDay else { throw registrationsSpent(now) }
         return (name, day, registrationsPerDay)
+    }
+
+    /// One verification taken from the shares of `groups` (an address's, its network's) and everybody's.
+    private func share(_ groups: [ClientGroup]) throws(Unavailable) {
+        if case .refused(let refusal, let retryAfter, let index) = budget.acquire(for: groups) {
+            let whose: Unavailable.Whose = refusal == .budget ? .everybody : index.map { groups[$0].size.isSubscriber } == true ? .address : .network
+            refused[whose.rawValue]?.increment()
+            throw .busy(retryAfter: RetryAfter.seconds(retryAfter), whose: whose)
+        }
     }
 
     /// The network's registrations of the day are spent: retry on the next UTC day.

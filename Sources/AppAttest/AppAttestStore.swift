@@ -2,7 +2,8 @@ import Fetching
 import Foundation
 import Postgres
 
-/// The devices App Attest proved, the challenges spent and the registrations per network (migrations 0015, 0016),
+/// The devices App Attest proved, the challenges spent, the registrations per network and the debug devices
+/// (migrations 0015–0017),
 /// shared by every replica. A challenge is spent by the first request that shows it, before any work for it, so it is
 /// tried once across replicas whatever the outcome; a refused step stores nothing else.
 public struct AppAttestStore: Sendable {
@@ -28,6 +29,39 @@ public struct AppAttestStore: Sendable {
         case refused(AppAttestFailure)
         /// The network has registered its day's devices.
         case networkSpent
+    }
+
+    /// A debug device as the operator's list shows it.
+    public struct DebugDevice: Sendable, Equatable {
+        public var name: String
+        public var created: Date
+        public var revoked: Date?
+    }
+
+    /// Names a debug device whose token hashes to `hash`; `false` when the name was used before (names are never reused).
+    public func createDebugDevice(_ name: String, tokenHash hash: [UInt8]) async throws -> Bool {
+        try await pool.execute(
+            "INSERT INTO app_attest_debug_tokens (name, token_hash) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING", [name, PostgresBytes(hash)]) == 1
+    }
+
+    /// Every debug device, by name.
+    public func debugDevices() async throws -> [DebugDevice] {
+        try await pool.query("SELECT name, created_at, revoked_at FROM app_attest_debug_tokens ORDER BY name").map { row in
+            DebugDevice(name: try row.decode(String.self, "name"), created: try row.decode(Date.self, "created_at"), revoked: try row.decode(Date?.self, "revoked_at"))
+        }
+    }
+
+    /// Revokes the debug device `name`; `false` when there is none.
+    public func revokeDebugDevice(_ name: String) async throws -> Bool {
+        try await pool.execute("UPDATE app_attest_debug_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE name = $1", [name]) == 1
+    }
+
+    /// The debug devices not revoked: their tokens' hashes and names (few: an operator's list).
+    func activeDebugDevices() async throws -> [[UInt8]: String] {
+        let rows = try await pool.query("SELECT name, token_hash FROM app_attest_debug_tokens WHERE revoked_at IS NULL")
+        var devices: [[UInt8]: String] = [:]
+        for row in rows { devices[try row.decode(PostgresBytes.self, "token_hash").bytes] = try row.decode(String.self, "name") }
+        return devices
     }
 
     /// Records `challenge` as spent, before any work is done for it: a challenge is tried once, whatever the outcome.

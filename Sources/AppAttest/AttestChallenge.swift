@@ -1,12 +1,12 @@
 import Foundation
 
-/// A challenge for `attestKey` or `generateAssertion`: 32 bytes — 16 random, the expiry (8, seconds) and 8 of the
-/// MAC — that any replica recognises with the shared secret, without a row per challenge (the route is open to
-/// anyone). It is single-use: the first registration or token exchange that spends it records it
+/// A challenge for `attestKey` or `generateAssertion`: 32 bytes — the key id (1), 15 random, the expiry (8, seconds)
+/// and 8 of the MAC — that any replica recognises with the shared secret, without a row per challenge (the route is
+/// open to anyone). It is single-use: the first registration or token exchange that shows it spends it
 /// (``AppAttestStore``) until it expires.
 struct AttestChallenge: Sendable {
     static let lifetime: TimeInterval = 300
-    static let randomBytes = 16
+    static let randomBytes = 15
     static let macBytes = 8
 
     let signer: SignedBytes

@@ -14,6 +14,8 @@ public struct ClientGroup: Sendable, Hashable, CustomStringConvertible {
         case ipv6Network = "ipv6/48"
         /// One attested app instance (its key id).
         case device
+        /// One debug device an operator named (the Simulator, CI, an extension: App Attest's debug tokens).
+        case debugDevice = "debug"
         /// Every client without a device's proof, together.
         case anonymous
 
@@ -21,6 +23,7 @@ public struct ClientGroup: Sendable, Hashable, CustomStringConvertible {
         public var bits: Int {
             switch self {
             case .ipv4Address, .device: 128
+            case .debugDevice: 0
             case .ipv4Network: 120
             case .ipv6Subscriber: 64
             case .ipv6Site: 56
@@ -33,20 +36,37 @@ public struct ClientGroup: Sendable, Hashable, CustomStringConvertible {
         /// anonymous pool.
         public var isSubscriber: Bool {
             switch self {
-            case .ipv4Address, .ipv6Subscriber, .ipv6Site, .device: true
+            case .ipv4Address, .ipv6Subscriber, .ipv6Site, .device, .debugDevice: true
             case .ipv4Network, .ipv6Network, .anonymous: false
             }
         }
     }
 
     /// The group's first address (the client's address with the rest cleared); a device's first 128 bits of its key
-    /// id; `::` for the anonymous pool.
+    /// id; `::` for the anonymous pool and a debug device.
     public let prefix: IPAddress
     public let size: Size
+    /// A debug device's name (letters, digits, `.`, `_`, `-`: safe in CIDR-like text, SQL arrays and metrics).
+    public let name: String?
 
     public init(_ address: IPAddress, size: Size) {
         prefix = address.masked(to: size.bits)
         self.size = size
+        name = nil
+    }
+
+    /// The group of the debug device `name` (``isDebugName(_:)``).
+    public init(debug name: String) {
+        prefix = .unspecified
+        size = .debugDevice
+        self.name = name
+    }
+
+    /// 1 to 64 letters, digits, `.`, `_` or `-`.
+    public static func isDebugName(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            (byte >= 0x30 && byte <= 0x39) || (byte | 0x20 >= 0x61 && byte | 0x20 <= 0x7A) || byte == 0x2E || byte == 0x5F || byte == 0x2D
+        }
     }
 
     /// The group of one device: `id` is its key id (SHA-256 of its public key), of which 128 bits identify it.
@@ -54,15 +74,18 @@ public struct ClientGroup: Sendable, Hashable, CustomStringConvertible {
         func word(_ range: Range<Int>) -> UInt64 { range.reduce(0) { $0 << 8 | UInt64($1 < id.count ? id[$1] : 0) } }
         prefix = IPAddress(high: word(0..<8), low: word(8..<16))
         size = .device
+        name = nil
     }
 
     /// The pool every client without a device's proof shares.
     public static let anonymous = ClientGroup(.unspecified, size: .anonymous)
 
-    /// `203.0.113.0/24`, `2001:db8::/48`: CIDR text (no spaces or commas); `device/<32 hex digits>`, `anonymous`.
+    /// `203.0.113.0/24`, `2001:db8::/48`: CIDR text (no spaces or commas); `device/<32 hex digits>`, `debug/<name>`,
+    /// `anonymous`.
     public var description: String {
         switch size {
         case .device: "device/" + Self.hex(prefix.high) + Self.hex(prefix.low)
+        case .debugDevice: "debug/" + (name ?? "")
         case .anonymous: "anonymous"
         default: prefix.isIPv4 ? "\(prefix)/\(size.bits - 96)" : "\(prefix)/\(size.bits)"
         }

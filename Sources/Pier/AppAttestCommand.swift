@@ -1,5 +1,6 @@
 import AppAttest
 import ArgumentParser
+import Basics
 import Crypto
 import Fetching
 import Foundation
@@ -11,7 +12,7 @@ struct AppAttestCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "app-attest",
         abstract: "Revoke App Attest devices and verify recorded attestations and assertions.",
-        subcommands: [Revoke.self, VerifyAttestation.self, VerifyAssertion.self])
+        subcommands: [Revoke.self, DebugToken.self, VerifyAttestation.self, VerifyAssertion.self])
 
     /// `pier app-attest revoke KEYID`: the device's tokens are refused by every replica at once.
     struct Revoke: ParsableCommand {
@@ -24,20 +25,96 @@ struct AppAttestCommand: ParsableCommand {
 
         func run() throws {
             guard let key = AppAttestCommand.keyID(keyID) else { throw ValidationError("KEYID must be 32 bytes in base64 or hex") }
-            let configuration = try Configuration.load()
-            Configuration.bootstrapLogging(configuration)
-            let pool = try Database.migratedPool(configuration, logger: Logger(label: "pier"))
-            defer { pool.close() }
-            let revoked = try runBlocking { try await AppAttestStore(pool: pool).revoke(key) }
-            guard revoked else {
-                print("no device is registered with this key id")
-                throw ExitCode.failure
+            try AppAttestCommand.withStore(announcing: true) { store in
+                guard try await store.revoke(key) else {
+                    print("no device is registered with this key id")
+                    throw ExitCode.failure
+                }
+                print("revoked")
             }
-            // Running `pier serve` processes reload the revoked devices.
-            let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
-            try runBlocking { await changes.publish(AppAttestFeature.source, on: pool) }
-            print("revoked")
         }
+    }
+
+    /// `pier app-attest debug-token create|list|revoke`: debug devices for the Simulator, CI and app extensions.
+    struct DebugToken: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "debug-token",
+            abstract: "Name, list and revoke debug devices (served only with PIER_APP_ATTEST_DEBUG=on).",
+            subcommands: [Create.self, List.self, RevokeName.self])
+
+        static let nameHelp: ArgumentHelp = "The debug device's name: 1 to 64 letters, digits, '.', '_' or '-' (shown in metrics as debug/NAME)."
+
+        static func validated(_ name: String) throws -> String {
+            guard ClientGroup.isDebugName(name) else { throw ValidationError("NAME must be 1 to 64 letters, digits, '.', '_' or '-'") }
+            return name
+        }
+
+        struct Create: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Create a debug device and print its token once (only its hash is stored).",
+                discussion: "The app sends the token to POST /v1/app-attest/debug. Environment: DATABASE_URL.")
+
+            @Argument(help: DebugToken.nameHelp) var name: String
+
+            func run() throws {
+                let name = try DebugToken.validated(name)
+                var random = [UInt8](repeating: 0, count: 32)
+                var generator = SystemRandomNumberGenerator()
+                for index in random.indices { random[index] = generator.next() }
+                let token = "pier-debug-" + Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                try AppAttestCommand.withStore(announcing: true) { store in
+                    guard try await store.createDebugDevice(name, tokenHash: Array(SHA256.hash(data: Array(token.utf8)))) else {
+                        throw ValidationError("a debug device named \(name) exists or existed (names are not reused): choose another")
+                    }
+                }
+                print(token)
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the debug devices: name, created, revoked (never a token).")
+
+            func run() throws {
+                try AppAttestCommand.withStore(announcing: false) { store in
+                    let format = Date.ISO8601FormatStyle()
+                    for device in try await store.debugDevices() {
+                        print([device.name, device.created.formatted(format), device.revoked.map { "revoked \($0.formatted(format))" } ?? "active"].joined(separator: "\t"))
+                    }
+                }
+            }
+        }
+
+        struct RevokeName: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "revoke", abstract: "Revoke a debug device: every replica refuses its token and the tokens it got at once.")
+
+            @Argument(help: DebugToken.nameHelp) var name: String
+
+            func run() throws {
+                let name = try DebugToken.validated(name)
+                try AppAttestCommand.withStore(announcing: true) { store in
+                    guard try await store.revokeDebugDevice(name) else {
+                        print("no debug device is named \(name)")
+                        throw ExitCode.failure
+                    }
+                    print("revoked")
+                }
+            }
+        }
+    }
+
+    /// Runs `body` with the store of a migrated database; `announcing`: then tells running `pier serve` processes to
+    /// reload the revoked devices and the debug devices (the change feed).
+    static func withStore(announcing: Bool, _ body: @escaping @Sendable (AppAttestStore) async throws -> Void) throws {
+        let configuration = try Configuration.load()
+        Configuration.bootstrapLogging(configuration)
+        let pool = try Database.migratedPool(configuration, logger: Logger(label: "pier"))
+        defer { pool.close() }
+        try runBlocking { try await body(AppAttestStore(pool: pool)) }
+        guard announcing else { return }
+        let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
+        try runBlocking { await changes.publish(AppAttestFeature.source, on: pool) }
     }
 
     /// Verifies `{"keyId", "attestation", "clientData"}` from standard input.

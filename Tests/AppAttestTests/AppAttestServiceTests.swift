@@ -1,10 +1,12 @@
 import AppAttestTesting
 import Basics
+import Crypto
 import DatabaseTesting
 import Fetching
 import Foundation
 import HTTPServer
 import Postgres
+import Synchronization
 import XCTest
 
 @testable import AppAttest
@@ -21,10 +23,17 @@ final class AppAttestServiceTests: ServiceTestCase {
         authority = try TestAttestationAuthority()
     }
 
-    private func service(_ mode: AppAttestMode = .require, secret: String? = nil, budget: RequestBudget<ClientGroup>.Settings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1)) -> AppAttestService {
-        AppAttestService(
-            mode: mode, apps: [app], environments: [.development], secret: secret ?? self.secret, roots: [authority.root],
-            store: AppAttestStore(pool: pool), budget: budget, metrics: nil)
+    private func service(
+        _ mode: AppAttestMode = .require, secret: String? = nil, budget: RequestBudget<ClientGroup>.Settings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1),
+        _ change: (inout AppAttestFeature.Settings) -> Void = { _ in }
+    ) -> AppAttestService {
+        var settings = AppAttestFeature.Settings()
+        settings.mode = mode
+        settings.apps = [app]
+        settings.environments = [.development]
+        settings.budget = budget
+        change(&settings)
+        return AppAttestService(settings: settings, secret: secret ?? self.secret, roots: [authority.root], store: AppAttestStore(pool: pool), metrics: nil)
     }
 
     private func rows(_ table: String) async throws -> Int {
@@ -43,7 +52,7 @@ final class AppAttestServiceTests: ServiceTestCase {
         let service = service()
         var device = TestDevice(app: app)
         let token = try await register(device, on: service)
-        XCTAssertEqual(try service.tokens.keyID(of: Substring(token), now: Date()), device.keyID)
+        XCTAssertEqual(try service.tokens.holder(of: Substring(token), now: Date()), .device(device.keyID))
         let stored = try await AppAttestStore(pool: pool).device(device.keyID)
         XCTAssertEqual(stored?.counter, 0)
         XCTAssertEqual(stored?.app, app)
@@ -155,7 +164,7 @@ final class AppAttestServiceTests: ServiceTestCase {
         forged[10] = forged[10] == "A" ? "B" : "A"
         XCTAssertEqual(client(String(forged)).refusal?.reason, "the X-Pier-App-Token is not one this server issued")
         XCTAssertEqual(client("short").refusal?.reason, "the X-Pier-App-Token is not one this server issued")
-        let expired = service.tokens.issue(keyID: device.keyID, now: Date().addingTimeInterval(-3601))
+        let expired = service.tokens.issue(.device(device.keyID), now: Date().addingTimeInterval(-3601))
         XCTAssertEqual(client(expired).refusal?.reason, "the X-Pier-App-Token has expired (ask POST /v1/app-attest/token for another)")
 
         let revoked = try await AppAttestStore(pool: pool).revoke(device.keyID)
@@ -213,9 +222,7 @@ final class AppAttestServiceTests: ServiceTestCase {
     }
 
     func testANetworkRegistersItsDaysDevicesAndNoMore() async throws {
-        let service = AppAttestService(
-            mode: .require, apps: [app], environments: [.development], secret: secret, roots: [authority.root], store: AppAttestStore(pool: pool),
-            budget: .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1), registrationsPerDay: 2, metrics: nil)
+        let service = service { $0.registrationsPerDay = 2 }
         func register(from text: String) async throws -> Result<String, AppAttestFailure>? {
             let device = TestDevice(app: app), challenge = service.challenge()
             do {
@@ -243,6 +250,105 @@ final class AppAttestServiceTests: ServiceTestCase {
         XCTAssertEqual(counted, ["198.51.100.0/24=2", "198.51.101.0/24=1", "2001:db8:1::/48=2"])
         let devices = try await rows("app_attest_devices")
         XCTAssertEqual(devices, 5)
+    }
+
+    func testEverySpendingRequestIsCountedByItsStateAndMonitorRefusesNothing() async throws {
+        let clock = Mutex(0.0)
+        let registrar = service()
+        let device = TestDevice(app: app)
+        let token = try await register(device, on: registrar)
+        let revokedDevice = TestDevice(app: app)
+        let revokedToken = try await register(revokedDevice, on: registrar)
+        _ = try await AppAttestStore(pool: pool).revoke(revokedDevice.keyID)
+        let expired = registrar.tokens.issue(.device(device.keyID), now: Date().addingTimeInterval(-3601))
+        let address = try XCTUnwrap(IPAddress("198.51.100.7"))
+        let tokens: [(String?, SpendingState)] = [(token, .verified), (nil, .missing), (expired, .expired), (String(token.reversed()), .forged), (revokedToken, .revoked)]
+        for mode in [AppAttestMode.monitor, .prefer, .require] {
+            let service = AppAttestService(
+                settings: { var settings = AppAttestFeature.Settings(); settings.mode = mode; settings.apps = [app]; return settings }(),
+                secret: secret, roots: [authority.root], store: AppAttestStore(pool: pool), metrics: nil, clock: { clock.withLock { $0 } })
+            try await service.load()
+            let credentials = AppAttestCredentials(service: service)
+            for (token, state) in tokens {
+                var request = HTTPRequest(method: .get, target: "/v1/places", path: "/v1/places")
+                if let token { request.headers.add("X-Pier-App-Token", token) }
+                let client = credentials.client(of: request, address: address)
+                switch (mode, state) {
+                case (.monitor, _):
+                    XCTAssertEqual(client.groups, address.groups, "monitor: every client is its address")
+                    XCTAssertNil(client.refusal)
+                case (_, .verified):
+                    XCTAssertEqual(client.groups, [ClientGroup(device: device.keyID)])
+                    XCTAssertNil(client.refusal)
+                case (.prefer, .missing):
+                    XCTAssertEqual(client.groups, address.groups + [.anonymous])
+                    XCTAssertNil(client.refusal)
+                default:
+                    XCTAssertNotNil(client.refusal, "\(mode) \(state)")
+                }
+            }
+            let hour = service.lastHour
+            XCTAssertEqual(hour.requests, 5, "\(mode)")
+            XCTAssertEqual(hour.provenShare, 0.2, "\(mode): one of five would be served by require")
+            clock.withLock { $0 += 3601 }
+            XCTAssertEqual(service.lastHour.requests, 0, "an hour later")
+            XCTAssertNil(service.lastHour.provenShare)
+        }
+    }
+
+    func testADebugDeviceSpendsOnItsOwnShareUntilRevoked() async throws {
+        let store = AppAttestStore(pool: pool)
+        let secretToken = "pier-debug-\(UUID().uuidString)"
+        let created = try await store.createDebugDevice("ci-runner", tokenHash: Array(SHA256.hash(data: Array(secretToken.utf8))))
+        XCTAssertTrue(created)
+        let again = try await store.createDebugDevice("ci-runner", tokenHash: Array(SHA256.hash(data: Array("other".utf8))))
+        XCTAssertFalse(again, "a name is never reused")
+        let service = service { $0.debugDevices = true }
+        try await service.load()
+        XCTAssertEqual(service.debugCount, 1)
+        let token = try service.debug(token: secretToken, client: nil).get()
+        XCTAssertEqual(token.count, 99)
+        XCTAssertEqual(try service.debug(token: secretToken + "x", client: nil).failure, .debugToken)
+        let (state, group) = service.spender(token: Substring(token), now: Date())
+        XCTAssertEqual(state, .debug)
+        XCTAssertEqual(try group.get(), ClientGroup(debug: "ci-runner"))
+        XCTAssertEqual(try group.get().description, "debug/ci-runner")
+        XCTAssertTrue(try group.get().size.isSubscriber, "a subscriber's share of each day")
+
+        // Off: neither exchanged nor taken.
+        let off = self.service()
+        try await off.load()
+        XCTAssertEqual(try off.debug(token: secretToken, client: nil).failure, .debugOff)
+        XCTAssertEqual(off.spender(token: Substring(token), now: Date()).0, .revoked)
+
+        let revoked = try await store.revokeDebugDevice("ci-runner")
+        XCTAssertTrue(revoked)
+        try await service.load()
+        XCTAssertEqual(service.spender(token: Substring(token), now: Date()).0, .revoked, "its tokens end with it")
+        XCTAssertEqual(try service.debug(token: secretToken, client: nil).failure, .debugToken)
+        let listed = try await store.debugDevices()
+        XCTAssertEqual(listed.map(\.name), ["ci-runner"])
+        XCTAssertNotNil(listed.first?.revoked)
+        XCTAssertFalse(ClientGroup.isDebugName("with space"))
+        XCTAssertFalse(ClientGroup.isDebugName(""))
+        XCTAssertFalse(ClientGroup.isDebugName(String(repeating: "a", count: 65)))
+        XCTAssertTrue(ClientGroup.isDebugName("Simulator_iPhone-16.2"))
+    }
+
+    func testTokensAndChallengesOfThePreviousSecretHoldThroughARotation() async throws {
+        let before = service()
+        let rotated = service(secret: String(repeating: "n", count: 40)) { $0.previousSecret = self.secret }
+        let after = service(secret: String(repeating: "n", count: 40))
+        var device = TestDevice(app: app)
+        let token = try await register(device, on: before)
+        XCTAssertEqual(rotated.spender(token: Substring(token), now: Date()).0, .verified, "the previous secret's token holds its hour")
+        XCTAssertEqual(after.spender(token: Substring(token), now: Date()).0, .forged, "without the previous secret it ends")
+        let challenge = before.challenge()
+        let exchanged = try await rotated.token(keyID: device.keyID, assertion: try device.assertion(clientData: challenge), challenge: challenge, client: nil)
+        let fresh = try exchanged.get()
+        XCTAssertEqual(after.spender(token: Substring(fresh), now: Date()).0, .verified, "new tokens are the new secret's")
+        XCTAssertEqual(before.spender(token: Substring(fresh), now: Date()).0, .forged)
+        XCTAssertNotEqual(SignedBytes.Key(secret: secret).id, SignedBytes.Key(secret: String(repeating: "n", count: 40)).id, "(these two secrets' ids differ)")
     }
 
     func testDevicesAndTheAnonymousPoolAreGroupsOfTheirOwn() throws {

@@ -205,6 +205,91 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// `pier app-attest …` against the test's database.
+    private func command(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        try ChildProcess.run(PierProcess.binary.path, ["app-attest"] + arguments, environment: [
+            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "LOG_LEVEL": "error",
+        ])
+    }
+
+    private func appAttestHealth(_ pier: PierProcess) throws -> (text: String, state: [String: Any]) {
+        let health = try RawClient.request(port: pier.port, "/health")
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
+        return (health.bodyText, try XCTUnwrap(report["app_attest"] as? [String: Any], health.bodyText))
+    }
+
+    func testADebugDeviceSpendsOnItsOwnShareUntilTheOperatorRevokesIt() throws {
+        let created = try command(["debug-token", "create", "ci-simulator"])
+        XCTAssertEqual(created.status, 0, created.output)
+        let debugToken = try XCTUnwrap(created.output.split(separator: "\n").last.map(String.init))
+        XCTAssertTrue(debugToken.hasPrefix("pier-debug-"), created.output)
+        XCTAssertNotEqual(try command(["debug-token", "create", "ci-simulator"]).status, 0, "a name is used once")
+        XCTAssertNotEqual(try command(["debug-token", "create", "no spaces"]).status, 0)
+
+        let pier = try startAttesting("require", ["PIER_APP_ATTEST_DEBUG": "on"])
+        XCTAssertEqual(try post(pier, "/v1/app-attest/debug", ["debugToken": "pier-debug-guessed"]).status, 401)
+        XCTAssertEqual(try post(pier, "/v1/app-attest/debug", ["other": "x"]).status, 400)
+        let exchanged = try post(pier, "/v1/app-attest/debug", ["debugToken": debugToken])
+        XCTAssertEqual(exchanged.status, 200, "\(exchanged.json)")
+        XCTAssertEqual(exchanged.json["expires_in"] as? Int, 3600)
+        let token = try XCTUnwrap(exchanged.json["token"] as? String)
+        XCTAssertEqual(try places(pier, 0, token: token).status, 200)
+        XCTAssertEqual(upstream.requests(.geoapify).count, 1)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_spending_requests_total{state="debug"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_debug_exchanges_total{result="accepted"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_app_attest_debug_exchanges_total{result="refused"} 1"#), metrics)
+        let (healthText, state) = try appAttestHealth(pier)
+        XCTAssertEqual(state["debug"] as? Bool, true)
+        XCTAssertEqual(state["debug_devices"] as? Int, 1)
+        let hour = try XCTUnwrap(state["last_hour"] as? [String: Any])
+        XCTAssertEqual(hour["spending_requests"] as? Int, 1)
+        XCTAssertEqual(hour["verified_share"] as? Double, 1)
+
+        let revoked = try command(["debug-token", "revoke", "ci-simulator"])
+        XCTAssertEqual(revoked.status, 0, revoked.output)
+        var answer = try places(pier, 1, token: token)
+        let deadline = Date().addingTimeInterval(10)
+        while answer.status == 200, Date() < deadline {
+            usleep(50_000)
+            answer = try places(pier, 2 + Int.random(in: 0..<1000), token: token)
+        }
+        XCTAssertEqual(answer.status, 401)
+        XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText)
+        XCTAssertEqual(try post(pier, "/v1/app-attest/debug", ["debugToken": debugToken]).status, 401)
+        let listed = try command(["debug-token", "list"])
+        XCTAssertTrue(listed.output.contains("ci-simulator\t") && listed.output.contains("\trevoked "), listed.output)
+        XCTAssertEqual(pier.stop(), 0)
+        for text in [pier.standardOutput(), metrics, healthText, listed.output] {
+            XCTAssertFalse(text.contains(debugToken), "the debug token is never shown")
+            XCTAssertFalse(text.contains(token), "tokens are never shown")
+        }
+    }
+
+    func testMonitorCountsWhatRequireWouldRefuseAndRefusesNothing() throws {
+        let pier = try startAttesting("monitor")
+        XCTAssertEqual(try places(pier, 0).status, 200)
+        XCTAssertEqual(try places(pier, 1, token: String(repeating: "A", count: 99)).status, 200, "a forged token: counted, not refused")
+        let token = try register(TestDevice(app: app), on: pier)
+        XCTAssertEqual(try places(pier, 2, token: token).status, 200)
+        XCTAssertEqual(try places(pier, 3, token: token).status, 200)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        for (state, count) in [("verified", 2), ("missing", 1), ("forged", 1), ("expired", 0), ("revoked", 0), ("debug", 0)] {
+            XCTAssertTrue(metrics.contains(#"pier_app_attest_spending_requests_total{state="\#(state)"} \#(count)"#), "\(state) \(metrics)")
+        }
+        XCTAssertTrue(metrics.contains("pier_app_attest_spending_refused_total 0"), metrics)
+        let (_, state) = try appAttestHealth(pier)
+        XCTAssertEqual(state["mode"] as? String, "monitor")
+        XCTAssertEqual(state["debug"] as? Bool, false)
+        let hour = try XCTUnwrap(state["last_hour"] as? [String: Any])
+        XCTAssertEqual(hour["spending_requests"] as? Int, 4)
+        XCTAssertEqual(hour["verified_share"] as? Double, 0.5)
+        let debug = try post(pier, "/v1/app-attest/debug", ["debugToken": "pier-debug-x"])
+        XCTAssertEqual(debug.status, 403)
+        XCTAssertEqual(debug.json["error"] as? String, "debug devices are off on this server (PIER_APP_ATTEST_DEBUG)")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testTheTestRootIsRefusedUnlessAllowed() throws {
         let result = try ChildProcess.run(PierProcess.binary.path, ["routes"], environment: [
             "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory,
