@@ -145,6 +145,11 @@ let package = Package(
 // (.dockerignore), and SwiftPM refuses a manifest whose targets have no sources.
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += [
+        // The app's side of App Attest (clients/swift's PierAppAttest), compiled here too so that its protocol logic is
+        // tested against the real binary with the test authority's devices (PierTests).
+        .target(
+            name: "PierAppAttest", dependencies: [.product(name: "Crypto", package: "swift-crypto")], path: "clients/swift/Sources/PierAppAttest",
+            swiftSettings: strict),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
@@ -176,7 +181,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"],

@@ -28,6 +28,16 @@ public struct TestDevice: Sendable {
         clientData: [UInt8], authority: TestAttestationAuthority, counter: UInt32 = 0, aaguid: [UInt8]? = nil, credentialID: [UInt8]? = nil,
         rpID: String? = nil, format: String = "apple-appattest", x5c: ([[UInt8]]) -> [[UInt8]] = { $0 }
     ) throws -> [UInt8] {
+        try attestation(
+            clientDataHash: Array(SHA256.hash(data: clientData)), authority: authority, counter: counter, aaguid: aaguid, credentialID: credentialID,
+            rpID: rpID, format: format, x5c: x5c)
+    }
+
+    /// The attestation object for `clientDataHash`, exactly what `attestKey(_:clientDataHash:)` is given.
+    public func attestation(
+        clientDataHash: [UInt8], authority: TestAttestationAuthority, counter: UInt32 = 0, aaguid: [UInt8]? = nil, credentialID: [UInt8]? = nil,
+        rpID: String? = nil, format: String = "apple-appattest", x5c: ([[UInt8]]) -> [[UInt8]] = { $0 }
+    ) throws -> [UInt8] {
         let id = credentialID ?? keyID
         let point = key.publicKey.x963Representation
         let coseKey = CBOREncoder.encode(.map([
@@ -36,7 +46,7 @@ public struct TestDevice: Sendable {
         ]))
         let authData = Self.header(rpID: rpID ?? app, flags: 0x41, counter: counter) + (aaguid ?? environment.aaguid)
             + [UInt8(id.count >> 8), UInt8(id.count & 0xFF)] + id + coseKey
-        let nonce = Array(SHA256.hash(data: authData + Array(SHA256.hash(data: clientData))))
+        let nonce = Array(SHA256.hash(data: authData + clientDataHash))
         let chain = x5c(try authority.chain(for: key.publicKey, nonce: nonce))
         return CBOREncoder.encode(.map([
             (.text("fmt"), .text(format)),
@@ -48,9 +58,14 @@ public struct TestDevice: Sendable {
     /// The next assertion for `clientData`: the counter raised by one (or set to `counter`), signed as the Secure
     /// Enclave signs (ECDSA P-256 with SHA-256 over SHA-256(authenticatorData ‖ SHA-256(clientData))).
     public mutating func assertion(clientData: [UInt8], counter: UInt32? = nil, rpID: String? = nil) throws -> [UInt8] {
+        try assertion(clientDataHash: Array(SHA256.hash(data: clientData)), counter: counter, rpID: rpID)
+    }
+
+    /// The next assertion for `clientDataHash`, exactly what `generateAssertion(_:clientDataHash:)` is given.
+    public mutating func assertion(clientDataHash: [UInt8], counter: UInt32? = nil, rpID: String? = nil) throws -> [UInt8] {
         self.counter = counter ?? self.counter + 1
         let authData = Self.header(rpID: rpID ?? app, flags: 0x01, counter: self.counter)
-        let nonce = Data(SHA256.hash(data: authData + Array(SHA256.hash(data: clientData))))
+        let nonce = Data(SHA256.hash(data: authData + clientDataHash))
         let signature = try key.signature(for: nonce).derRepresentation
         return CBOREncoder.encode(.map([(.text("signature"), .bytes(Array(signature))), (.text("authenticatorData"), .bytes(authData))]))
     }

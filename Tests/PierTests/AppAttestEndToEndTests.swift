@@ -10,10 +10,10 @@ import XCTest
 /// clients are refused (`require`) or share the anonymous pool (`prefer`); a revoked device is refused by the running
 /// server; the operator's verifier replays a real device's recording.
 final class AppAttestEndToEndTests: EndToEndTestCase {
-    private let app = "ABCDE12345.org.example.pier"
-    private let secret = "app-attest-secret-\(UUID().uuidString)"
-    private var authority: TestAttestationAuthority!
-    private var scratch: URL!
+    let app = "ABCDE12345.org.example.pier"
+    let secret = "app-attest-secret-\(UUID().uuidString)"
+    var authority: TestAttestationAuthority!
+    var scratch: URL!
 
     override func setUpWithError() throws {
         try super.setUpWithError()
@@ -27,13 +27,13 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         super.tearDown()
     }
 
-    private func file(_ name: String, _ text: String) throws -> String {
+    func file(_ name: String, _ text: String) throws -> String {
         let url = scratch.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url.path
     }
 
-    private func startAttesting(_ mode: String, _ more: [String: String] = [:]) throws -> PierProcess {
+    func startAttesting(_ mode: String, _ more: [String: String] = [:]) throws -> PierProcess {
         try startPier(more.merging([
             "PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key", "PIER_GEOAPIFY_CREDITS_PER_DAY": "200",
             "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000",
@@ -43,21 +43,21 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         ]) { mine, _ in mine })
     }
 
-    private func places(_ pier: PierProcess, _ index: Int, from client: String = "198.51.100.7", token: String? = nil) throws -> RawResponse {
+    func places(_ pier: PierProcess, _ index: Int, from client: String = "198.51.100.7", token: String? = nil) throws -> RawResponse {
         var headers = [("X-Forwarded-For", client)]
         if let token { headers.append(("X-Pier-App-Token", token)) }
         return try RawClient.request(
             port: pier.port, "/v1/places?lat=\(47.0 + Double(index) * 0.01)&lon=8.5&radius=1000&categories=tourism.attraction&limit=20", headers: headers)
     }
 
-    private func post(_ pier: PierProcess, _ path: String, _ object: [String: String] = [:]) throws -> (status: Int, json: [String: Any]) {
+    func post(_ pier: PierProcess, _ path: String, _ object: [String: String] = [:]) throws -> (status: Int, json: [String: Any]) {
         let body = try JSONSerialization.data(withJSONObject: object)
         let response = try RawClient(port: pier.port).request(
             "POST", path, headers: [("Content-Type", "application/json"), ("X-Forwarded-For", "203.0.113.50")], body: Array(body))
         return (response.status, (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]) ?? [:])
     }
 
-    private func challenge(_ pier: PierProcess) throws -> [UInt8] {
+    func challenge(_ pier: PierProcess) throws -> [UInt8] {
         let answer = try post(pier, "/v1/app-attest/challenge")
         XCTAssertEqual(answer.status, 200)
         XCTAssertEqual(answer.json["expires_in"] as? Int, 300)
@@ -66,7 +66,7 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         return Array(bytes)
     }
 
-    private func register(_ device: TestDevice, on pier: PierProcess) throws -> String {
+    func register(_ device: TestDevice, on pier: PierProcess) throws -> String {
         let answer = try attest(device, on: pier)
         XCTAssertEqual(answer.status, 201, "\(answer.json)")
         XCTAssertEqual(answer.json["expires_in"] as? Int, 3600)
@@ -119,18 +119,9 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try places(pier, 2, token: String(token.reversed())).status, 401, "a forged token")
 
         // Revoked by the operator: the running server refuses the device's tokens.
-        let revoke = try ChildProcess.run(PierProcess.binary.path, ["app-attest", "revoke", Data(device.keyID).base64EncodedString()], environment: [
-            "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "LOG_LEVEL": "error",
-        ])
+        let revoke = try command(["revoke", Data(device.keyID).base64EncodedString()])
         XCTAssertEqual(revoke.status, 0, revoke.output)
-        var answer = try places(pier, 3, token: second)
-        let deadline = Date().addingTimeInterval(10)
-        while answer.status == 200, Date() < deadline {
-            usleep(50_000)
-            answer = try places(pier, 4 + Int.random(in: 0..<1000), token: second)
-        }
-        XCTAssertEqual(answer.status, 401)
-        XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText)
+        try assertRefusedOnceRevoked(pier, token: second)
 
         // /health shows the state: the mode, the environment, how many apps, the test root, the device revoked.
         let health = try RawClient.request(port: pier.port, "/health")
@@ -206,13 +197,26 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
     }
 
     /// `pier app-attest …` against the test's database.
-    private func command(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    func command(_ arguments: [String]) throws -> (status: Int32, output: String) {
         try ChildProcess.run(PierProcess.binary.path, ["app-attest"] + arguments, environment: [
             "DATABASE_URL": database.childURL, "PIER_MIGRATIONS_DIR": PierProcess.migrationsDirectory, "LOG_LEVEL": "error",
         ])
     }
 
-    private func appAttestHealth(_ pier: PierProcess) throws -> (text: String, state: [String: Any]) {
+    /// Asks places with `token` (a new point each time, so each would spend) until the running server has read the
+    /// revocation through the change feed, and asserts that it refuses the token.
+    func assertRefusedOnceRevoked(_ pier: PierProcess, token: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        var answer = try places(pier, 100, token: token)
+        let deadline = Date().addingTimeInterval(10)
+        while answer.status == 200, Date() < deadline {
+            usleep(50_000)
+            answer = try places(pier, 101 + Int.random(in: 0..<1000), token: token)
+        }
+        XCTAssertEqual(answer.status, 401, file: file, line: line)
+        XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText, file: file, line: line)
+    }
+
+    func appAttestHealth(_ pier: PierProcess) throws -> (text: String, state: [String: Any]) {
         let health = try RawClient.request(port: pier.port, "/health")
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
         return (health.bodyText, try XCTUnwrap(report["app_attest"] as? [String: Any], health.bodyText))
@@ -248,14 +252,7 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
 
         let revoked = try command(["debug-token", "revoke", "ci-simulator"])
         XCTAssertEqual(revoked.status, 0, revoked.output)
-        var answer = try places(pier, 1, token: token)
-        let deadline = Date().addingTimeInterval(10)
-        while answer.status == 200, Date() < deadline {
-            usleep(50_000)
-            answer = try places(pier, 2 + Int.random(in: 0..<1000), token: token)
-        }
-        XCTAssertEqual(answer.status, 401)
-        XCTAssertTrue(answer.bodyText.contains("this device is revoked"), answer.bodyText)
+        try assertRefusedOnceRevoked(pier, token: token)
         XCTAssertEqual(try post(pier, "/v1/app-attest/debug", ["debugToken": debugToken]).status, 401)
         let listed = try command(["debug-token", "list"])
         XCTAssertTrue(listed.output.contains("ci-simulator\t") && listed.output.contains("\trevoked "), listed.output)
