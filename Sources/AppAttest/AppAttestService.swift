@@ -8,9 +8,10 @@ import Crypto
 import X509
 
 /// App Attest as the service runs it: challenges, registrations (an attestation verified completely, the device
-/// stored) and token exchanges (an assertion verified, the counter moved by compare-and-set), and the tokens that
-/// make a request count as its device (``AppAttestCredentials``). Every refusal is counted by its reason and stores
-/// nothing.
+/// stored), token exchanges (an assertion verified, the counter moved by compare-and-set), debug tokens exchanged, and
+/// the tokens that make a request count as its device (``AppAttestCredentials``). The routes are open to anyone, so
+/// each step does the cheapest check first and bounds the work whose cost the sender chooses (``admit``). Every
+/// refusal is counted by its reason; none stores a device.
 public final class AppAttestService: Sendable {
     /// Why a step was not done, beside a failed proof: the caller's share of the verification budget is spent, or
     /// PostgreSQL did not answer.
