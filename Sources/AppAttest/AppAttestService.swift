@@ -54,7 +54,7 @@ public final class AppAttestService: Sendable {
     /// Verifications refused before any work, by whose share was spent.
     private let refused: [String: Counter]
     /// Spending requests by what they showed, in every mode, and the last hour of them.
-    private let spending: [SpendingState: Counter]
+    private let spending: [String: Counter]
     private let window: RolloutWindow
 
     /// - Parameter secret: the settings' secret (the feature makes a service only with one).
@@ -88,11 +88,10 @@ public final class AppAttestService: Sendable {
         refused = counters(
             "pier_app_attest_verifications_refused_total", "Registrations and token exchanges refused (429) before any verification, by whose share was spent.",
             "share", Unavailable.Whose.allCases.map(\.rawValue))
-        let states = counters(
+        spending = counters(
             "pier_app_attest_spending_requests_total",
             "Requests that would spend an upstream call or quota, by the X-Pier-App-Token they showed (counted in every mode but off).",
             "state", SpendingState.allCases.map(\.rawValue))
-        spending = Dictionary(uniqueKeysWithValues: SpendingState.allCases.compactMap { state in states[state.rawValue].map { (state, $0) } })
         issued = metrics?.counter("pier_app_attest_tokens_issued_total", help: "X-Pier-App-Token tokens issued.")
         spendingRefused = metrics?.counter(
             "pier_app_attest_spending_refused_total", help: "Requests refused (401) because they would have spent an upstream call or quota without a valid token.")
@@ -129,7 +128,7 @@ public final class AppAttestService: Sendable {
 
     /// Counts a spending request's state (every mode).
     func count(_ state: SpendingState) {
-        spending[state]?.increment()
+        spending[state.rawValue]?.increment()
         window.count(state)
     }
 
@@ -156,7 +155,7 @@ public final class AppAttestService: Sendable {
     /// looked up among the debug devices held in memory, after the caller's share (no challenge: nothing to verify).
     public func debug(token: String, client: IPAddress?, now: Date = Date()) throws(Unavailable) -> Result<String, AppAttestFailure> {
         try share(client?.groups ?? [])
-        let hash = Array(SHA256.hash(data: Array(token.utf8)))
+        let hash = DebugToken.hash(of: token)
         guard debugDevices, debugNames.withLock({ $0[hash] != nil }) else {
             debugExchanges["refused"]?.increment()
             logger.info("App Attest refused a debug token")
@@ -238,8 +237,7 @@ public final class AppAttestService: Sendable {
     /// The network's registrations of the day are spent: retry on the next UTC day.
     private func registrationsSpent(_ now: Date) -> Unavailable {
         refused[Unavailable.Whose.registrations.rawValue]?.increment()
-        let tomorrow = CalendarDate(now, in: DailyQuota.utc).adding(days: 1).start(in: DailyQuota.utc)
-        return .busy(retryAfter: max(1, Int(tomorrow.timeIntervalSince(now).rounded(.up))), whose: .registrations)
+        return .busy(retryAfter: DailyQuota.secondsToNextDay(CalendarDate(now, in: DailyQuota.utc), now: now), whose: .registrations)
     }
 
     private func stored<T>(_ body: () async throws -> T) async throws(Unavailable) -> T {

@@ -13,10 +13,7 @@ struct AttestChallenge: Sendable {
 
     /// A new challenge, valid for ``lifetime`` from `now`.
     func issue(now: Date) -> [UInt8] {
-        var random = [UInt8](repeating: 0, count: Self.randomBytes)
-        var generator = SystemRandomNumberGenerator()
-        for index in random.indices { random[index] = generator.next() }
-        return signer.sign(random + SignedBytes.seconds(now.addingTimeInterval(Self.lifetime)), for: .challenge, macBytes: Self.macBytes)
+        signer.sign(SignedBytes.random(Self.randomBytes) + SignedBytes.seconds(now.addingTimeInterval(Self.lifetime)), for: .challenge, macBytes: Self.macBytes)
     }
 
     /// When `challenge` expires, if this server issued it and it has not; otherwise why not.

@@ -60,6 +60,12 @@ struct SignedBytes: Sendable {
         Array(HMAC<SHA256>.authenticationCode(for: Array(purpose.rawValue.utf8) + [0] + value, using: key))
     }
 
+    /// `count` bytes from the system's generator: the unpredictable part of what this server issues.
+    static func random(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<count).map { _ in generator.next() }
+    }
+
     /// Big-endian seconds since 1970.
     static func seconds(_ date: Date) -> [UInt8] {
         withUnsafeBytes(of: Int64(date.timeIntervalSince1970.rounded(.down)).bigEndian, Array.init)

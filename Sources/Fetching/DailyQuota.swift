@@ -153,6 +153,12 @@ public final class DailyQuota: Sendable {
     }
 
     private func secondsToNextDay(_ day: CalendarDate, now: Date) -> Int {
+        Self.secondsToNextDay(day, now: now, in: timeZone)
+    }
+
+    /// Seconds from `now` until the day after `day` starts in `timeZone`, at least 1: a `Retry-After` for a count of
+    /// the day.
+    public static func secondsToNextDay(_ day: CalendarDate, now: Date, in timeZone: TimeZone = utc) -> Int {
         max(1, Int(day.adding(days: 1).start(in: timeZone).timeIntervalSince(now).rounded(.up)))
     }
 

@@ -58,13 +58,9 @@ struct AppAttestCommand: ParsableCommand {
 
             func run() throws {
                 let name = try DebugToken.validated(name)
-                var random = [UInt8](repeating: 0, count: 32)
-                var generator = SystemRandomNumberGenerator()
-                for index in random.indices { random[index] = generator.next() }
-                let token = "pier-debug-" + Data(random).base64EncodedString().replacingOccurrences(of: "+", with: "-")
-                    .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+                let token = AppAttest.DebugToken.make()
                 try AppAttestCommand.withStore(announcing: true) { store in
-                    guard try await store.createDebugDevice(name, tokenHash: Array(SHA256.hash(data: Array(token.utf8)))) else {
+                    guard try await store.createDebugDevice(name, tokenHash: AppAttest.DebugToken.hash(of: token)) else {
                         throw ValidationError("a debug device named \(name) exists or existed (names are not reused): choose another")
                     }
                 }

@@ -299,7 +299,7 @@ final class AppAttestServiceTests: ServiceTestCase {
     func testADebugDeviceSpendsOnItsOwnShareUntilRevoked() async throws {
         let store = AppAttestStore(pool: pool)
         let secretToken = "pier-debug-\(UUID().uuidString)"
-        let created = try await store.createDebugDevice("ci-runner", tokenHash: Array(SHA256.hash(data: Array(secretToken.utf8))))
+        let created = try await store.createDebugDevice("ci-runner", tokenHash: DebugToken.hash(of: secretToken))
         XCTAssertTrue(created)
         let again = try await store.createDebugDevice("ci-runner", tokenHash: Array(SHA256.hash(data: Array("other".utf8))))
         XCTAssertFalse(again, "a name is never reused")
