@@ -13,6 +13,11 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         return await task.value
     }
 
+    /// Whether work for `key` is running now (a caller would join it rather than start any).
+    public func isRunning(_ key: Key) -> Bool {
+        running.withLock { $0[key] != nil }
+    }
+
     /// The task running for `key`; else, when `admit` (asked under the lock, so a decision and the start are
     /// one step) says so, `work` started now; else `nil`.
     public func task(for key: Key, startingIf admit: () -> Bool, _ work: @escaping @Sendable () async -> Value) -> Task<Value, Never>? {

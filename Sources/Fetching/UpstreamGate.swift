@@ -26,6 +26,11 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         self.limits = limits
     }
 
+    /// Whether a call for `key` is under way (a caller now would join it and take no token).
+    public func isCalling(_ key: Key) -> Bool {
+        calls.isRunning(key)
+    }
+
     /// Joins the call running for `key`, or starts `work` when the upstream is not paused and the budget
     /// (and the share of each of `clients`, narrowest first) has a token — decided under the same lock as the
     /// start, so concurrent callers for one key spend one token between them. A caller a little ahead of its

@@ -100,11 +100,12 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
 
     /// Whether `clients` (narrowest first) would be refused for their own share even after waiting their turn, or
     /// already have as many requests under way or waiting as they may (checked before any work on their behalf;
-    /// takes nothing).
-    public func precheck(_ clients: [Client]) -> Refused? {
+    /// takes nothing). `joining`: the request would join a call already under way for its key — it costs no call,
+    /// so the cap on requests at once does not apply to it.
+    public func precheck(_ clients: [Client], joining: Bool = false) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
         if seconds > waiting.maxWait { return Refused(.clientShare, retryAfter: seconds, by: by) }
-        if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient) { return Refused(.concurrency, retryAfter: 1, by: full) }
+        if !joining, let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient) { return Refused(.concurrency, retryAfter: 1, by: full) }
         if seconds > 0, let full = Self.full(clients, in: waiters, limit: waiting.waitingPerClient) {
             return Refused(.clientShare, retryAfter: seconds, by: full)
         }

@@ -16,6 +16,8 @@ public final class FixtureUpstream: Sendable {
         case status(Int)
         /// Never answers (until the server stops).
         case hang
+        /// The fixtures, after this many seconds (a call many requests join while it is under way).
+        case delayed(Double)
         /// `200` with bytes that are not HTML.
         case garbage
         /// `200` with a large page in a layout the parser does not know (the site was redesigned).
@@ -138,6 +140,9 @@ public final class FixtureUpstream: Sendable {
         case .hang:
             try? await Task.sleep(for: .seconds(120))
             return .text("too late")
+        case let .delayed(seconds):
+            try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+            return double.answer(request)
         case .garbage:
             return HTTPResponse(headers: ["Content-Type": "text/html"], body: (0..<6000).map { UInt8(truncatingIfNeeded: $0 &* 7 | 1) })
         case .changed:

@@ -131,6 +131,29 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// A carrier's NAT at a busy stop, an app and its widgets: many cold requests for one key at once from one address
+    /// join one upstream call, so the cap on a client's requests at once (8) does not refuse them.
+    func testRequestsJoiningOneCallAreNeverRefusedForRequestsAtOnce() throws {
+        let pier = try startPier(["PIER_FETCH": "off", "PIER_OPENWEATHER_KEY": "test-key", "PIER_NSW_API_KEY": "test-key"])
+        let port = pier.port
+        upstream.set(.openweather, .delayed(1))
+        upstream.set(.tfnsw, .delayed(1))
+        for (path, count, double) in [
+            ("/v1/lake-weather?lat=46.5065&lon=6.6268", 30, FixtureUpstream.Upstream.openweather),
+            ("/v1/nsw/departures?stop=G203519", 40, .tfnsw),
+        ] {
+            let answers = try concurrently((0..<count).map { _ in
+                { try RawClient.request(port: port, path, headers: [("X-Forwarded-For", "198.51.100.7")]).status }
+            })
+            XCTAssertEqual(answers.map(\.status), Array(repeating: 200, count: count), path)
+            XCTAssertEqual(upstream.requests(double).count, 1, "\(path): one call answered them all")
+        }
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        let concurrency = metrics.split(separator: "\n").filter { $0.contains(#"reason="concurrency""#) && !$0.hasSuffix(" 0") }
+        XCTAssertEqual(concurrency, [], "nobody refused for requests at once")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testAFloodOfColdKeysIsRefusedWhileAnotherUsersNewCityIsAnswered() throws {
         let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key"])
         let port = pier.port

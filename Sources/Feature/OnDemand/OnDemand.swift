@@ -139,7 +139,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         let groups = client.groups
         let key = source.key(of: request)
         let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, reason: String)
-        if let early = upstream.limits.precheck(groups) {
+        if let early = upstream.limits.precheck(groups, joining: joins(key)) {
             refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, early.refusal.reason(upstream: upstream.name))
         } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
             refused = ("daily_share", Double(spent.retryAfter), groups[spent.index].size, shareSpent(groups[spent.index].size))
@@ -158,7 +158,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (see the type). A client is
     /// admitted only with its share left (``refusal(for:client:now:)``) and fewer than
     /// ``UpstreamLimits/Waiting/requestsPerClient`` of its requests under way, so that no client holds the
-    /// database for others. `refusalChecked`: the caller (the route, on the event loop) has just asked
+    /// database for others — unless it joins work already under way for its key, which costs nothing more. `refusalChecked`: the caller (the route, on the event loop) has just asked
     /// ``refusal(for:client:now:)``, so it is not asked again.
     public func response(
         for request: Source.Request, client: Client?, now: Date = Date(), refusalChecked: Bool = false
@@ -178,6 +178,9 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     ) async -> OnDemandResponse {
         if !refusalChecked, let refused = refusal(for: request, client: client, now: now) { return refused }
         guard let groups = client?.groups else { return await body() }
+        // Joining a call under way for the key costs no upstream call: not counted against the requests at once (30
+        // cold requests for one cell from a carrier's NAT are answered by the one call).
+        if joins(source.key(of: request)) { return await body() }
         guard upstream.limits.start(groups) else {
             misses?.increment()
             unavailableAnswers?.increment()
@@ -186,6 +189,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         }
         defer { upstream.limits.finished(groups) }
         return await body()
+    }
+
+    /// Whether a request for `key` would join work under way for it (the PostgreSQL read or the upstream call).
+    private func joins(_ key: Source.Key) -> Bool {
+        loading.isRunning(key) || gate.isCalling(key)
     }
 
     /// The answer for a request already admitted (inside ``admitted(_:client:now:_:)``).
