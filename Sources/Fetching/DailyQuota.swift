@@ -62,6 +62,9 @@ public final class DailyQuota: Sendable {
     private let timeZone: TimeZone
     private let pool: PostgresPool
     private let known: Mutex<Known?> = Mutex(nil)
+    /// The upstream's current day and when it ends: worked out by the calendar once a day, not on every refusal
+    /// (a flood's refusals ask ``spentGroup(_:units:now:)`` thousands of times a second).
+    private let today: Mutex<(day: CalendarDate, start: Date, end: Date)?> = Mutex(nil)
 
     /// - Parameters:
     ///   - upstream: the row's name (`openweather`).
@@ -112,7 +115,7 @@ public final class DailyQuota: Sendable {
     /// The position of a group among `groups` this process knows to have spent its share of today (taking
     /// `units` more would pass it), with the seconds until the next day; `nil` when none is known to have.
     public func spentGroup(_ groups: [ClientGroup], units: Int = 1, now: Date = Date()) -> (index: Int, retryAfter: Int)? {
-        let day = CalendarDate(now, in: timeZone)
+        let (day, end) = self.day(at: now)
         let index: Int? = known.withLock { known in
             guard let known, known.day == day else { return nil }
             return groups.firstIndex { group in
@@ -120,7 +123,16 @@ public final class DailyQuota: Sendable {
                 return used + max(1, units) > shares.limit(of: group.size, day: limit, units: max(1, units))
             }
         }
-        return index.map { ($0, secondsToNextDay(day, now: now)) }
+        return index.map { ($0, max(1, Int(end.timeIntervalSince(now).rounded(.up)))) }
+    }
+
+    /// The upstream's day at `now` and when the next one starts.
+    private func day(at now: Date) -> (CalendarDate, end: Date) {
+        if let window = today.withLock({ $0 }), window.start <= now, now < window.end { return (window.day, window.end) }
+        let day = CalendarDate(now, in: timeZone)
+        let window = (day: day, start: day.start(in: timeZone), end: day.adding(days: 1).start(in: timeZone))
+        today.withLock { $0 = window }
+        return (day, window.end)
     }
 
     /// Reads today's count (at start-up, so `/health` knows it before the first request).

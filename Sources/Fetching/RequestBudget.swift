@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// A budget of upstream requests shared by a whole process: one token bucket for everyone, plus a smaller
@@ -94,6 +95,7 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
     }
 
     /// Takes one request counted against each of `clients` (and the shared bucket) — all or nothing.
+    @_specialize(exported: true, where Client == ClientGroup)
     public func acquire(for clients: [Client]) -> Decision {
         let now = clock()
         return state.withLock { state in
@@ -133,6 +135,7 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
 
     /// Seconds until each of `clients` has a token (the shared budget left out: it is not theirs to spend), and
     /// the position of the one that waits longest (`nil` when none waits).
+    @_specialize(exported: true, where Client == ClientGroup)
     public func clientWait(for clients: [Client]) -> (seconds: Double, by: Int?) {
         let now = clock()
         return state.withLock { state in

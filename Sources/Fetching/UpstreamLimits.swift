@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Synchronization
 
@@ -102,10 +103,13 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
     /// already have as many requests under way or waiting as they may (checked before any work on their behalf;
     /// takes nothing). `joining`: the request would join a call already under way for its key — it costs no call,
     /// so the cap on requests at once does not apply to it.
-    public func precheck(_ clients: [Client], joining: Bool = false) -> Refused? {
+    @_specialize(exported: true, where Client == ClientGroup)
+    public func precheck(_ clients: [Client], joining: @autoclosure () -> Bool = false) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
         if seconds > waiting.maxWait { return Refused(.clientShare, retryAfter: seconds, by: by) }
-        if !joining, let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient) { return Refused(.concurrency, retryAfter: 1, by: full) }
+        if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient), !joining() {
+            return Refused(.concurrency, retryAfter: 1, by: full)
+        }
         if seconds > 0, let full = Self.full(clients, in: waiters, limit: waiting.waitingPerClient) {
             return Refused(.clientShare, retryAfter: seconds, by: full)
         }
@@ -128,10 +132,12 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
     /// Counts a request of `clients` (narrowest first) under way to the upstream; false (and nothing counted) when
     /// one of them already has as many as it may (``Waiting/requestsPerClient`` for the narrowest, four times as
     /// many for the networks around it). Each true is followed by ``finished(_:)``.
+    @_specialize(exported: true, where Client == ClientGroup)
     public func start(_ clients: [Client]) -> Bool {
         Self.take(clients, in: underWay, limit: waiting.requestsPerClient)
     }
 
+    @_specialize(exported: true, where Client == ClientGroup)
     public func finished(_ clients: [Client]) {
         Self.release(clients, from: underWay)
     }

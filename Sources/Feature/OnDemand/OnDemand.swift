@@ -50,6 +50,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     public let upstream: OnDemandUpstream
     private let report: UpstreamReport
     private let gate: UpstreamGate<Source.Key, ClientGroup, Fetched>
+    private let refusalBodies: RefusalBodies
     /// Who asked for each key, for the reserve (``OnDemandAskers``).
     private let askers: OnDemandAskers<Source.Key>
     private let data: LRUCache<Source.Key, Held>
@@ -74,6 +75,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         self.runner = runner
         logger = Logger(label: "pier.\(kind)")
         gate = UpstreamGate(limits: upstream.limits)
+        refusalBodies = Self.refusalBodies(source, upstream: upstream.name) { Self.shareSpent($0, upstream: upstream.name) }
         askers = OnDemandAskers(budgetBytes: max(64 * 1024, settings.cacheBytes / 32))
         data = LRUCache(budgetBytes: settings.cacheBytes / 2)
         renderings = LRUCache(budgetBytes: settings.cacheBytes / 2)
@@ -138,11 +140,12 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         guard let client else { return nil }
         let groups = client.groups
         let key = source.key(of: request)
-        let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, reason: String)
+        let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, body: [UInt8]?)
         if let early = upstream.limits.precheck(groups, joining: joins(key)) {
-            refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, early.refusal.reason(upstream: upstream.name))
+            refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, refusalBodies.limits[early.refusal])
         } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
-            refused = ("daily_share", Double(spent.retryAfter), groups[spent.index].size, shareSpent(groups[spent.index].size))
+            let size = groups[spent.index].size
+            refused = ("daily_share", Double(spent.retryAfter), size, refusalBodies.dailyShare[size])
         } else {
             return nil
         }
@@ -152,7 +155,22 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             return remember(held.value, fetchedAt: held.fetchedAt, stale: true, key: key, request: request, now: now)
         }
         unavailableAnswers?.increment()
-        return .unavailable("\(source.nothingToServe): \(refused.reason)", retryAfter: RetryAfter.seconds(refused.retryAfter), clientShare: true)
+        return .refused(refused.body ?? [], retryAfter: RetryAfter.seconds(refused.retryAfter))
+    }
+
+    /// The bodies of the refusals decided from memory, made once: a flood's refusals cost what a hit costs, so none
+    /// builds its sentence or its JSON again.
+    private struct RefusalBodies: Sendable {
+        var limits: [UpstreamRefusal: [UInt8]] = [:]
+        var dailyShare: [ClientGroup.Size: [UInt8]] = [:]
+    }
+
+    private static func refusalBodies(_ source: Source, upstream: String, shareSpent: (ClientGroup.Size) -> String) -> RefusalBodies {
+        func body(_ reason: String) -> [UInt8] { OnDemandResponse.errorBody("\(source.nothingToServe): \(reason)") }
+        var bodies = RefusalBodies()
+        for refusal in UpstreamRefusal.allCases { bodies.limits[refusal] = body(refusal.reason(upstream: upstream)) }
+        for size in ClientGroup.Size.allCases { bodies.dailyShare[size] = body(shareSpent(size)) }
+        return bodies
     }
 
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (see the type). A client is
@@ -203,10 +221,14 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     }
 
     private func shareSpent(_ size: ClientGroup.Size) -> String {
+        Self.shareSpent(size, upstream: upstream.name)
+    }
+
+    private static func shareSpent(_ size: ClientGroup.Size, upstream: String) -> String {
         switch size {
-        case .device: "this device has used its share of \(upstream.name)'s daily quota"
-        case .anonymous: "clients without an App Attest token have used their pool of \(upstream.name)'s daily quota (an attested app has a share of its own)"
-        default: "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream.name)'s daily quota"
+        case .device: "this device has used its share of \(upstream)'s daily quota"
+        case .anonymous: "clients without an App Attest token have used their pool of \(upstream)'s daily quota (an attested app has a share of its own)"
+        default: "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream)'s daily quota"
         }
     }
 

@@ -46,6 +46,18 @@ public struct OnDemandResponse: Sendable {
         }
     }
 
+    /// `{"error": reason}`, as ``HTTPResponse/error(_:_:headers:)`` writes it.
+    static func errorBody(_ reason: String) -> [UInt8] {
+        Array("{\"error\":\(JSONString.quote(reason))}".utf8)
+    }
+
+    /// This client's share is spent (`429`), `body` made beforehand (``errorBody(_:)``).
+    static func refused(_ body: [UInt8], retryAfter: Int) -> Self {
+        Self(
+            cached: CachedResponse(.json(body, status: .tooManyRequests, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
+            fetchedAt: nil)
+    }
+
     static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
         Self(
             cached: CachedResponse(.error(

@@ -22,13 +22,24 @@ public struct ClientAddress: Sendable {
     public func client(of request: HTTPRequest) -> IPAddress {
         var address = request.peer
         if isTrusted(address) {
-            // Every X-Forwarded-For field, in order, as one list; walked from the right while the hops are trusted.
-            let hops = request.headers.values("x-forwarded-for").flatMap { $0.split(separator: ",", omittingEmptySubsequences: false) }
-            for entry in hops.reversed() {
-                // Garbage (`unknown`, a malformed entry) ends the walk: nothing left of it can be vouched for.
-                guard let hop = Self.address(entry) else { break }
-                address = hop
-                if !isTrusted(hop) { break }
+            // Every X-Forwarded-For field, in order, as one list, walked from the right while the hops are trusted —
+            // field by field and entry by entry, without building the list (this runs for every refused request).
+            walk: for field in request.headers.fields.reversed() where HTTPHeaders.equal(field.name, "x-forwarded-for") {
+                var rest = Substring(field.value)
+                while true {
+                    let entry: Substring
+                    if let comma = rest.lastIndex(of: ",") {
+                        entry = rest[rest.index(after: comma)...]
+                        rest = rest[..<comma]
+                    } else {
+                        entry = rest
+                    }
+                    // Garbage (`unknown`, a malformed entry) ends the walk: nothing left of it can be vouched for.
+                    guard let hop = Self.address(entry) else { break walk }
+                    address = hop
+                    if !isTrusted(hop) { break walk }
+                    if entry.startIndex == rest.startIndex { break }
+                }
             }
         }
         return address.isIPv4 ? address : address.masked(to: 64)
@@ -51,7 +62,9 @@ public struct ClientAddress: Sendable {
         if text.hasPrefix("[") {
             guard let close = text.firstIndex(of: "]") else { return nil }
             text = text[text.index(after: text.startIndex)..<close]
-        } else if text.filter({ $0 == ":" }).count == 1, let colon = text.firstIndex(of: ":") {
+        } else if let colon = text.utf8.firstIndex(of: UInt8(ascii: ":")),
+            !text.utf8[text.utf8.index(after: colon)...].contains(UInt8(ascii: ":"))
+        {
             text = text[..<colon]
         }
         return IPAddress(text)
