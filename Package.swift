@@ -62,11 +62,20 @@ let package = Package(
         ),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
         // settings (SettingsReader). Domain-free.
+        // Who a request counts as when it would spend: the trusted-proxy rule, then the features' links (App Attest's token).
+        .target(name: "Identity", dependencies: ["Basics", "HTTPServer"], swiftSettings: strict),
         .target(
-            name: "Feature", dependencies: ["Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
+            name: "Feature",
+            dependencies: [
+                "Fetching", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             swiftSettings: strict),
         .target(name: "Ships", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
-        .target(name: "Lakes", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(
+            name: "Lakes",
+            dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
             name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
@@ -82,8 +91,9 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
-                "AppAttestFormat", "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Metrics", "Postgres",
+                "AppAttestFormat", "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Identity", "Metrics", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -101,7 +111,7 @@ let package = Package(
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(name: "METNorway", dependencies: ["Fetching", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
+            name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
             swiftSettings: strict),
         .target(
             name: "LakeWeather",
@@ -130,7 +140,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Fetching", "HTTPServer", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
+                "Alplakes", "AppAttest", "Feature", "Fetching", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
                 "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -154,7 +164,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
@@ -179,7 +189,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer", "Identity"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),

@@ -63,4 +63,11 @@ public struct AlplakesFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [AlplakesReplay()] }
+
+    /// Eawag's point series, as `pier bench-parse` times it.
+    public static var parsers: [ParseBenchmark] {
+        [ParseBenchmark("alplakes", unit: "steps", folder: "Tests/Fixtures/alplakes", prefix: "point-", suffix: ".json", iterations: 200) {
+            try AlplakesSeries(parsing: $0).steps.count
+        }]
+    }
 }

@@ -1,7 +1,9 @@
+import ArgumentParser
 import Feature
 import Fetching
 import Foundation
 import HTTPServer
+import Identity
 import Logging
 import X509
 
@@ -38,7 +40,7 @@ public struct AppAttestFeature: Feature {
         /// `PIER_APP_ATTEST_REQUESTS_PER_MINUTE`, `_BURST`, `_CLIENT_SHARE`: registrations and token exchanges verified
         /// (a chain or a signature and a query each); an address may use its share (here 60 a minute, 10 at once: a
         /// carrier's address stands for many phones, each registering once and asking a token an hour).
-        public var budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 600, burst: 100, clientShare: 0.1)
+        public var budget = BudgetSettings(ratePerMinute: 600, burst: 100, clientShare: 0.1)
         /// `PIER_APP_ATTEST_TEST_ROOT_FILE`: a root of the operator's tests, trusted beside Apple's — only with
         /// `PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes`, and logged as an error at start.
         public var testRootPEM: String?
@@ -106,7 +108,11 @@ public struct AppAttestFeature: Feature {
 
     public let service: AppAttestService?
     private let routes: AppAttestRoutes
-    public let credentials: (any ClientCredentials)?
+    public let spenderResolver: (any SpenderResolver)?
+    /// `pier app-attest revoke | debug-token | verify-attestation | verify-assertion`.
+    public static var commands: [any ParsableCommand.Type] { [AppAttestCommand.self] }
+    /// Sent by the app in every mode (an app may send it to a server where App Attest is off).
+    public var requestHeaders: [String] { ["X-Pier-App-Token"] }
     /// `/health`'s `app_attest`: the mode, and when on, the environments, how many apps, whether a test root is trusted,
     /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
     /// the share `require` would serve (never an app's id, a key id, a debug name or any token).
@@ -115,8 +121,8 @@ public struct AppAttestFeature: Feature {
     public init(settings: Settings, context: FeatureContext) throws {
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
-            routes = AppAttestRoutes(service: nil)
-            credentials = nil
+            routes = AppAttestRoutes(service: nil, spenders: context.spenders)
+            spenderResolver = nil
             health = { #"{"mode":"off"}"# }
             return
         }
@@ -130,8 +136,8 @@ public struct AppAttestFeature: Feature {
         }
         let service = AppAttestService(settings: settings, secret: secret, roots: roots, store: AppAttestStore(pool: context.pool), metrics: context.metrics)
         self.service = service
-        routes = AppAttestRoutes(service: service)
-        credentials = AppAttestCredentials(service: service)
+        routes = AppAttestRoutes(service: service, spenders: context.spenders)
+        spenderResolver = AppAttestCredentials(service: service)
         let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environments.map(\.rawValue).joined(separator: ","))","apps":\#(settings.apps.count),"#
             + #""test_root":\#(settings.testRootPEM != nil),"debug":\#(settings.debugDevices),"#
         health = {

@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Foundation
 import HTTPServer
+import Identity
 
 /// `POST /v1/app-attest/challenge`, `/register` and `/token`: JSON in, JSON out, never cached. Refusals are `401`
 /// with the reason (`400` when the body is not the documented JSON: members missing, not base64, a key id or challenge
@@ -15,6 +16,8 @@ struct AppAttestRoutes: Sendable {
     static let maximumBodyBytes = 64 * 1024
 
     let service: AppAttestService?
+    /// Where a request comes from (the trusted-proxy rule): registrations and verifications are counted per network.
+    let spenders: Spenders
 
     func register(in router: inout Router) {
         router.on(.post, Self.challengePath) { [service] _ in
@@ -28,11 +31,11 @@ struct AppAttestRoutes: Sendable {
         exchange(Self.tokenPath, proof: "assertion", status: .ok, in: &router) { service, fields, client in
             try await service.token(keyID: fields[0], assertion: fields[1], challenge: fields[2], client: client)
         }
-        router.on(.post, Self.debugPath) { [service] request in
+        router.on(.post, Self.debugPath) { [service, spenders] request in
             guard let service else { throw Self.off }
             guard service.debugDevices else { throw HTTPError(.forbidden, AppAttestFailure.debugOff.description) }
             let token = try Self.debugToken(of: request)
-            let result = try await Self.answering { try service.debug(token: token, client: request.client) }
+            let result = try await Self.answering { try service.debug(token: token, client: spenders.address(of: request)) }
             return try Self.token(result, status: .ok)
         }
     }
@@ -50,10 +53,10 @@ struct AppAttestRoutes: Sendable {
         _ path: String, proof: String, status: HTTPStatus, in router: inout Router,
         _ step: @escaping @Sendable (AppAttestService, [[UInt8]], IPAddress) async throws -> Result<String, AppAttestFailure>
     ) {
-        router.on(.post, path) { [service] request in
+        router.on(.post, path) { [service, spenders] request in
             guard let service else { throw Self.off }
             let fields = try Self.fields(of: request, ["keyId", proof, "challenge"]) { service.countMalformed(attestation: proof == "attestation") }
-            let result = try await Self.answering { try await step(service, fields, request.client) }
+            let result = try await Self.answering { try await step(service, fields, spenders.address(of: request)) }
             return try Self.token(result, status: status)
         }
     }
@@ -100,7 +103,7 @@ struct AppAttestRoutes: Sendable {
             let body = "{\"token\":\(JSONString.quote(token)),\"expires_in\":\(Int(AppToken.lifetime))}"
             return .json(Array(body.utf8), status: status, headers: ["Cache-Control": "no-store"])
         case .failure(let failure):
-            throw Client.Refusal.httpError(failure.description)
+            throw Spender.Refusal.httpError(failure.description)
         }
     }
 }

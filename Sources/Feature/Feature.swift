@@ -1,5 +1,7 @@
+import ArgumentParser
 import Fetching
 import HTTPServer
+import Identity
 import Replay
 
 /// One capability of the service (ships, lakes, weather, departures, …) as the executable sees it: a value
@@ -37,9 +39,24 @@ public protocol Feature: Sendable {
     /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
     var replay: [any ReplayMatcher] { get }
 
-    /// Who a request showing a credential counts as when it would spend (App Attest's device tokens); `nil`: the
-    /// feature has none. The executable sets the first one on the server (``ClientAddress/credentials``).
-    var credentials: (any ClientCredentials)? { get }
+    /// The feature's link of the identity chain (``Spenders``): who a request showing its credential counts as when it
+    /// would spend (App Attest's device tokens); `nil`: the feature has none.
+    var spenderResolver: (any SpenderResolver)? { get }
+
+    /// Request headers the feature's clients send beyond the usual (`X-Pier-App-Token`), allowed by the CORS preflight.
+    var requestHeaders: [String] { get }
+
+    /// Fills the demo's database with what its recordings cannot give (a lake's level history), once at start, before
+    /// ``load()`` (`pier serve --demo`, from the demo's recordings folder).
+    func seedDemo(from directory: String) async throws
+
+    /// The feature's own `pier` subcommands (`pier import water-levels`, `pier app-attest …`); they run in
+    /// ``Commands/current``.
+    static var commands: [any ParsableCommand.Type] { get }
+
+    /// Its upstreams' parsers, as `pier bench-parse` times them and the fuzz targets are checked against (each has a
+    /// folder `fuzz/targets/<name>`).
+    static var parsers: [ParseBenchmark] { get }
 }
 
 extension Feature {
@@ -51,5 +68,9 @@ extension Feature {
     public func healthDetails(for source: String) -> String? { nil }
     public var healthMembers: [String: @Sendable () -> String] { [:] }
     public var replay: [any ReplayMatcher] { [] }
-    public var credentials: (any ClientCredentials)? { nil }
+    public var spenderResolver: (any SpenderResolver)? { nil }
+    public var requestHeaders: [String] { [] }
+    public func seedDemo(from directory: String) async throws {}
+    public static var commands: [any ParsableCommand.Type] { [] }
+    public static var parsers: [ParseBenchmark] { [] }
 }

@@ -9,7 +9,7 @@ extension FeatureContext {
     }
 
     /// `budget`, or no limit worth the name when the upstreams are recordings.
-    public func upstreamBudget<Client>(_ budget: RequestBudget<Client>.Settings) -> RequestBudget<Client>.Settings {
+    public func upstreamBudget(_ budget: BudgetSettings) -> BudgetSettings {
         upstreamsAreRecordings ? .unlimited : budget
     }
 

@@ -1,5 +1,6 @@
 import Fetching
 import HTTPServer
+import Identity
 import Metrics
 import Postgres
 
@@ -26,11 +27,14 @@ public struct FeatureContext: Sendable {
     public let product: String
     /// The demo's recordings (`pier serve --demo`), for what a feature seeds beside them; `nil` otherwise.
     public let demoDirectory: String?
+    /// Who a request counts as when it would spend (the identity chain; the executable completes it with the features'
+    /// links before serving).
+    public let spenders: Spenders
 
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
         retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
-        product: String = "Pier", demoDirectory: String? = nil
+        product: String = "Pier", demoDirectory: String? = nil, spenders: Spenders = Spenders()
     ) {
         self.pool = pool
         self.upstream = upstream
@@ -43,5 +47,6 @@ public struct FeatureContext: Sendable {
         self.upstreamsAreRecordings = upstreamsAreRecordings
         self.product = product
         self.demoDirectory = demoDirectory
+        self.spenders = spenders
     }
 }

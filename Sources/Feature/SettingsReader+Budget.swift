@@ -4,8 +4,8 @@ import Fetching
 extension SettingsReader {
     /// An upstream's request budget: `<prefix>_REQUESTS_PER_MINUTE`, `<prefix>_BURST` and `<prefix>_CLIENT_SHARE`
     /// (`PIER_FMI` → `PIER_FMI_REQUESTS_PER_MINUTE`, …), each defaulting to `value`'s.
-    public func budget<Client>(_ prefix: String, default value: RequestBudget<Client>.Settings) throws -> RequestBudget<Client>.Settings {
-        RequestBudget<Client>.Settings(
+    public func budget(_ prefix: String, default value: BudgetSettings) throws -> BudgetSettings {
+        BudgetSettings(
             ratePerMinute: try number(prefix + "_REQUESTS_PER_MINUTE", default: value.ratePerMinute, in: 0...1_000_000),
             burst: try int(prefix + "_BURST", default: value.burst, in: 1...100_000),
             clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
@@ -13,9 +13,9 @@ extension SettingsReader {
 
     /// The same for upstreams whose limits are per second: `<prefix>_REQUESTS_PER_SECOND`, `<prefix>_BURST`,
     /// `<prefix>_CLIENT_SHARE`.
-    public func perSecondBudget<Client>(_ prefix: String, default value: RequestBudget<Client>.Settings) throws -> RequestBudget<Client>.Settings {
+    public func perSecondBudget(_ prefix: String, default value: BudgetSettings) throws -> BudgetSettings {
         let perSecond = try number(prefix + "_REQUESTS_PER_SECOND", default: value.ratePerMinute / 60, in: 0...1000)
-        return RequestBudget<Client>.Settings(
+        return BudgetSettings(
             ratePerMinute: perSecond * 60,
             burst: try int(prefix + "_BURST", default: value.burst, in: 1...1000),
             clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
@@ -59,7 +59,7 @@ extension SettingsReader {
     }
 }
 
-extension RequestBudget.Settings {
+extension BudgetSettings {
     /// No limit worth the name: for upstreams that are recordings on loopback (``FeatureContext/upstreamsAreRecordings``).
     public static var unlimited: Self { Self(ratePerMinute: 1_000_000, burst: 100_000, clientShare: 1) }
 }

@@ -10,20 +10,7 @@ import Synchronization
 /// it uses. Clients whose bucket is full again are forgotten, so the table holds only those that spent
 /// recently — at most about the burst's worth of clients per refill period, whatever the number of clients.
 public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
-    public struct Settings: Sendable, Equatable {
-        /// Sustained requests per minute; `0` refuses every request.
-        public var ratePerMinute: Double
-        /// Requests allowed at once above the sustained rate (the bucket's capacity).
-        public var burst: Int
-        /// The part of the rate and the burst one client may use, in (0, 1].
-        public var clientShare: Double
-
-        public init(ratePerMinute: Double = 60, burst: Int = 20, clientShare: Double = 0.25) {
-            self.ratePerMinute = ratePerMinute
-            self.burst = burst
-            self.clientShare = clientShare
-        }
-    }
+    public typealias Settings = BudgetSettings
 
     /// Why a request was refused.
     public enum Refusal: String, Sendable, CaseIterable {
@@ -166,5 +153,22 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
 
     private static func wait(_ shared: TokenBucket, _ own: [TokenBucket], now: Double) -> Double {
         own.reduce(shared.secondsUntilToken(now: now)) { max($0, $1.secondsUntilToken(now: now)) }
+    }
+}
+
+/// An upstream's request budget as a feature writes it: the rate, the burst and one client's share — the one settings
+/// type of every budget, whoever the clients are counted as (``RequestBudget``).
+public struct BudgetSettings: Sendable, Equatable {
+    /// Sustained requests per minute; `0` refuses every request.
+    public var ratePerMinute: Double
+    /// Requests allowed at once above the sustained rate (the bucket's capacity).
+    public var burst: Int
+    /// The part of the rate and the burst one client may use, in (0, 1].
+    public var clientShare: Double
+
+    public init(ratePerMinute: Double = 60, burst: Int = 20, clientShare: Double = 0.25) {
+        self.ratePerMinute = ratePerMinute
+        self.burst = burst
+        self.clientShare = clientShare
     }
 }

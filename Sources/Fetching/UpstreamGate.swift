@@ -1,3 +1,5 @@
+import Basics
+
 /// The etiquette Pier keeps with an upstream it asks on behalf of requests: its ``UpstreamLimits`` (a budget with
 /// each client's share, the upstream's pause) and at most one call per key at a time. A feature supplies only its
 /// keys, its clients and the call.
@@ -51,7 +53,18 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     }
 
     /// The same for one client (`nil`: only the shared budget counts).
+    public func call(_ key: Key, spender: Spender?, _ work: @escaping @Sendable () async -> Value) async -> Outcome where Client == ClientGroup {
+        await call(key, clients: spender?.groups ?? [], work)
+    }
+
+    /// The same for one client (`nil`: only the shared budget counts).
     public func call(_ key: Key, client: Client?, _ work: @escaping @Sendable () async -> Value) async -> Outcome {
         await call(key, clients: client.map { [$0] } ?? [], work)
     }
 }
+
+/// A gate whose clients are spenders (``Spender``: who a request counts as), as features name it.
+public typealias SpenderGate<Key: Hashable & Sendable, Value: Sendable> = UpstreamGate<Key, ClientGroup, Value>
+/// The limits and the budget of such a gate.
+public typealias SpenderLimits = UpstreamLimits<ClientGroup>
+public typealias SpenderBudget = RequestBudget<ClientGroup>

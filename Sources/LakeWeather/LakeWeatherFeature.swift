@@ -22,7 +22,7 @@ public struct LakeWeatherFeature: Feature {
         /// `PIER_OPENWEATHER_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 60 a minute);
         /// `PIER_OPENWEATHER_REQUESTS_PER_DAY` (the free plan's 1,000,000 a month is ~33,000 a day; 0: none).
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 50, burst: 10, clientShare: 0.25), perDay: 30_000)
+            budget: BudgetSettings(ratePerMinute: 50, burst: 10, clientShare: 0.25), perDay: 30_000)
         /// `PIER_LAKE_WEATHER_CACHE_MB`.
         public var engine = OnDemandSettings(cacheBytes: 32 << 20)
 
@@ -86,4 +86,11 @@ public struct LakeWeatherFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [OpenWeatherReplay()] }
+
+    /// OpenWeather's forecast, as `pier bench-parse` times it.
+    public static var parsers: [ParseBenchmark] {
+        [ParseBenchmark("openweather", unit: "slots", folder: "Tests/Fixtures/openweather", prefix: "forecast-", suffix: ".json", iterations: 500) {
+            try ForecastDocument(parsing: $0).slots.count
+        }]
+    }
 }

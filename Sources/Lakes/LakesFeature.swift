@@ -1,3 +1,4 @@
+import ArgumentParser
 import Feature
 import Fetching
 import HTTPServer
@@ -29,9 +30,6 @@ public struct LakesFeature: Feature {
     public let service: LakeService
     public let job: FetchJob
     private let store: LakeStore
-    private let demoDirectory: String?
-    /// Whether the demo's history was seeded (once: `load` also runs on every reload).
-    private let demoSeeded = SharedValue(false)
     private let routes: LakeRoutes
     private let levels: WaterLevelRoutes
 
@@ -41,7 +39,6 @@ public struct LakesFeature: Feature {
         configuration.staleAfter = schedule.staleAfter
         configuration.retentionDays = settings.retentionDays
         store = LakeStore(pool: context.pool)
-        demoDirectory = context.demoDirectory
         let service = LakeService(
             client: MeteoNewsClient(url: settings.meteoNewsURL, client: context.upstream), store: store, configuration: configuration)
         job = FetchJob(source: Self.source, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
@@ -56,10 +53,12 @@ public struct LakesFeature: Feature {
     public var jobs: [FetchJob] { [job] }
 
     public func load() async throws {
-        if let demoDirectory, !demoSeeded.update({ seeded in defer { seeded = true }; return seeded }) {
-            try await DemoLevels.seed(from: demoDirectory, into: store, today: service.today())
-        }
         try await service.load()
+    }
+
+    /// Forty days of levels around the demo's recorded table (the app's chart), written as if scraped.
+    public func seedDemo(from directory: String) async throws {
+        try await DemoLevels.seed(from: directory, into: store, today: service.today())
     }
 
 
@@ -75,6 +74,8 @@ public struct LakesFeature: Feature {
         return "\"history\":{\"rows\":\(history.storedRows),\"newest_day\":\(history.newestDay.map { "\"\($0)\"" } ?? "null")}"
     }
 
+    public static var commands: [any ParsableCommand.Type] { [ImportCommand.self] }
+
     /// The parser as `pier bench-parse` times it.
-    public static let parser = ParseBenchmark("meteonews", unit: "lakes", folder: "Tests/Fixtures/meteonews", suffix: ".html", iterations: 2000) { try MeteoNewsPageParser.parse($0).count }
+    public static let parsers = [ParseBenchmark("meteonews", unit: "lakes", folder: "Tests/Fixtures/meteonews", suffix: ".html", iterations: 2000) { try MeteoNewsPageParser.parse($0).count }]
 }

@@ -25,7 +25,7 @@ public struct NSWDeparturesFeature: Feature {
         /// `PIER_NSW_REQUESTS_PER_DAY` (the Bronze plan allows 60,000; some room is left for the key's other uses and
         /// the replicas' races). A pause of 5 s after `403 Account Over Rate Limit` or `429` without `Retry-After`.
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 240, burst: 4, clientShare: 0.5), perDay: 50_000, timeZone: DepartureQuery.sydney,
+            budget: BudgetSettings(ratePerMinute: 240, burst: 4, clientShare: 0.5), perDay: 50_000, timeZone: DepartureQuery.sydney,
             resets: " (it resets at midnight in Sydney)", pauseAfterThrottle: 5)
         /// `PIER_NSW_CACHE_MB`: ~56 KB a stop (its departures and up to three modes' answers), so ~1,000 stops; a
         /// stop that left memory costs a PostgreSQL read, not an upstream call. Stale answers are served 15 s at a time.
@@ -77,4 +77,12 @@ public struct NSWDeparturesFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [TfNSWReplay()] }
+
+    /// TfNSW's departure monitor, as `pier bench-parse` times it.
+    public static var parsers: [ParseBenchmark] {
+        [ParseBenchmark("nsw", unit: "departures", folder: "Tests/Fixtures/nsw", prefix: "departure_mon-", suffix: ".json", iterations: 200) {
+            guard case .departures(let departures) = try DepartureMonitor(parsing: $0).content else { return 0 }
+            return departures.count
+        }]
+    }
 }

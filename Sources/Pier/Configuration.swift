@@ -1,6 +1,7 @@
 import Feature
 import Foundation
 import HTTPServer
+import Identity
 import ArgumentParser
 import Logging
 
@@ -19,7 +20,7 @@ struct Configuration: Sendable {
     var migrationsDirectory = "Migrations"
     var healthPingInterval: Duration = .seconds(2)
     /// `PIER_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` names the client (per-client limits).
-    var trustedProxies = ClientAddress.defaultTrustedProxies
+    var trustedProxies = TrustedProxies.loopback
     /// `PIER_DEMO_DIR`: the bundled recordings `serve --demo` replays.
     var demoDirectory = "Demo"
     /// `pier serve --demo`: the features may seed what the recordings cannot give (the lakes' level history).
@@ -99,7 +100,6 @@ struct Configuration: Sendable {
             }
             configuration.trustedProxies = ranges
         }
-        configuration.server.clients = ClientAddress(trustedProxies: configuration.trustedProxies)
         configuration.demoDirectory = reader.string("PIER_DEMO_DIR") ?? configuration.demoDirectory
         configuration.fetch = try fetchSettings(reader)
         configuration.readVariables = reader.names

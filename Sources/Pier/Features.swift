@@ -1,3 +1,4 @@
+import ArgumentParser
 import Alplakes
 import AppAttest
 import Feature
@@ -13,8 +14,9 @@ import Weather
 import Wikipedia
 
 /// Every feature of the service, in the order `/health` lists their sources — the one list the executable
-/// holds. `serve`, `fetch <source>`, `routes`, `/health`, the change feed and the status board all go through
-/// it. Adding a feature is one line here (and its module in Package.swift).
+/// holds. `serve`, `fetch <source>`, `routes`, `/health`, the change feed, the status board, the features' commands
+/// and `bench-parse` all go through it. Adding a feature is its line in ``make(_:context:)`` and its type in ``types``
+/// (and its module in Package.swift).
 enum Features {
     /// Each feature reads its settings from `reader` and builds itself on `context`.
     static func make(_ reader: SettingsReader, context: FeatureContext) throws -> [any Feature] {
@@ -36,6 +38,15 @@ enum Features {
         ]
     }
 
-    /// The upstreams' parsers `pier bench-parse` times.
-    static let parsers = [ShipsFeature.parser, LakesFeature.parser, WeatherFeature.parser, WarningsFeature.parser]
+    /// The features' types, for what each brings without being made: its commands and its parsers.
+    static let types: [any Feature.Type] = [
+        ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
+        AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
+    ]
+
+    /// The features' own `pier` subcommands.
+    static var commands: [any ParsableCommand.Type] { types.flatMap { $0.commands } }
+
+    /// The upstreams' parsers `pier bench-parse` times (and the fuzz targets are checked against).
+    static var parsers: [ParseBenchmark] { types.flatMap { $0.parsers } }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feature
 import Fetching
 import Operations
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feature
 import Logging
 
 /// `pier migrate`: applies pending migrations from `Migrations/` and exits.

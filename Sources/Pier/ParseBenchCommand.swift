@@ -16,7 +16,11 @@ struct ParseBenchCommand: ParsableCommand {
     @Option(help: "Parses per page (default: the parser's own).")
     var iterations: Int?
 
+    @Flag(help: "Only list the parsers the features bring, one name a line (their fuzz targets bear the same names).")
+    var list = false
+
     func run() throws {
+        if list { return Features.parsers.forEach { print($0.name) } }
         let chosen = Features.parsers.filter { parser == nil || $0.name == parser }
         guard !chosen.isEmpty else { throw ValidationError("no parser \(parser ?? "")") }
         for benchmark in chosen {
@@ -29,7 +33,7 @@ struct ParseBenchCommand: ParsableCommand {
     }
 
     private func fixtures(of benchmark: ParseBenchmark) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: benchmark.folder).filter { $0.hasSuffix(benchmark.suffix) }.sorted()
+        try FileManager.default.contentsOfDirectory(atPath: benchmark.folder).filter { $0.hasPrefix(benchmark.prefix) && $0.hasSuffix(benchmark.suffix) && !$0.contains(".expected.") }.sorted()
             .map { benchmark.folder + "/" + $0 }
     }
 
@@ -49,7 +53,7 @@ struct ParseBenchCommand: ParsableCommand {
 
     private func line(_ parser: String, _ path: String, _ bytes: Int, _ microseconds: Double, _ result: String) -> String {
         let name = URL(fileURLWithPath: path).lastPathComponent
-        let label = "parse \(parser)".padding(toLength: 16, withPad: " ", startingAt: 0)
+        let label = "parse \(parser)".padding(toLength: 18, withPad: " ", startingAt: 0)
             + name.padding(toLength: 40, withPad: " ", startingAt: 0)
         return label + String(format: " %8d bytes %9.1f us/page  ", bytes, microseconds) + "(\(result))"
     }

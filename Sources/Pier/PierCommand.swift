@@ -1,4 +1,5 @@
 import ArgumentParser
+import Feature
 
 /// The `pier` executable: wiring only; every capability lives in a module.
 @main
@@ -10,7 +11,15 @@ struct PierCommand: ParsableCommand {
         abstract: "Lake, ferry and weather data for mobile apps.",
         discussion: "Configuration comes from environment variables (every one is listed in docs/operations.md); options override them. Secrets (DATABASE_URL, PIER_REFRESH_TOKEN) may also be read from a file named by <NAME>_FILE.",
         version: version,
-        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, ImportCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self, AppAttestCommand.self],
+        // The generic commands, then each feature's own (`import`, `app-attest`).
+        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self]
+            + Features.commands,
         defaultSubcommand: nil
     )
+
+    /// The features' commands find the database through the executable.
+    static func main() {
+        Commands.use(ExecutableCommandEnvironment())
+        main(nil)
+    }
 }

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Dispatch
+import Feature
 import Fetching
+import Foundation
 import Glibc
 import HTTPServer
 import Logging
@@ -8,7 +10,6 @@ import Metrics
 import Operations
 import Postgres
 import Replay
-import Foundation
 
 /// `pier serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {
@@ -59,8 +60,6 @@ struct ServeCommand: ParsableCommand {
         let registry = MetricsRegistry()
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry, replay: upstream)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
-        // Who a request with a credential counts as when it would spend (App Attest's device tokens).
-        configuration.server.clients.credentials = sources.features.lazy.compactMap(\.credentials).first
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
         try runBlocking { await database.start() }
@@ -118,6 +117,8 @@ struct ServeCommand: ParsableCommand {
     /// Every route `pier serve` answers, in one place (`pier routes` lists them; a test holds them to `openapi.yaml`).
     static func router(configuration: Configuration, sources: Services, health: HealthRoute, registry: MetricsRegistry) -> Router {
         var router = Router()
+        // The preflight allows what the features' clients send (App Attest's token).
+        router.requestHeaders += sources.features.flatMap(\.requestHeaders)
         health.register(in: &router)
         MetricsRoute.register(in: &router, registry: registry)
         OpenAPIRoute.register(in: &router)

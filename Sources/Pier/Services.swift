@@ -3,6 +3,7 @@ import Feature
 import Fetching
 import Foundation
 import HTTPServer
+import Identity
 import Logging
 import Metrics
 import Postgres
@@ -13,6 +14,8 @@ import Replay
 /// `routes`.
 struct Services {
     let features: [any Feature]
+    /// The demo's recordings (`serve --demo`), for the features' seeding; `nil` otherwise.
+    let demoDirectory: String?
     let board: SourceStatusBoard
     let runner: FetchRunner
     let log: FetchRunLog
@@ -31,6 +34,7 @@ struct Services {
     ) throws {
         let settings = configuration.fetch
         self.settings = settings
+        demoDirectory = configuration.servingDemo ? configuration.demoDirectory : nil
         board = SourceStatusBoard()
         log = FetchRunLog(pool: pool)
         let policy = capture ?? settings.saveSuspectDirectory.map {
@@ -44,7 +48,8 @@ struct Services {
             board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
-            product: "Pier/\(PierCommand.version)", demoDirectory: configuration.servingDemo ? configuration.demoDirectory : nil)
+            product: "Pier/\(PierCommand.version)", demoDirectory: configuration.servingDemo ? configuration.demoDirectory : nil,
+            spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies)))
         let reader = SettingsReader(environment: configuration.environment)
         do {
             features = try Features.make(reader, context: context)
@@ -52,6 +57,8 @@ struct Services {
             throw ValidationError("\(error)")
         }
         replay?.use(features.flatMap(\.replay))
+        // Who a request counts as when it would spend: the address, then what the features contribute, in their order.
+        context.spenders.install(features.compactMap(\.spenderResolver))
         runner.publishMetrics()
         unknownVariables = configuration.unknownVariables(readElsewhere: reader.names)
     }
@@ -63,8 +70,14 @@ struct Services {
         jobs.first { $0.source == source }
     }
 
-    /// Fills every feature's memory from PostgreSQL, so a restart serves at once without asking upstreams.
+    /// Fills every feature's memory from PostgreSQL, so a restart serves at once without asking upstreams; in the
+    /// demo, each feature first seeds what its recordings cannot give.
     func load() async throws {
+        if let demoDirectory {
+            for feature in features {
+                do { try await feature.seedDemo(from: demoDirectory) } catch { throw LoadFailure(feature: feature.name, underlying: error) }
+            }
+        }
         for feature in features {
             do { try await feature.load() } catch { throw LoadFailure(feature: feature.name, underlying: error) }
         }

@@ -68,7 +68,7 @@ public struct PlacesFeature: Feature {
         let places: @Sendable (HTTPRequest, Date) throws -> PlacesKey = { request, _ in try PlacesQuery.key(request.query) }
         if let service {
             router.onDemand(
-                Self.placesPath, places, cached: service.cachedPlaces(for:now:), refusal: service.refusal(for:client:now:),
+                Self.placesPath, places, spenders: service.places.upstream.spenders, cached: service.cachedPlaces(for:now:), refusal: service.refusal(for:client:now:),
                 answer: { await service.places(for: $0, client: $1, refusalChecked: true) })
         } else {
             router.notConfigured(Self.placesPath, notConfigured, places)
@@ -84,4 +84,11 @@ public struct PlacesFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [GeoapifyReplay()] }
+
+    /// Geoapify's places, cleaned as the app would, as `pier bench-parse` times it.
+    public static var parsers: [ParseBenchmark] {
+        [ParseBenchmark("places", unit: "places", folder: "Tests/Fixtures/geoapify", prefix: "places-", suffix: ".json", iterations: 500) {
+            try PlacesCollection(parsing: $0, places: true).count
+        }]
+    }
 }

@@ -21,7 +21,7 @@ public final class PlacesService: Sendable {
         /// `PIER_GEOAPIFY_REQUESTS_PER_SECOND`, `…_BURST`, `…_CLIENT_SHARE` (the free plan allows 5 a second);
         /// `PIER_GEOAPIFY_CREDITS_PER_DAY` (the free plan has 3,000; 0: none).
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4), perDay: 2500, unit: "credits")
+            budget: BudgetSettings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.4), perDay: 2500, unit: "credits")
         /// `PIER_PLACES_CACHE_MB`, `PIER_GEOCODE_CACHE_MB`.
         public var placesCacheBytes = 32 << 20
         public var geocodeCacheBytes = 4 << 20
@@ -91,12 +91,12 @@ public final class PlacesService: Sendable {
 
     /// The refusal of a client whose share is spent, decided from memory before the nearest stored point is looked
     /// up (``OnDemand/refusal(for:client:now:)``).
-    public func refusal(for key: PlacesKey, client: Client?, now: Date = Date()) -> OnDemandResponse? {
+    public func refusal(for key: PlacesKey, client: Spender?, now: Date = Date()) -> OnDemandResponse? {
         places.refusal(for: aliases.peek(key) ?? key, client: client, now: now)
     }
 
     /// `refusalChecked`: the route asked ``refusal(for:client:now:)`` just before.
-    public func places(for key: PlacesKey, client: Client?, refusalChecked: Bool = false) async -> OnDemandResponse {
+    public func places(for key: PlacesKey, client: Spender?, refusalChecked: Bool = false) async -> OnDemandResponse {
         await places.admitted(aliases.peek(key) ?? key, client: client, refusalChecked: refusalChecked) {
             let (canonical, asking) = await canonical(for: key)
             defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }

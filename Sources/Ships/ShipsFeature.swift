@@ -68,5 +68,5 @@ public struct ShipsFeature: Feature {
     public var replay: [any ReplayMatcher] { [ZSGReplay()] }
 
     /// The parser as `pier bench-parse` times it.
-    public static let parser = ParseBenchmark("zsg", unit: "routes", folder: "Tests/Fixtures/zsg", suffix: ".html", iterations: 2000) { try ZSGPageParser.parse($0).count }
+    public static let parsers = [ParseBenchmark("zsg", unit: "routes", folder: "Tests/Fixtures/zsg", suffix: ".html", iterations: 2000) { try ZSGPageParser.parse($0).count }]
 }

@@ -20,7 +20,7 @@ public struct StationboardFeature: Feature {
         /// `PIER_TRANSPORT_REQUESTS_PER_MINUTE`, `PIER_TRANSPORT_BURST`, `PIER_TRANSPORT_CLIENT_SHARE`; a minute's
         /// pause after a `429` without `Retry-After`.
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25), pauseAfterThrottle: 60)
+            budget: BudgetSettings(ratePerMinute: 30, burst: 10, clientShare: 0.25), pauseAfterThrottle: 60)
         /// `PIER_STATIONBOARD_CACHE_MB`; stale answers are served 30 s at a time.
         public var engine = OnDemandSettings(cacheBytes: 64 << 20, provisional: .seconds(30), retryAfterFailure: 60)
 
@@ -68,4 +68,11 @@ public struct StationboardFeature: Feature {
     }
 
     public var replay: [any ReplayMatcher] { [TransportReplay()] }
+
+    /// transport.opendata.ch's stationboard, as `pier bench-parse` times it.
+    public static var parsers: [ParseBenchmark] {
+        [ParseBenchmark("transport", unit: "journeys", folder: "Tests/Fixtures/transport", prefix: "stationboard-", suffix: ".json", iterations: 200) {
+            try StationboardDocument(parsing: $0).journeys.count
+        }]
+    }
 }

@@ -57,7 +57,7 @@ public struct WarningsFeature: Feature {
     public var replay: [any ReplayMatcher] { [WarningsReplay()] }
 
     /// The CAP parser and what Pier stores of a document, as `pier bench-parse` times them.
-    public static let parser = ParseBenchmark(
+    public static let parsers = [ParseBenchmark(
         "cap", unit: "languages", folder: "Tests/Fixtures/fmi-warnings/cap/2026/11-23/09-55-00Z", suffix: ".xml", iterations: 500
-    ) { StoredWarning(url: "", alert: try CAPParser.parse($0)).entries.count }
+    ) { StoredWarning(url: "", alert: try CAPParser.parse($0)).entries.count }]
 }

@@ -61,12 +61,12 @@ public final class ForecastService: Sendable {
         public var ttl: Duration
         /// How far a neighbouring cell's forecast may stand in; `0` turns neighbours off.
         public var neighbourKilometres: Double
-        public var budget: RequestBudget<ClientGroup>.Settings
+        public var budget: BudgetSettings
         /// How old (since its fetch) a stale FMI forecast may be and still be preferred over MET Norway's.
         public var preferStaleFMI: Duration
 
         public init(
-            ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: RequestBudget<ClientGroup>.Settings = .init(),
+            ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: BudgetSettings = .init(),
             preferStaleFMI: Duration = .seconds(3 * 3600)
         ) {
             self.ttl = ttl
@@ -82,10 +82,10 @@ public final class ForecastService: Sendable {
     public let settings: Settings
     public let memory: WeatherMemory
     /// One FMI call per cell at a time, started only with a token from the budget.
-    private let fetching: UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>
-    public var budget: RequestBudget<ClientGroup> { fetching.budget }
+    private let fetching: SpenderGate<GridCell, Result<Forecast, any Error>>
+    public var budget: SpenderBudget { fetching.budget }
     /// FMI's forecast budget and pause, shared with what else asks FMI for a forecast (place names).
-    public var limits: UpstreamLimits<ClientGroup> { fetching.limits }
+    public var limits: SpenderLimits { fetching.limits }
     private let client: FMIClient
     private let store: WeatherStore
     /// MET Norway, when FMI cannot answer; `nil`: never.
@@ -93,7 +93,7 @@ public final class ForecastService: Sendable {
     /// One stored-forecast read per cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
     private let upstreamCalls: Counter?
-    private let refusals: [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal: Counter]
+    private let refusals: [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal: Counter]
     private let logger: Logger
 
     public init(
@@ -108,13 +108,13 @@ public final class ForecastService: Sendable {
         self.memory = memory
         self.logger = logger
         // A refused cell is served by a neighbour's forecast: no waiting for a token.
-        let fetching = UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>(
+        let fetching = SpenderGate<GridCell, Result<Forecast, any Error>>(
             limits: UpstreamLimits(budget: settings.budget, waiting: .never, clock: clock))
         self.fetching = fetching
         upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
-        var refusals: [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal: Counter] = [:]
+        var refusals: [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal: Counter] = [:]
         // FMI never asks for a pause; only the budget refuses.
-        for reason in [UpstreamGate<GridCell, ClientGroup, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
+        for reason in [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
             refusals[reason] = metrics?.counter(
                 "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
                 labels: [("reason", reason.rawValue)])
@@ -144,11 +144,11 @@ public final class ForecastService: Sendable {
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
     /// - Parameter client: who asks, for the per-client share of the budget; `nil` counts only the shared budget.
-    public func forecast(at point: Coordinate, client: Client? = nil, now: Date = Date()) async throws -> Answer {
+    public func forecast(at point: Coordinate, client: Spender? = nil, now: Date = Date()) async throws -> Answer {
         try await forecast(latitude: point.latitude, longitude: point.longitude, client: client, now: now)
     }
 
-    private func forecast(latitude: Double, longitude: Double, client: Client?, now: Date) async throws -> Answer {
+    private func forecast(latitude: Double, longitude: Double, client: Spender?, now: Date) async throws -> Answer {
         let cell = GridCell(latitude: latitude, longitude: longitude)
         if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
         // An FMI forecast older than MET Norway's would be, kept for when MET cannot answer either.
@@ -182,7 +182,7 @@ public final class ForecastService: Sendable {
     }
 
     /// The forecast for a cell's centre (tests, tools).
-    public func forecast(for cell: GridCell, client: Client? = nil, now: Date = Date()) async throws -> Answer {
+    public func forecast(for cell: GridCell, client: Spender? = nil, now: Date = Date()) async throws -> Answer {
         try await forecast(latitude: cell.latitude, longitude: cell.longitude, client: client, now: now)
     }
 
@@ -210,7 +210,7 @@ public final class ForecastService: Sendable {
         case missing(Unavailable)
     }
 
-    private func ownForecast(_ cell: GridCell, client: Client?, now: Date) async -> Own {
+    private func ownForecast(_ cell: GridCell, client: Spender?, now: Date) async -> Own {
         let stored = await storedForecast(cell)
         if let stored, isFresh(stored, now: now) { return .fresh(stored) }
         // A client that may not spend (no token where one is required): what is stored, else refused.
@@ -220,7 +220,7 @@ public final class ForecastService: Sendable {
             return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast within reach of this point yet (\(reason))", unauthorized: true))
         }
         // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
-        let outcome = await fetching.call(cell, clients: client?.groups ?? []) {
+        let outcome = await fetching.call(cell, spender: client) {
             do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }
         }
         switch outcome {

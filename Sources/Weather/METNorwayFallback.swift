@@ -18,7 +18,7 @@ public final class METNorwayFallback: Sendable {
     public struct Settings: Sendable {
         public var url = METNorwayClient.defaultURL
         /// MET allows 20 requests a second for an application as a whole; a fallback needs far less.
-        public var budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25)
+        public var budget = BudgetSettings(ratePerMinute: 30, burst: 10, clientShare: 0.25)
         public var maximumRows = 10_000
 
         public init() {}
@@ -36,14 +36,14 @@ public final class METNorwayFallback: Sendable {
     private let client: METNorwayClient
     private let store: METNorwayStore
     private let memory: WeatherMemory
-    private let gate: UpstreamGate<GridCell, ClientGroup, Result<METNorwayHeld, any Error>>
+    private let gate: SpenderGate<GridCell, Result<METNorwayHeld, any Error>>
     private let loading = SingleFlight<GridCell, METNorwayHeld?>()
     private let logger = Logger(label: "pier.metno")
     private let requests: Counter?
     private let failures: Counter?
 
     public init(
-        client: METNorwayClient, store: METNorwayStore, memory: WeatherMemory, budget: RequestBudget<ClientGroup>.Settings,
+        client: METNorwayClient, store: METNorwayStore, memory: WeatherMemory, budget: BudgetSettings,
         clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry? = nil
     ) {
         self.client = client
@@ -65,12 +65,12 @@ public final class METNorwayFallback: Sendable {
 
     /// MET Norway's forecast for the cell: the held one while MET says it holds, else MET's newer one, else the held
     /// one stale; `nil` when none is held and MET cannot be asked or fails.
-    public func forecast(for cell: GridCell, client: Client?, now: Date = Date()) async -> Found? {
+    public func forecast(for cell: GridCell, client: Spender?, now: Date = Date()) async -> Found? {
         let held = await held(cell)
         if let held, now < held.expires { return Found(forecast: held.forecast, stale: false) }
         // A client that may not spend is served what is held (ForecastService has counted its refusal).
         if client?.refusal != nil { return held.map { Found(forecast: $0.forecast, stale: true) } }
-        let outcome = await gate.call(cell, clients: client?.groups ?? []) { [self] in
+        let outcome = await gate.call(cell, spender: client) { [self] in
             do { return .success(try await ask(cell, held: held, now: now)) } catch { return .failure(error) }
         }
         switch outcome {

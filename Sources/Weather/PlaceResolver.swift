@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Fetching
 import Foundation
+import Identity
 import Logging
 import Postgres
 
@@ -39,10 +40,13 @@ public final class PlaceResolver: Sendable {
     private let pool: PostgresPool
     private let forecasts: ForecastService
     private let held = LRUCache<String, Held>(budgetBytes: 1 << 20)
-    private let gate: UpstreamGate<String, ClientGroup, Result<Resolution, any Error>>
+    private let gate: SpenderGate<String, Result<Resolution, any Error>>
+    /// Who a request asking for a place's name counts as (asked only when FMI would be).
+    let spenders: Spenders
     private let logger = Logger(label: "pier.weather")
 
-    public init(client: FMIClient, pool: PostgresPool, forecasts: ForecastService) {
+    public init(client: FMIClient, pool: PostgresPool, forecasts: ForecastService, spenders: Spenders = Spenders()) {
+        self.spenders = spenders
         self.client = client
         self.pool = pool
         self.forecasts = forecasts
@@ -61,7 +65,7 @@ public final class PlaceResolver: Sendable {
     }
 
     /// Memory, PostgreSQL, then FMI (one call per name at a time, on the FMI budget and `client`'s share).
-    public func resolve(_ name: String, client: Client?, now: Date = Date()) async throws -> Resolution {
+    public func resolve(_ name: String, client: Spender?, now: Date = Date()) async throws -> Resolution {
         if let cached = cached(name, now: now) { return cached }
         let key = Self.key(name)
         if let stored = try? await stored(key, now: now) {
@@ -71,7 +75,7 @@ public final class PlaceResolver: Sendable {
         if let refusal = client?.refusal {
             throw ForecastService.Unavailable(retryAfter: 60, reason: "the place could not be looked up yet (\(refusal.refused()))", unauthorized: true)
         }
-        let outcome = await gate.call(key, clients: client?.groups ?? []) { [self] in
+        let outcome = await gate.call(key, spender: client) { [self] in
             do { return .success(try await ask(name, key: key, now: now)) } catch { return .failure(error) }
         }
         switch outcome {

@@ -86,7 +86,7 @@ public struct WeatherFeature: Feature {
         ) {
             try await observations.refresh()
         }
-        let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts)
+        let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts, spenders: context.spenders)
         routes = WeatherRoutes(
             observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
             metrics: context.metrics)
@@ -118,5 +118,10 @@ public struct WeatherFeature: Feature {
     public var replay: [any ReplayMatcher] { [FMIReplay(), METNorwayReplay()] }
 
     /// The parser as `pier bench-parse` times it.
-    public static let parser = ParseBenchmark("fmi", unit: "series", folder: "Tests/Fixtures/fmi", suffix: ".xml", iterations: 50) { try FMIDocumentParser.parse($0).count }
+    public static let parsers = [ParseBenchmark("fmi", unit: "series", folder: "Tests/Fixtures/fmi", suffix: ".xml", iterations: 50) { try FMIDocumentParser.parse($0).count },
+        // MET Norway stands in for FMI here (its reader is the METNorway module's).
+        ParseBenchmark("metno", unit: "steps", folder: "Tests/Fixtures/metno", prefix: "compact-", suffix: ".json", iterations: 200) {
+            try METNorwayReader.read($0).steps.count
+        },
+    ]
 }

@@ -2,6 +2,7 @@ import Feature
 import Fetching
 import Foundation
 import HTTPServer
+import Identity
 import Metrics
 import Warnings
 
@@ -79,7 +80,7 @@ public struct WeatherRoutes: Sendable {
         case nil:
             return .resolving {
                 let resolution: PlaceResolver.Resolution
-                do { resolution = try await places.resolve(name, client: request.spender) } catch let unavailable as ForecastService.Unavailable {
+                do { resolution = try await places.resolve(name, client: places.spenders.spender(of: request)) } catch let unavailable as ForecastService.Unavailable {
                     throw unavailable.httpError
                 }
                 guard case .found(let place) = resolution else { throw unknownPlace }
@@ -158,7 +159,7 @@ public struct WeatherRoutes: Sendable {
             if let hit = forecasts.cachedAnswer(at: point, now: now) {
                 answer = hit
             } else {
-                answer = try await forecasts.forecast(at: point, client: request.spender, now: now)
+                answer = try await forecasts.forecast(at: point, client: places.spenders.spender(of: request), now: now)
             }
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
@@ -232,7 +233,7 @@ extension ForecastService.Unavailable {
     /// The one place an unavailable forecast or place becomes HTTP: `401`, `429` (RFC 6585: this client, not the
     /// service, should slow down) or `503`, with `Retry-After`.
     var httpError: HTTPError {
-        if unauthorized { return Client.Refusal.httpError(reason) }
+        if unauthorized { return Spender.Refusal.httpError(reason) }
         return HTTPError(clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter)])
     }
 }

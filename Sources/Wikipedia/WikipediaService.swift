@@ -21,7 +21,7 @@ public final class WikipediaService: Sendable {
         /// but a day's budget split in fair shares keeps one client from spending the rate all day, and bounds the
         /// rows a day adds (each call stores at most one).
         public var upstream = OnDemandUpstream.Settings(
-            budget: RequestBudget<ClientGroup>.Settings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6), perDay: 20_000)
+            budget: BudgetSettings(ratePerMinute: 5 * 60, burst: 5, clientShare: 0.6), perDay: 20_000)
         /// `PIER_WIKIPEDIA_MAX_ROWS`: the most answers of each kind (summaries, searches) kept in PostgreSQL.
         public var maxRows = 200_000
         /// `PIER_WIKIPEDIA_CACHE_MB`: three quarters for summaries, a quarter for searches.

@@ -24,7 +24,7 @@ final class AppAttestServiceTests: ServiceTestCase {
     }
 
     private func service(
-        _ mode: AppAttestMode = .require, secret: String? = nil, budget: RequestBudget<ClientGroup>.Settings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1),
+        _ mode: AppAttestMode = .require, secret: String? = nil, budget: BudgetSettings = .init(ratePerMinute: 60_000, burst: 1000, clientShare: 1),
         _ change: (inout AppAttestFeature.Settings) -> Void = { _ in }
     ) -> AppAttestService {
         var settings = AppAttestFeature.Settings()
@@ -151,10 +151,10 @@ final class AppAttestServiceTests: ServiceTestCase {
         let token = try await register(device, on: service)
         let credentials = AppAttestCredentials(service: service)
         let address = try XCTUnwrap(IPAddress("198.51.100.7"))
-        func client(_ token: String?) -> Client {
+        func client(_ token: String?) -> Spender {
             var request = HTTPRequest(method: .get, target: "/v1/places", path: "/v1/places")
             if let token { request.headers.add("X-Pier-App-Token", token) }
-            return credentials.client(of: request, address: address)
+            return credentials.spender(of: request, so: Spender(address))
         }
         XCTAssertEqual(client(token).groups, [ClientGroup(device: device.keyID)])
         XCTAssertNil(client(token).refusal)
@@ -179,7 +179,7 @@ final class AppAttestServiceTests: ServiceTestCase {
         let required = AppAttestCredentials(service: self.service(.require))
         let request = HTTPRequest(method: .get, target: "/", path: "/")
         XCTAssertEqual(
-            required.client(of: request, address: address).refusal?.reason,
+            required.spender(of: request, so: Spender(address)).refusal?.reason,
             "this server spends upstream calls only for attested app instances: send X-Pier-App-Token (POST /v1/app-attest/token)")
     }
 
@@ -272,7 +272,7 @@ final class AppAttestServiceTests: ServiceTestCase {
             for (token, state) in tokens {
                 var request = HTTPRequest(method: .get, target: "/v1/places", path: "/v1/places")
                 if let token { request.headers.add("X-Pier-App-Token", token) }
-                let client = credentials.client(of: request, address: address)
+                let client = credentials.spender(of: request, so: Spender(address))
                 switch (mode, state) {
                 case (.monitor, _):
                     XCTAssertEqual(client.groups, address.groups, "monitor: every client is its address")

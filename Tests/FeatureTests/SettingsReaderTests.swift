@@ -13,8 +13,8 @@ final class SettingsReaderTests: XCTestCase {
 
     func testABudgetIsReadUnderItsPrefixWithItsDefaults() throws {
         let reader = SettingsReader(environment: ["PIER_X_BURST": "3"])
-        let budget = try reader.budget("PIER_X", default: RequestBudget<String>.Settings(ratePerMinute: 30, burst: 10, clientShare: 0.25))
-        XCTAssertEqual(budget, RequestBudget<String>.Settings(ratePerMinute: 30, burst: 3, clientShare: 0.25))
+        let budget = try reader.budget("PIER_X", default: BudgetSettings(ratePerMinute: 30, burst: 10, clientShare: 0.25))
+        XCTAssertEqual(budget, BudgetSettings(ratePerMinute: 30, burst: 3, clientShare: 0.25))
         XCTAssertTrue(reader.names.isSuperset(of: ["PIER_X_REQUESTS_PER_MINUTE", "PIER_X_BURST", "PIER_X_CLIENT_SHARE"]))
     }
 

@@ -39,7 +39,7 @@ final class CORSLayerTests: XCTestCase {
         XCTAssertEqual(get.header("Access-Control-Allow-Origin"), "*")
         XCTAssertEqual(get.header("Access-Control-Allow-Methods"), "GET, HEAD, OPTIONS")
         XCTAssertEqual(get.header("Allow"), "GET, HEAD, OPTIONS")
-        XCTAssertEqual(get.header("Access-Control-Allow-Headers"), "Authorization, If-None-Match, Content-Type, X-Pier-App-Token")
+        XCTAssertEqual(get.header("Access-Control-Allow-Headers"), "Authorization, If-None-Match, Content-Type", "the core knows no feature's header")
         XCTAssertEqual(get.header("Access-Control-Max-Age"), "86400")
         let post = try send("OPTIONS", "/public-post")
         XCTAssertEqual(post.status, 204)
@@ -55,6 +55,18 @@ final class CORSLayerTests: XCTestCase {
         XCTAssertEqual(preflight.status, 405)
         XCTAssertEqual(preflight.header("Allow"), "POST")
         XCTAssertNil(preflight.header("Access-Control-Allow-Origin"))
+    }
+
+    /// A feature whose clients send a header of their own (App Attest's token) adds it before its routes are registered.
+    func testThePreflightAllowsTheHeadersTheExecutableAdds() {
+        var router = Router()
+        router.requestHeaders += ["X-Pier-App-Token"]
+        router.on(.get, "/a") { _ in .text("a") }
+        let request = HTTPRequest(method: .options, target: "/a", path: "/a")
+        guard case .found(let handler, _, _, _) = router.match(.options, path: "/a"), case .immediate(let answer) = handler else {
+            return XCTFail("the preflight is answered on the loop")
+        }
+        XCTAssertEqual(try answer(request).headers["Access-Control-Allow-Headers"], "Authorization, If-None-Match, Content-Type, X-Pier-App-Token")
     }
 
     func testTheRouteListNamesEveryPreflight() {

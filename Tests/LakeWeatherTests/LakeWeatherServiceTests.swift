@@ -127,8 +127,8 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
     }
 
     func testAClientBeyondItsShareGets429AndTheSharedBudget503() async throws {
-        let service = service { $0.upstream.budget = RequestBudget.Settings(ratePerMinute: 4, burst: 4, clientShare: 0.25) }
-        let greedy = Client(IPAddress("203.0.113.7")!)
+        let service = service { $0.upstream.budget = BudgetSettings(ratePerMinute: 4, burst: 4, clientShare: 0.25) }
+        let greedy = Spender(IPAddress("203.0.113.7")!)
         let points = (0..<6).map { Coordinate(latitude: 46.0 + Double($0) * 0.2, longitude: 7.0)! }
         let first = await service.response(for: service.source.cell(for: points[0]), client: greedy)
         XCTAssertEqual(first.response.status, .ok)
@@ -138,10 +138,10 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         // Other clients spend the rest; then the shared budget is spent for everyone: 503.
         for (index, point) in points[2...4].enumerated() {
             // Clients of other networks (one /24 has one share).
-            let answer = await service.response(for: service.source.cell(for: point), client: Client(IPAddress("198.51.\(index + 1).100")!))
+            let answer = await service.response(for: service.source.cell(for: point), client: Spender(IPAddress("198.51.\(index + 1).100")!))
             XCTAssertEqual(answer.response.status, .ok)
         }
-        let spent = await service.response(for: service.source.cell(for: points[5]), client: Client(IPAddress("192.0.2.1")!))
+        let spent = await service.response(for: service.source.cell(for: points[5]), client: Spender(IPAddress("192.0.2.1")!))
         XCTAssertEqual(spent.response.status, .serviceUnavailable)
         XCTAssertEqual(upstream.requests(.openweather).count, 4)
     }
@@ -174,7 +174,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         let zone = TimeZone(secondsFromGMT: ((12 - hour + 12) % 24 - 12) * 3600) ?? DailyQuota.utc
         let service = service(perDay: 10, shares: DailyShares(subscriber: 0.7, network: 0.7, reserve: 0.3), timeZone: zone)
         let cells = (0..<9).map { service.source.cell(for: Coordinate(latitude: 45.0 + Double($0) * 0.3, longitude: 7.0)!) }
-        let clients = (0..<9).map { Client(IPAddress("198.51.\($0).7")!) }
+        let clients = (0..<9).map { Spender(IPAddress("198.51.\($0).7")!) }
         for index in 0..<7 {
             let answer = await service.response(for: cells[index], client: clients[index])
             XCTAssertEqual(answer.response.status, .ok)

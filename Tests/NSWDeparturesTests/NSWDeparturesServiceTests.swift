@@ -168,7 +168,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
 
     func testTheBudgetAndAClientsShare() async throws {
         let service = service { $0.upstream.budget = .init(ratePerMinute: 60, burst: 4, clientShare: 0.25) }
-        let phone = IPAddress("198.51.100.7").map(Client.init)
+        let phone = IPAddress("198.51.100.7").map(Spender.init)
         let first = await service.response(for: DepartureQuery(stop: "G203519"), client: phone)
         XCTAssertEqual(first.cached.response.status, .ok)
         // This client's share (one of four) is spent; nothing is stored for the next stop: 429.
@@ -177,10 +177,10 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         XCTAssertNotNil(second.cached.response.headers["retry-after"])
         // Other clients (of other networks: a /24 has one share) spend the rest; then the budget itself is spent: 503.
         for (index, stop) in ["A1", "A2", "A3"].enumerated() {
-            let answer = await service.response(for: DepartureQuery(stop: stop), client: IPAddress("203.0.\(20 + index).7").map(Client.init))
+            let answer = await service.response(for: DepartureQuery(stop: stop), client: IPAddress("203.0.\(20 + index).7").map(Spender.init))
             XCTAssertEqual(answer.cached.response.status, .notFound)
         }
-        let spent = await service.response(for: DepartureQuery(stop: "203294"), client: IPAddress("192.0.2.99").map(Client.init))
+        let spent = await service.response(for: DepartureQuery(stop: "203294"), client: IPAddress("192.0.2.99").map(Spender.init))
         XCTAssertEqual(spent.cached.response.status, .serviceUnavailable)
         XCTAssertEqual(upstream.requests(.tfnsw).count, 4)
     }

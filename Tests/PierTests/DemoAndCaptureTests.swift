@@ -217,3 +217,30 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 }
+
+/// What a feature brings besides routes and jobs reaches the executable through the features list alone.
+final class FeatureBroughtTests: XCTestCase {
+    /// `pier bench-parse` times every parser a feature lists, and each has its fuzz target of the same name.
+    func testEveryParserAFeatureBringsIsTimedAndFuzzed() throws {
+        let listed = try ChildProcess.run(PierProcess.binary.path, ["bench-parse", "--list"])
+        XCTAssertEqual(listed.status, 0, listed.output)
+        let parsers = listed.output.split(separator: "\n").map(String.init)
+        XCTAssertEqual(
+            Set(parsers), ["zsg", "meteonews", "fmi", "metno", "cap", "transport", "openweather", "alplakes", "nsw", "places"], listed.output)
+        for parser in parsers {
+            let conf = ChildProcess.repositoryRoot.appendingPathComponent("fuzz/targets/\(parser)/target.conf").path
+            XCTAssertTrue(FileManager.default.fileExists(atPath: conf), "\(parser) has no fuzz target (fuzz/targets/\(parser))")
+        }
+    }
+
+    /// The features' own subcommands are the executable's: Lakes' `import`, App Attest's `app-attest`.
+    func testTheFeaturesCommandsAreSubcommands() throws {
+        let help = try ChildProcess.run(PierProcess.binary.path, ["--help"])
+        for command in ["import", "app-attest", "serve", "fetch"] {
+            XCTAssertTrue(help.output.contains("  \(command)"), "\(command): \(help.output)")
+        }
+        let outside = try ChildProcess.run(PierProcess.binary.path, ["import", "water-levels", "/nonexistent.csv"], environment: ["DATABASE_URL": ""])
+        XCTAssertNotEqual(outside.status, 0)
+        XCTAssertTrue(outside.output.contains("cannot read /nonexistent.csv"), outside.output)
+    }
+}

@@ -247,7 +247,7 @@ final class StationboardServiceTests: XCTestCase {
     func testTheBudgetBoundsUpstreamCallsAndEachClientsShare() async throws {
         let service = service { $0.upstream.budget = .init(ratePerMinute: 6, burst: 4, clientShare: 0.5) }
         // Clients in other /24s: a network has one share, whatever number of addresses it uses.
-        let greedy = IPAddress("192.0.2.1").map(Client.init), other = IPAddress("198.51.100.2").map(Client.init)
+        let greedy = IPAddress("192.0.2.1").map(Spender.init), other = IPAddress("198.51.100.2").map(Spender.init)
         var statuses: [Int] = []
         for day in 1...4 {
             let query = StationboardQuery(station: "8503651", date: CalendarDate(year: 2026, month: 8, day: day))
@@ -263,9 +263,9 @@ final class StationboardServiceTests: XCTestCase {
         XCTAssertEqual(fine.response.status, .ok)
         XCTAssertEqual(upstream.requests(.transport).count, 3)
         // The last token of the shared burst; after it the service's budget is spent for everyone: 503.
-        let last = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-11")), client: IPAddress("203.0.113.3").map(Client.init))
+        let last = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-11")), client: IPAddress("203.0.113.3").map(Spender.init))
         XCTAssertEqual(last.response.status, .ok)
-        let spent = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-12")), client: IPAddress("100.64.0.4").map(Client.init))
+        let spent = await service.response(for: StationboardQuery(station: "8503651", date: CalendarDate("2026-08-12")), client: IPAddress("100.64.0.4").map(Spender.init))
         XCTAssertEqual(spent.response.status, .serviceUnavailable)
         XCTAssertNotNil(spent.response.headers["retry-after"])
     }

@@ -20,7 +20,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     }
 
     private func service(
-        ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: RequestBudget<ClientGroup>.Settings = .init(),
+        ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: BudgetSettings = .init(),
         memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20), clock: ManualClock? = nil
     ) -> ForecastService {
         let fmi = fmi()
@@ -102,7 +102,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     /// The load: 500 concurrent requests for 500 different cold cells around one warm cell. FMI is
     /// asked at most burst + rate × elapsed times, and every request gets a forecast.
     func testFiveHundredColdCellsStayWithinTheBudgetAndAllGetAnAnswer() async throws {
-        let budget = RequestBudget<ClientGroup>.Settings(ratePerMinute: 60, burst: 20, clientShare: 1)
+        let budget = BudgetSettings(ratePerMinute: 60, burst: 20, clientShare: 1)
         let service = service(neighbourKilometres: 20, budget: budget)
         let started = Date()
         _ = try await service.forecast(at: Coordinate(latitude: 64.0, longitude: 26.0)!)
@@ -191,7 +191,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     func testARefusalSaysWhetherItWasThisClientsShareOrTheSharedBudget() async throws {
         let clock = ManualClock()
         let service = service(neighbourKilometres: 0, budget: .init(ratePerMinute: 60, burst: 4, clientShare: 0.25), clock: clock)
-        let greedy = Client(try XCTUnwrap(IPAddress("203.0.113.5")))
+        let greedy = Spender(try XCTUnwrap(IPAddress("203.0.113.5")))
         _ = try await service.forecast(at: Coordinate(latitude: 61.0, longitude: 24.0)!, client: greedy)
         do {
             _ = try await service.forecast(at: Coordinate(latitude: 61.1, longitude: 24.0)!, client: greedy)
@@ -201,10 +201,10 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         }
         // Other networks (a /24 has one share, whatever its addresses).
         for (index, latitude) in [61.2, 61.3, 61.4].enumerated() {
-            _ = try await service.forecast(at: Coordinate(latitude: latitude, longitude: 24.0)!, client: IPAddress("198.51.\(index + 1).100").map(Client.init))
+            _ = try await service.forecast(at: Coordinate(latitude: latitude, longitude: 24.0)!, client: IPAddress("198.51.\(index + 1).100").map(Spender.init))
         }
         do {
-            _ = try await service.forecast(at: Coordinate(latitude: 61.5, longitude: 24.0)!, client: IPAddress("192.0.2.9").map(Client.init))
+            _ = try await service.forecast(at: Coordinate(latitude: 61.5, longitude: 24.0)!, client: IPAddress("192.0.2.9").map(Spender.init))
             XCTFail("the shared burst is spent")
         } catch let unavailable as ForecastService.Unavailable {
             XCTAssertFalse(unavailable.clientShare)
@@ -214,8 +214,8 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
     func testOneClientCannotDrainTheBudgetWhileAnotherGetsItsOwnCell() async throws {
         let clock = ManualClock()
         let service = service(budget: .init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: clock)
-        let greedy = Client(try XCTUnwrap(IPAddress("203.0.113.5")))
-        let polite = Client(try XCTUnwrap(IPAddress("198.51.100.7")))
+        let greedy = Spender(try XCTUnwrap(IPAddress("203.0.113.5")))
+        let polite = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
         var provenances: [ForecastService.Provenance] = []
         for step in 0..<10 {
             let answer = try await service.forecast(at: Coordinate(latitude: 61.0 + Double(step) * 0.01, longitude: 24.0)!, client: greedy)

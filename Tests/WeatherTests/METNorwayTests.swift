@@ -71,7 +71,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
 
     // MARK: The fallback
 
-    private func service(contact: String? = "ops@example.org", preferStaleFMI: TimeInterval = 3 * 3600, metBudget: RequestBudget<ClientGroup>.Settings = .init()) -> ForecastService {
+    private func service(contact: String? = "ops@example.org", preferStaleFMI: TimeInterval = 3 * 3600, metBudget: BudgetSettings = .init()) -> ForecastService {
         let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: UserAgent.identifying(product: "Pier/0.1.0", contact: contact), client: UpstreamClient()),
@@ -175,7 +175,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
             store: METNorwayStore(pool: pool), memory: memory, budget: .init())
         let settings = ForecastService.Settings(neighbourKilometres: 0, budget: .init(ratePerMinute: 60, burst: 4, clientShare: 0.25))
         let forecasts = ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
-        let client = Client(try XCTUnwrap(IPAddress("203.0.113.7")))
+        let client = Spender(try XCTUnwrap(IPAddress("203.0.113.7")))
         _ = try await forecasts.forecast(for: GridCell(latitude: 60.3, longitude: 25.0), client: client)
         do {
             _ = try await forecasts.forecast(for: GridCell(latitude: 60.4, longitude: 25.0), client: client)

@@ -135,15 +135,15 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
 
     func testThePoliteRateIsKeptAndEachClientHasAShare() async throws {
         let service = service()
-        let client = IPAddress("203.0.113.7").map(Client.init)
+        let client = IPAddress("203.0.113.7").map(Spender.init)
         var statuses: [HTTPStatus] = []
         for index in 0..<5 {
             statuses.append(await service.summaries.response(for: try summary("Title_\(index)"), client: client).response.status)
         }
         XCTAssertEqual(statuses, [.notFound, .notFound, .notFound, .tooManyRequests, .tooManyRequests], "a client takes 60 % of the burst")
-        for index in 0..<3 { _ = await service.summaries.response(for: try summary("Other_\(index)"), client: IPAddress("198.51.100.\(index)").map(Client.init)) }
+        for index in 0..<3 { _ = await service.summaries.response(for: try summary("Other_\(index)"), client: IPAddress("198.51.100.\(index)").map(Spender.init)) }
         XCTAssertEqual(upstream.requests(.wikipedia).count, 5, "at most the burst of 5 at once")
-        let refused = await service.summaries.response(for: try summary("Last"), client: IPAddress("192.0.2.1").map(Client.init))
+        let refused = await service.summaries.response(for: try summary("Last"), client: IPAddress("192.0.2.1").map(Spender.init))
         XCTAssertEqual(refused.response.status, .serviceUnavailable)
     }
 

@@ -8,6 +8,7 @@ extension FeatureContext {
         settings.budget = upstreamBudget(settings.budget)
         return OnDemandUpstream(
             name: name, metric: metric, settings: settings,
-            quota: dailyQuota(upstream: metric, perDay: settings.perDay, timeZone: settings.timeZone, shares: settings.shares), metrics: metrics)
+            quota: dailyQuota(upstream: metric, perDay: settings.perDay, timeZone: settings.timeZone, shares: settings.shares), metrics: metrics,
+            spenders: spenders)
     }
 }

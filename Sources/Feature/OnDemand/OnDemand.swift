@@ -136,7 +136,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// spent its share — of the second, even after waiting its turn, or of the day — so a request memory cannot
     /// answer would be refused anyway. What memory holds for the key is served stale instead when the source
     /// allows. `nil`: go on (``response(for:client:now:)``).
-    public func refusal(for request: Source.Request, client: Client?, now: Date = Date()) -> OnDemandResponse? {
+    public func refusal(for request: Source.Request, client: Spender?, now: Date = Date()) -> OnDemandResponse? {
         guard let client else { return nil }
         let groups = client.groups
         let key = source.key(of: request)
@@ -179,7 +179,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// database for others — unless it joins work already under way for its key, which costs nothing more. `refusalChecked`: the caller (the route, on the event loop) has just asked
     /// ``refusal(for:client:now:)``, so it is not asked again.
     public func response(
-        for request: Source.Request, client: Client?, now: Date = Date(), refusalChecked: Bool = false
+        for request: Source.Request, client: Spender?, now: Date = Date(), refusalChecked: Bool = false
     ) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
         return await admitted(request, client: client, now: now, refusalChecked: refusalChecked) {
@@ -191,7 +191,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// work of its own before the engine's (places looks up the nearest stored point), then calls
     /// ``admittedResponse(for:client:now:)``.
     public func admitted(
-        _ request: Source.Request, client: Client?, now: Date = Date(), refusalChecked: Bool = false,
+        _ request: Source.Request, client: Spender?, now: Date = Date(), refusalChecked: Bool = false,
         _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
         if !refusalChecked, let refused = refusal(for: request, client: client, now: now) { return refused }
@@ -215,7 +215,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     }
 
     /// The answer for a request already admitted (inside ``admitted(_:client:now:_:)``).
-    public func admittedResponse(for request: Source.Request, client: Client?, now: Date = Date()) async -> OnDemandResponse {
+    public func admittedResponse(for request: Source.Request, client: Spender?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
         return await answer(request, client: client, now: now)
     }
@@ -232,7 +232,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         }
     }
 
-    private func answer(_ request: Source.Request, client: Client?, now: Date) async -> OnDemandResponse {
+    private func answer(_ request: Source.Request, client: Spender?, now: Date) async -> OnDemandResponse {
         misses?.increment()
         let groups = client?.groups ?? []
         let key = source.key(of: request)

@@ -68,7 +68,7 @@ public struct OnDemandResponse: Sendable {
 
     /// A request that would have spent without the credential required (``Client/Refusal``): `401`.
     static func unauthorized(_ reason: String) -> Self {
-        Self(cached: CachedResponse(Client.Refusal.httpError(reason).response), fetchedAt: nil)
+        Self(cached: CachedResponse(Spender.Refusal.httpError(reason).response), fetchedAt: nil)
     }
 
     /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.

@@ -1,6 +1,7 @@
 import Basics
 import Fetching
 import Foundation
+import Identity
 import Metrics
 
 /// One upstream as every ``OnDemand`` engine that asks it shares it: its name, its ``UpstreamLimits`` (the
@@ -10,7 +11,7 @@ import Metrics
 public final class OnDemandUpstream: Sendable {
     public struct Settings: Sendable {
         /// Requests a minute, the burst and each client's share.
-        public var budget: RequestBudget<ClientGroup>.Settings
+        public var budget: BudgetSettings
         /// How long a client ahead of its share waits, and how many of its requests may be under way at once.
         public var waiting = UpstreamLimits<ClientGroup>.Waiting()
         /// Each client group's share of a day and the reserve for popular answers.
@@ -31,7 +32,7 @@ public final class OnDemandUpstream: Sendable {
         public var pauseAfterThrottle: Int
 
         public init(
-            budget: RequestBudget<ClientGroup>.Settings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
+            budget: BudgetSettings, perDay: Int? = nil, timeZone: TimeZone = DailyQuota.utc, unit: String = "quota",
             resets: String = "", pauseAfterRefusal: Int = 600, pauseAfterThrottle: Int = 600
         ) {
             self.budget = budget
@@ -52,6 +53,8 @@ public final class OnDemandUpstream: Sendable {
     public let settings: Settings
     public let limits: UpstreamLimits<ClientGroup>
     public let quota: DailyQuota?
+    /// Who a request counts as when it would spend (asked by the routes only past memory).
+    public let spenders: Spenders
     let calls: Counter?
     let refusals: RefusalCounters
 
@@ -60,12 +63,14 @@ public final class OnDemandUpstream: Sendable {
     ///   - clock: seconds on a monotonic clock (tests pass their own).
     public init(
         name: String, metric: String, settings: Settings, quota: DailyQuota?,
-        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry?
+        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry?,
+        spenders: Spenders = Spenders()
     ) {
         self.name = name
         self.metric = metric
         self.settings = settings
         self.quota = quota
+        self.spenders = spenders
         limits = UpstreamLimits(budget: settings.budget, waiting: settings.waiting, clock: clock)
         calls = metrics?.counter("pier_\(metric)_requests_total", help: "Requests made to \(name).")
         refusals = RefusalCounters(

@@ -1,18 +1,19 @@
 import Basics
 import Foundation
 import HTTPServer
+import Identity
 
 extension Router {
     /// `GET path` answered by an on-demand engine: `parse` reads the request at the time given (a bad parameter
     /// throws its `400`); an answer held in memory is sent from the event loop, and so is the refusal of a client
     /// whose share is spent (``OnDemand/refusal(for:client:now:)``: it costs what a hit costs); anything else waits
-    /// off the loop for PostgreSQL or the upstream, on the share of the client (``HTTPRequest/spender``: its address,
-    /// or the device its App Attest token proves).
+    /// off the loop for PostgreSQL or the upstream, on the share of the client (``Spenders``: its address, or the device
+    /// its App Attest token proves — asked only here, past memory).
     public mutating func onDemand<Source: OnDemandSource>(
         _ path: String, _ engine: OnDemand<Source>, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Source.Request
     ) {
         onDemand(
-            path, parse, cached: engine.cachedResponse(for:now:), refusal: engine.refusal(for:client:now:),
+            path, parse, spenders: engine.upstream.spenders, cached: engine.cachedResponse(for:now:), refusal: engine.refusal(for:client:now:),
             answer: { await engine.response(for: $0, client: $1, refusalChecked: true) })
     }
 
@@ -29,17 +30,17 @@ extension Router {
     /// The same with the lookups given (a route whose requests reuse nearby answers); `answer` runs after `refusal`
     /// let the request through, and need not ask it again.
     public mutating func onDemand<Request: Sendable>(
-        _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request,
+        _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request, spenders: Spenders,
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
-        refusal: @escaping @Sendable (Request, Client, Date) -> OnDemandResponse?,
-        answer: @escaping @Sendable (Request, Client) async -> OnDemandResponse
+        refusal: @escaping @Sendable (Request, Spender, Date) -> OnDemandResponse?,
+        answer: @escaping @Sendable (Request, Spender) async -> OnDemandResponse
     ) {
         hybrid(.get, path) { request in
             // One clock reading per request: parsing (a time asked relative to now), memory and `Age` share it.
             let now = Date()
             let parsed = try parse(request, now)
             if let hit = cached(parsed, now) { return .response(hit.response(for: request, now: now)) }
-            let client = request.spender
+            let client = spenders.spender(of: request)
             if let refused = refusal(parsed, client, now) { return .response(refused.response(for: request, now: now)) }
             return .later { await answer(parsed, client).response(for: request) }
         }

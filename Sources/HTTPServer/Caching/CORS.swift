@@ -4,13 +4,14 @@ enum CORS {
     /// `Access-Control-Allow-Origin: *`, encoded once; the response encoder writes it for public routes.
     static let allowAnyOrigin = Array("Access-Control-Allow-Origin: *\r\n".utf8)
 
-    /// The answer to a preflight on a path whose methods are `allowed` (`GET, HEAD, OPTIONS`).
-    static func preflight(allowed: String) -> HTTPResponse {
+    /// The answer to a preflight on a path whose methods are `allowed` (`GET, HEAD, OPTIONS`) and whose clients may
+    /// send `headers`.
+    static func preflight(allowed: String, headers: [String]) -> HTTPResponse {
         HTTPResponse(
             status: .noContent,
             headers: [
                 "Access-Control-Allow-Methods": allowed,
-                "Access-Control-Allow-Headers": "Authorization, If-None-Match, Content-Type, X-Pier-App-Token",
+                "Access-Control-Allow-Headers": headers.joined(separator: ", "),
                 "Access-Control-Max-Age": "86400",
                 "Allow": allowed,
             ])

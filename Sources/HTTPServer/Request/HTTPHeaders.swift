@@ -47,7 +47,7 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     }
 
     /// ASCII case-insensitive comparison without allocating lower-cased copies.
-    static func equal(_ a: String, _ b: String) -> Bool {
+    public static func equal(_ a: String, _ b: String) -> Bool {
         let a = a.utf8, b = b.utf8
         guard a.count == b.count else { return false }
         for (x, y) in zip(a, b) where x != y {

@@ -10,23 +10,13 @@ public struct HTTPRequest: Sendable {
     /// Header fields with lower-cased names.
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The socket peer's address (the proxy's, behind one; see ``ClientAddress``).
+    /// The socket peer's address (the proxy's, behind one): all the server core knows of who is asking (who a request
+    /// counts as is the features' identity chain's to decide).
     public var peer: IPAddress
     /// The values of the route's `{name}` segments (``PathTemplate``), set by the router; empty for exact paths.
     public var pathParameters: [String: String] = [:]
     /// This process's number for the request (loop and sequence), for logs that must tie lines to one request.
     public var id: UInt64 = 0
-    /// How the client is found (the server's trusted proxies); the server sets it.
-    public var clients: ClientAddress?
-
-    /// Who the request comes from, for per-client shares: the socket peer, or the client a trusted proxy forwarded
-    /// (``ClientAddress``). Worked out when asked, so requests answered from memory never pay for it.
-    public var client: IPAddress { (clients ?? ClientAddress()).client(of: self) }
-
-    /// Who the request counts as when it would spend an upstream's budget or quota: its address (``client``), or a
-    /// device its credential proves (``ClientCredentials``). Worked out when asked.
-    public var spender: Client { (clients ?? ClientAddress()).spender(of: self) }
-
     public init(
         method: HTTPMethod, target: String, path: String, query: QueryParameters = QueryParameters(),
         version: HTTPVersion = .http1_1, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = [],

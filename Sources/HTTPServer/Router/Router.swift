@@ -36,6 +36,10 @@ public struct Router: Sendable {
     /// Routes with `{name}` segments, in registration order (the first match wins).
     private var templates: [(template: PathTemplate, path: Path)] = []
 
+    /// The request headers a public path's preflight allows; the executable adds those the features' clients send
+    /// (App Attest's token) before the routes are registered.
+    public var requestHeaders = ["Authorization", "If-None-Match", "Content-Type"]
+
     public init() {}
 
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
@@ -52,7 +56,7 @@ public struct Router: Sendable {
             // The preflight lists the path's own methods first, then HEAD, then OPTIONS (`GET, HEAD, OPTIONS`).
             let order = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
             let rank = { (name: String) in order.firstIndex(of: name) ?? order.count }
-            let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "))
+            let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "), headers: requestHeaders)
             preflight = .immediate { _ in answer }
         }
         let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "))

@@ -170,7 +170,6 @@ final class Connection {
             var request = request
             if !parameters.isEmpty { request.pathParameters = parameters }
             request.id = loop.nextRequestID()
-            request.clients = loop.shared.configuration.clients
             switch handler {
             case .immediate(let body):
                 let response: HTTPResponse

@@ -31,8 +31,6 @@ public struct ServerConfiguration: Sendable {
     public var yieldAfterBatch: Bool
     /// Header fields added to every response the server writes (e.g. `X-Pier-Demo: true`), after `Server`.
     public var extraHeaders: [(name: String, value: String)] = []
-    /// How a request's client is found (trusted proxies): ``HTTPRequest/client``.
-    public var clients = ClientAddress()
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),

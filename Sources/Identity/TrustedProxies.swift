@@ -1,3 +1,6 @@
+import Basics
+import HTTPServer
+
 /// Who a request comes from, for per-client limits: the socket peer, or — when the peer is a trusted proxy
 /// (Caddy, a load balancer) — the right-most `X-Forwarded-For` entry that is not a trusted proxy: each proxy appends
 /// the address it received the request from, so that entry is the last one a trusted hop vouches for. The
@@ -5,21 +8,19 @@
 /// Caddy with `trusted_proxies` append to them), so trusting them would let a client be a new one on every request.
 ///
 /// IPv6 clients are grouped by their /64: one subscriber's devices share a /64 and can pick any address in
-/// it, so a per-address limit on IPv6 would be no limit.
-public struct ClientAddress: Sendable {
-    public let trustedProxies: [AddressRange]
-    /// Who a request showing a credential counts as (``ClientCredentials``); `nil`: every client is its address.
-    public var credentials: (any ClientCredentials)?
+/// it, so a per-address limit on IPv6 would be no limit. The first link of the identity chain (``Spenders``).
+public struct TrustedProxies: Sendable {
+    public let ranges: [AddressRange]
 
     /// Loopback only: a proxy on the same machine (the usual Caddy or nginx in front).
-    public static let defaultTrustedProxies = ["127.0.0.0/8", "::1"].compactMap { AddressRange($0) }
+    public static let loopback = ["127.0.0.0/8", "::1"].compactMap { AddressRange($0) }
 
-    public init(trustedProxies: [AddressRange] = ClientAddress.defaultTrustedProxies) {
-        self.trustedProxies = trustedProxies
+    public init(_ ranges: [AddressRange] = TrustedProxies.loopback) {
+        self.ranges = ranges
     }
 
     /// The client's address (IPv6 reduced to its /64).
-    public func client(of request: HTTPRequest) -> IPAddress {
+    public func address(of request: HTTPRequest) -> IPAddress {
         var address = request.peer
         if isTrusted(address) {
             // Every X-Forwarded-For field, in order, as one list, walked from the right while the hops are trusted —
@@ -45,14 +46,8 @@ public struct ClientAddress: Sendable {
         return address.isIPv4 ? address : address.masked(to: 64)
     }
 
-    /// Who `request` counts as when it would spend: its address's groups, or what its credential makes it.
-    public func spender(of request: HTTPRequest) -> Client {
-        let address = client(of: request)
-        return credentials?.client(of: request, address: address) ?? Client(address)
-    }
-
     private func isTrusted(_ address: IPAddress) -> Bool {
-        trustedProxies.contains { $0.contains(address) }
+        ranges.contains { $0.contains(address) }
     }
 
     /// An `X-Forwarded-For` entry: `192.0.2.7`, `2001:db8::1`, `[2001:db8::1]:443` or `192.0.2.7:5678`; `nil` when

@@ -1,8 +1,7 @@
 import ArgumentParser
+import Feature
 import Fetching
 import Foundation
-import Lakes
-import Logging
 
 /// `pier import water-levels FILE.csv`: carries over data collected elsewhere.
 struct ImportCommand: ParsableCommand {
@@ -28,16 +27,18 @@ struct ImportWaterLevelsCommand: ParsableCommand {
     var file: String
 
     func run() throws {
-        let configuration = try Configuration.load()
-        Configuration.bootstrapLogging(configuration)
-        let logger = Logger(label: "pier")
         guard let text = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
-        let pool = try Database.migratedPool(configuration, logger: logger)
-        defer { pool.close() }
-        let store = LakeStore(pool: pool)
-        let known = try runBlocking { try await store.snapshot()?.readings.map(\.name) ?? [] }
+        let file = file
+        // Running `pier serve` processes reload the lakes (and so the history) from PostgreSQL.
+        try Commands.current.withDatabase(announcing: LakesFeature.source) { pool in
+            try await Self.importLevels(Array(text), from: file, into: LakeStore(pool: pool))
+        }
+    }
+
+    private static func importLevels(_ text: [UInt8], from file: String, into store: LakeStore) async throws {
+        let known = try await store.snapshot()?.readings.map(\.name) ?? []
         let today = CalendarDate(Date(), in: LakeService.Configuration().timeZone)
-        let (rows, found) = WaterLevelCSV.read(Array(text))
+        let (rows, found) = WaterLevelCSV.read(text)
         var problems = found
         var levels: [(lake: String, level: LakeLevel)] = []
         var seen: [String: Int] = [:]
@@ -66,16 +67,12 @@ struct ImportWaterLevelsCommand: ParsableCommand {
             printError("\(file): nothing imported (\(sorted.count) bad rows of \(rows.count + found.count))")
             throw ExitCode.failure
         }
-        let checked = levels
-        let written = try runBlocking { try await store.importLevels(checked) }
-        // Running `pier serve` processes reload the lakes (and so the history) from PostgreSQL.
-        let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
-        try runBlocking { await changes.publish("lakes", on: pool) }
+        let written = try await store.importLevels(levels)
         let lakes = Set(levels.map(\.lake)).count
         print("\(file): imported \(written) of \(levels.count) rows for \(lakes) lakes (\(levels.count - written) days Pier scraped itself were kept)")
     }
 
-    private func printError(_ line: String) {
+    private static func printError(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

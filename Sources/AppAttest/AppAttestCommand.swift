@@ -1,7 +1,7 @@
-import AppAttest
 import ArgumentParser
 import Basics
 import Crypto
+import Feature
 import Fetching
 import Foundation
 import Logging
@@ -103,14 +103,9 @@ struct AppAttestCommand: ParsableCommand {
     /// Runs `body` with the store of a migrated database; `announcing`: then tells running `pier serve` processes to
     /// reload the revoked devices and the debug devices (the change feed).
     static func withStore(announcing: Bool, _ body: @escaping @Sendable (AppAttestStore) async throws -> Void) throws {
-        let configuration = try Configuration.load()
-        Configuration.bootstrapLogging(configuration)
-        let pool = try Database.migratedPool(configuration, logger: Logger(label: "pier"))
-        defer { pool.close() }
-        try runBlocking { try await body(AppAttestStore(pool: pool)) }
-        guard announcing else { return }
-        let changes = ChangeFeed(url: configuration.databaseURL ?? "") { _ in }
-        try runBlocking { await changes.publish(AppAttestFeature.source, on: pool) }
+        try Commands.current.withDatabase(announcing: announcing ? AppAttestFeature.source : nil) { pool in
+            try await body(AppAttestStore(pool: pool))
+        }
     }
 
     /// Verifies `{"keyId", "attestation", "clientData"}` from standard input.
