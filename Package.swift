@@ -53,32 +53,33 @@ let package = Package(
         // A raw-socket client for tests; never linked into the executable.
         .target(name: "HTTPTesting", swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches; never linked into the executable.
-        .target(name: "UpstreamTesting", dependencies: ["Fetching", "HTTPServer", "Replay"], swiftSettings: strict),
-        // Upstream HTTP client, fetch runs, schedules and the status board. No domain knowledge.
-        .target(
-            name: "Fetching",
-            dependencies: ["Basics", "Markup", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict
-        ),
-        // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
-        // settings (SettingsReader). Domain-free.
+        .target(name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay"], swiftSettings: strict),
+        // Upstreams without domain knowledge, one concern each: JSON and date parsing every module may use; the HTTP
+        // client for upstreams; limits (budgets, shares, single-flight, daily quotas); scheduling (jobs, runs, the
+        // scheduler, leader election, the change feed, the status board).
+        .target(name: "Parsing", dependencies: [], swiftSettings: strict),
+        .target(name: "UpstreamHTTP", dependencies: ["Parsing"], swiftSettings: strict),
+        .target(name: "Limits", dependencies: ["Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
+        .target(name: "Scheduling", dependencies: ["Markup", "Metrics", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Who a request counts as when it would spend: the trusted-proxy rule, then the features' links (App Attest's token).
         .target(name: "Identity", dependencies: ["Basics", "HTTPServer"], swiftSettings: strict),
+        // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
+        // settings (SettingsReader). Domain-free.
         .target(
             name: "Feature",
             dependencies: [
-                "Fetching", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
+                "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
         .target(
             name: "Lakes",
-            dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
-            name: "Warnings", dependencies: ["Basics", "Feature", "Fetching", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -91,7 +92,7 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
-                "AppAttestFormat", "Basics", "CBOR", "Feature", "Fetching", "HTTPServer", "Identity", "Metrics", "Postgres",
+                "AppAttestFormat", "Basics", "CBOR", "Feature", "Parsing", "Limits", "HTTPServer", "Identity", "Metrics", "Postgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -109,38 +110,38 @@ let package = Package(
             ],
             swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
-        .target(name: "METNorway", dependencies: ["Fetching", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "METNorway", dependencies: ["Parsing", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
+            name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
             swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Fetching", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Fetching", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
-        .target(name: "Sun", dependencies: ["Feature", "Fetching", "HTTPServer"], swiftSettings: strict),
+        .target(name: "Sun", dependencies: ["Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: [
-                "Feature", "Fetching", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", "Ships", .product(name: "Logging", package: "swift-log"),
+                "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", "Ships", .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
-        .target(name: "Replay", dependencies: ["Fetching", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .target(name: "Operations", dependencies: ["Fetching", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Replay", dependencies: ["Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Operations", dependencies: ["Parsing", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Fetching", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
+                "Alplakes", "AppAttest", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
                 "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -162,36 +163,36 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
-        .testTarget(name: "FetchingTests", dependencies: ["Basics", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Fetching", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Fetching", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
-        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Fetching", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
+        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
-            dependencies: ["LakeWeather", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "AlplakesTests", dependencies: ["Alplakes", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "AlplakesTests", dependencies: ["Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "NSWDeparturesTests",
-            dependencies: ["NSWDepartures", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "PlacesTests", dependencies: ["Places", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "PlacesTests", dependencies: ["Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "WikipediaTests", dependencies: ["Wikipedia", "Feature", "Fetching", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "WikipediaTests", dependencies: ["Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
-        .testTarget(name: "SunTests", dependencies: ["Sun", "Fetching", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Fetching", "Ships", "Weather"], swiftSettings: strict),
+        .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Fetching", "HTTPServer", "Identity"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Fetching", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"],

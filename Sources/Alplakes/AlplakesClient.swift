@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// Alplakes' 1D Simstrat API (Eawag), the two requests the Next Wave app makes per lake.
 public struct AlplakesClient: Sendable {

@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import HTTPServer
 import Replay
+import Scheduling
 
 /// Lake temperatures from Alplakes (Eawag) as one feature: every configured lake hourly, one at a time;
 /// the drop-in routes under `/v1/alplakes/…` and `/v1/lake-temperatures`.

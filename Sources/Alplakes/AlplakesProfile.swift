@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// A checked `/simulations/1d/profile/simstrat/{lake}/{time}` answer: kept as the upstream's bytes (the
 /// drop-in route serves them unchanged), with its model time and surface temperature.

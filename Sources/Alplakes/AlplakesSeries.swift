@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// A checked `/simulations/1d/point/simstrat/{lake}/{start}/{end}/{depth}` answer: the upstream's bytes, and
 /// where each step's time and value stand, so that a narrower window is served as the upstream would have

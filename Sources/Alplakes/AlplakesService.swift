@@ -1,7 +1,8 @@
 import Basics
-import Fetching
 import Foundation
 import Logging
+import Parsing
+import Scheduling
 
 /// Lake temperatures from Alplakes on a schedule: each configured lake's profile and surface series, one lake
 /// at a time with a pause (a research institute's service), stored in PostgreSQL, held in memory. A lake whose

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// `/v1/lake-temperatures`: every lake's surface temperature now and its next 48 hours, in one answer.
 public enum LakeTemperatures {

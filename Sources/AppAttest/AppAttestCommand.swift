@@ -2,7 +2,6 @@ import ArgumentParser
 import Basics
 import Crypto
 import Feature
-import Fetching
 import Foundation
 import Logging
 

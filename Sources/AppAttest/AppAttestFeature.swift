@@ -1,9 +1,9 @@
 import ArgumentParser
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
 import Identity
+import Limits
 import Logging
 import X509
 

@@ -1,10 +1,11 @@
 import Basics
-import Fetching
+import Crypto
 import Foundation
+import Limits
 import Logging
 import Metrics
+import Parsing
 import Synchronization
-import Crypto
 import X509
 
 /// App Attest as the service runs it: challenges, registrations (an attestation verified completely, the device

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Postgres
 
 /// The devices App Attest proved, the challenges spent, the registrations per network and the debug devices

@@ -1,8 +1,8 @@
 import ArgumentParser
-import Fetching
 import HTTPServer
 import Identity
 import Replay
+import Scheduling
 
 /// One capability of the service (ships, lakes, weather, departures, …) as the executable sees it: a value
 /// that says what it fetches, what it serves and how it reports, so that the executable only holds a list.

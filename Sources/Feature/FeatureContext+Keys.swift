@@ -1,5 +1,5 @@
 import Foundation
-import Fetching
+import Limits
 
 extension FeatureContext {
     /// The key to call a keyed upstream with: the configured one, or — when the upstreams are recordings — any

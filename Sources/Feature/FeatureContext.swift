@@ -1,8 +1,9 @@
-import Fetching
 import HTTPServer
 import Identity
 import Metrics
 import Postgres
+import Scheduling
+import UpstreamHTTP
 
 /// What every feature shares, made once by the executable: infrastructure, never domain.
 public struct FeatureContext: Sendable {

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// Pier's `daily` addition to a forecast: one entry per local date of the point, from that date's slots —
 /// the true minimum and maximum (not one slot's), the morning and afternoon temperatures, the strongest

@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// An OpenWeather 5-day / 3-hour forecast, checked and kept as the upstream's bytes, with what Pier needs of
 /// each slot. Rendering copies the upstream's text: slots the Next Wave app cannot decode are left out, `cnt`

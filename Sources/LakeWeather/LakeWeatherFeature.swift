@@ -1,8 +1,9 @@
 import Basics
 import Feature
-import Fetching
 import HTTPServer
+import Limits
 import Replay
+import Scheduling
 
 /// Next Wave's lake weather as one feature: OpenWeather's forecast per cell on demand, with Pier's key,
 /// budget and daily quota; `/v1/lake-weather`. Without `PIER_OPENWEATHER_KEY` the route answers `503` and

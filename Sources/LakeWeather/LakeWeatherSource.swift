@@ -1,5 +1,4 @@
 import Feature
-import Fetching
 import Foundation
 import Logging
 import Metrics

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import Postgres
+import UpstreamHTTP
 
 /// `lake_weather_forecasts`: the last good forecast per cell, shared by every replica.
 public struct LakeWeatherStore: Sendable {

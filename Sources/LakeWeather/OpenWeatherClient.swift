@@ -1,6 +1,6 @@
 import Feature
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// OpenWeather's 5-day / 3-hour forecast: `GET {base}/forecast?lat=…&lon=…&appid=…&units=metric`. The key
 /// travels in the query (OpenWeather's only way); ``UpstreamClient`` redacts it from every error and capture,

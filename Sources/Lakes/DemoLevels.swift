@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// The demo's level history (`pier serve --demo`): the recordings hold one lake table, so the history an app's
 /// analytics screen shows comes from `<demo>/lake-levels/levels.csv` (written by scripts/demo/lakes.py), imported with

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Feature
-import Fetching
 import Foundation
+import Parsing
 
 /// `pier import water-levels FILE.csv`: carries over data collected elsewhere.
 struct ImportCommand: ParsableCommand {

@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// The level history served: for each lake (MeteoNews' name), one level per day, ascending — the last year, as
 /// `/v1/water-levels` answers at most 366 days.

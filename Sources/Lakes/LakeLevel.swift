@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// One day's level of a lake, in metres above sea level (as MeteoNews shows it: `405.93 m.ü.M.`).
 public struct LakeLevel: Sendable, Equatable {

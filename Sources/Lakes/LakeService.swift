@@ -1,6 +1,7 @@
-import Fetching
 import Foundation
 import Logging
+import Parsing
+import Scheduling
 
 /// Lake water temperatures: scrapes MeteoNews into PostgreSQL and keeps the served table in memory
 /// (``snapshot``); announces every change (``changes``) so that the route layer rebuilds its answer. Speaks no

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Postgres
 
 /// `lake_readings`: the latest good table, replaced as a whole in one transaction; and `lake_levels`, each lake's

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Feature
-import Fetching
 import HTTPServer
+import Scheduling
 
 /// Swiss lakes' water temperature and level as one feature: the MeteoNews table (every 6 hours), `/api/water-temp`,
 /// and each lake's level history (`/v1/water-levels`).

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// The body of `GET /api/water-temp` (contract: docs/api.md).
 public struct LakesResponse: Codable, Sendable, Equatable {

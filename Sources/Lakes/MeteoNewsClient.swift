@@ -1,4 +1,4 @@
-import Fetching
+import UpstreamHTTP
 
 /// Fetches MeteoNews' lake page the way a browser in a German-speaking locale would.
 public struct MeteoNewsClient: Sendable {

@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// A CSV export of the Next Wave app's own level table (`lake_water_levels`: `lake_name,date,level_m`, a header
 /// row, other columns allowed and ignored), as `pier import water-levels` reads it: RFC 4180 fields (quoted with

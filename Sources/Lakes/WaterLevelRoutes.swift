@@ -1,7 +1,7 @@
 import Basics
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// `GET /v1/water-levels?lake=Zürichsee&days=40`: a lake's level per day, as the Next Wave app's analytics screen
 /// reads its history (`[{"date": "2026-11-25", "level_m": 405.93}, …]`, ascending, at most `days` days ending today

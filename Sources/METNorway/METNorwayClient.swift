@@ -1,6 +1,7 @@
-import Fetching
 import Foundation
 import Logging
+import Parsing
+import UpstreamHTTP
 
 /// MET Norway's Locationforecast 2.0 (`compact`), asked as its terms require (metno/weatherapi-docs: TermsOfService,
 /// HowTO, StatusCodes): an identifying `User-Agent` (`Pier/<version> (<PIER_CONTACT>)`), at most four decimals,

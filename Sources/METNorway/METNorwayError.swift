@@ -1,4 +1,3 @@
-import Fetching
 
 /// Why MET Norway's answer could not be used.
 public enum METNorwayError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Fetching
 import HTTPServer
+import Parsing
 
 /// The app's `DepartureResponse` written from departures: `{"stopEvents": [ … ]}` with every key the app
 /// requires on every event (one event missing one would fail the app's whole list).

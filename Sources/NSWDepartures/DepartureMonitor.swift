@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// A `departure_mon` answer (rapidJSON) read into ``Departure``s by the contract's mapping, or the answer for
 /// a stop the service does not know. Events the app could not be given whole (no planned time, no

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// The parameters of a `/v1/nsw/departures` request, checked: the stop, the mode Pier filters its copy by, and
 /// the time asked for. One upstream answer per ``key`` serves every mode.

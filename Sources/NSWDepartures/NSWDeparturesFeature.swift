@@ -1,9 +1,10 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Limits
 import Replay
+import Scheduling
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with
 /// Pier's key, budget and daily quota; `/v1/nsw/departures`. Without `PIER_NSW_API_KEY` the route answers

@@ -1,6 +1,7 @@
 import Feature
-import Fetching
 import Foundation
+import Parsing
+import UpstreamHTTP
 
 /// Transport for NSW's Trip Planner API, `departure_mon`: every mode of one stop in one call, real time on,
 /// rapidJSON. The key travels in the `Authorization` header (`apikey …`), never in the URL, so no URL,

@@ -1,5 +1,6 @@
-import Fetching
 import HTTPServer
+import Parsing
+import Scheduling
 
 /// The body of `GET /health` (contract: docs/api.md).
 public struct HealthReport: Sendable, Equatable {

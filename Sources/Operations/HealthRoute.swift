@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Scheduling
 import Synchronization
 
 /// `GET /health`: whether the service can serve, for operators and uptime checks.

@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import Logging
 import Postgres
+import Scheduling
 
 /// What the features' commands run in (``CommandEnvironment``): the configuration from the environment, logging, the
 /// migrated pool, and the change feed that tells running processes about new data.

@@ -1,8 +1,8 @@
 import ArgumentParser
 import Feature
-import Fetching
 import Foundation
 import Logging
+import Scheduling
 
 /// `pier fetch ships|lakes|weather|alplakes --once`: one scheduled source fetched now, recorded in `fetch_runs` like a scheduled run.
 struct FetchCommand: ParsableCommand {

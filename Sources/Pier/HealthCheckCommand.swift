@@ -1,7 +1,7 @@
 import ArgumentParser
 import Feature
-import Fetching
 import Operations
+import UpstreamHTTP
 
 /// `pier health-check`: exits 0 when the local server's liveness route (`/health/live`) answers 200 — the
 /// container's HEALTHCHECK, so the runtime image needs no curl. Liveness, not readiness: a database outage

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Dispatch
 import Feature
-import Fetching
 import Foundation
 import Glibc
 import HTTPServer
@@ -10,6 +9,7 @@ import Metrics
 import Operations
 import Postgres
 import Replay
+import Scheduling
 
 /// `pier serve`: runs the HTTP server until SIGTERM or SIGINT.
 struct ServeCommand: ParsableCommand {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
 import Identity
@@ -8,6 +7,8 @@ import Logging
 import Metrics
 import Postgres
 import Replay
+import Scheduling
+import UpstreamHTTP
 
 /// The features wired onto the shared infrastructure: the status board, the fetch runner and its log, and the
 /// list of ``Features``. Shared by `serve` (routes, background scheduler, change feed), `fetch` (one run) and

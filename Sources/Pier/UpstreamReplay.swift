@@ -1,8 +1,8 @@
 import ArgumentParser
-import Fetching
 import Foundation
 import Logging
 import Replay
+import UpstreamHTTP
 
 /// Recorded upstream answers standing in for every upstream (`serve --demo`, `serve|fetch --replay`).
 enum UpstreamReplay {

@@ -1,6 +1,7 @@
 import Feature
-import Fetching
 import Foundation
+import Parsing
+import UpstreamHTTP
 
 /// Geoapify's Places (`GET {base}/v2/places`) and Geocoding (`GET {base}/v1/geocode/search`) APIs. The key
 /// travels as the `apiKey` query parameter (Geoapify's only way): ``UpstreamClient`` redacts it from every

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// A Geoapify answer (a GeoJSON `FeatureCollection`) made safe for the app's `Codable` model once, on the
 /// server: features the app could not decode (no Point geometry, a property of the wrong type — either would

@@ -1,6 +1,5 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
 import Replay

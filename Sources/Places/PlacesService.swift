@@ -1,8 +1,9 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
+import Limits
 import Metrics
+import Scheduling
 import Synchronization
 
 /// Geoapify places and geocoding for everyone, on one Geoapify upstream (calls per second, each client's share,

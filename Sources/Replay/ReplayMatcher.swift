@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// One recorded exchange as the replay holds it.
 public struct ReplayEntry: Sendable {

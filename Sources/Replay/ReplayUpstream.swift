@@ -1,7 +1,8 @@
-import Fetching
 import Foundation
 import HTTPServer
 import Logging
+import Scheduling
+import UpstreamHTTP
 
 /// Recorded upstream answers served as the upstreams themselves: a local HTTP server (our own) on loopback
 /// that answers each request with the recorded exchange that fits it best. Pier's real client, parsers,

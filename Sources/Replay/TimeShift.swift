@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// Moves the times in a recorded answer, so that it reads as if it had just been fetched (the demo) or as the
 /// answer for another day (a replay of last week's recordings). Each upstream's ``ReplayMatcher`` and test double

@@ -1,5 +1,5 @@
 import Foundation
-import Fetching
+import Parsing
 
 /// Which ship sails which course on which date, for joining other data (a stationboard's journeys) with
 /// the ship deployments. Course numbers are compared without their leading zeros (ZSG writes `0101`,

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// One Zurich service date's routes, as stored and served.
 public struct ShipDay: Sendable, Equatable {

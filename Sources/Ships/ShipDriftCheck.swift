@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// Decides whether a week of ZSG pages looks like the real thing before it may replace stored data.
 ///

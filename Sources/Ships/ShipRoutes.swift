@@ -1,7 +1,8 @@
-import Fetching
 import Foundation
 import HTTPServer
 import Metrics
+import Parsing
+import Scheduling
 
 /// `GET /api/ships` (alias `/ships`) and `POST /api/ships/refresh` (alias `/ships/refresh`).
 public struct ShipRoutes: Sendable {

@@ -1,6 +1,7 @@
-import Fetching
 import Foundation
 import Logging
+import Parsing
+import Scheduling
 
 /// Ship deployments: scrapes ZSG into PostgreSQL and keeps the served days in memory (``days``); announces
 /// every change (``changes``) so that the route layer rebuilds its answers. Speaks no HTTP.

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Postgres
 
 /// `ship_days` and `ship_deployments`: a day is replaced as a whole, all days of a scrape in one transaction.

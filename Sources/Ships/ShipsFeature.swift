@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import HTTPServer
 import Replay
+import Scheduling
 
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
 public struct ShipsFeature: Feature {

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// The body of `GET /api/ships` (contract: docs/api.md). Keys are the shipped client's.
 public struct ShipsResponse: Codable, Sendable, Equatable {

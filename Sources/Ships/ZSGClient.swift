@@ -1,5 +1,6 @@
-import Fetching
 import Foundation
+import Parsing
+import UpstreamHTTP
 
 /// Fetches ZSG's day fragments: `GET {base}?timestamp=<epoch ms of the date, 12:00 UTC>`, sent like the
 /// site's own page script sends it, one request at a time with a pause between (the site is small).

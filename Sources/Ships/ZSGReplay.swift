@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Replay
 
 /// ZSG's recordings in a replay: a day page (`timestamp`, the date in epoch milliseconds) is answered with the

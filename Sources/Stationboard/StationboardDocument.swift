@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// A transport.opendata.ch `/v1/stationboard` answer, checked, kept as the upstream's bytes, with where each
 /// journey gets its `shipName`. Rendering copies the upstream's text and adds one member per journey, so every

@@ -1,9 +1,10 @@
 import Basics
 import Feature
-import Fetching
 import HTTPServer
-import Ships
+import Limits
 import Replay
+import Scheduling
+import Ships
 
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.

@@ -1,6 +1,6 @@
 import Foundation
-import Fetching
 import HTTPServer
+import Parsing
 
 /// The parameters of a `/v1/stationboard` request, checked and in one canonical form: the cache key and the
 /// upstream's query string are built from it, so equal requests share one answer.

@@ -1,7 +1,7 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
+import Parsing
 import Ships
 
 /// Stationboards from transport.opendata.ch as the ``OnDemand`` engine asks for them: one answer per distinct

@@ -1,6 +1,7 @@
-import Fetching
 import Foundation
+import Parsing
 import Postgres
+import UpstreamHTTP
 
 /// `stationboard_answers`: the last good upstream answer per request, shared by every replica.
 public struct StationboardStore: Sendable {

@@ -1,6 +1,6 @@
 import Feature
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// transport.opendata.ch's `/v1/stationboard`: `GET {base}/stationboard?id=…&limit=…&date=…`.
 public struct TransportClient: Sendable {

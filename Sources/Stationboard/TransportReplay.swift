@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Replay
 
 /// transport.opendata.ch's recordings in a replay: a board's date (`date`, `datetime`, else today in Zurich) is

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// Sunrise, sunset, solar noon and twilight from NOAA's published solar equations (the Global Monitoring
 /// Laboratory's solar calculator and its spreadsheet, after Meeus' *Astronomical Algorithms*). No upstream, no

@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// sunrise-sunset.org's `formatted=0` JSON for one ``SunTimes``: times as `2026-07-04T03:33:10+00:00`,
 /// `day_length` in seconds, `"status": "OK"`, `"tzid": "UTC"`. Written by hand, in the upstream's member

@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// `GET /v1/sun?lat=..&lon=..&date=..`: sunrise-sunset.org's answer, computed here. Pure: no store, no
 /// upstream, no state but the clock (for "today").

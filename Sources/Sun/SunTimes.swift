@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// One date's sun events at one point, as sunrise-sunset.org lists them. An event the day does not have
 /// (midnight sun, polar night) is `nil`.

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import Markup
+import Parsing
 
 /// Reads one CAP 1.2 document (FMI's profile, `Tests/Fixtures/fmi-warnings/README.md`) into a ``CAPAlert``.
 ///

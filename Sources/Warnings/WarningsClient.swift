@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// FMI's warnings feed and its CAP documents over HTTP.
 ///

@@ -1,4 +1,3 @@
-import Fetching
 import Markup
 
 /// Why a warnings feed or a CAP document could not be used.

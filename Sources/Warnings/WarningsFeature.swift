@@ -1,8 +1,8 @@
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
 import Replay
+import Scheduling
 
 /// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with
 /// each warning's area as PostGIS geometry. Its answers are served by the weather feature (`/v1/warnings`, and

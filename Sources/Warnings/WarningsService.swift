@@ -1,9 +1,9 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
 import Logging
 import Metrics
+import Scheduling
 import Synchronization
 
 /// FMI's warnings: reads the feed on the fetcher's schedule into `weather_warnings`, and answers which warnings

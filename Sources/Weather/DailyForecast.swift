@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// One local day of the forecast, as the contract spells it.
 ///

@@ -1,5 +1,7 @@
-import Fetching
 import Foundation
+import Parsing
+import Scheduling
+import UpstreamHTTP
 
 /// Builds FMI WFS requests and fetches and parses their answers.
 public struct FMIClient: Sendable {

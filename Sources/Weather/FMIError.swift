@@ -1,5 +1,5 @@
-import Fetching
 import Markup
+import UpstreamHTTP
 
 /// Why an FMI answer could not be used.
 public enum FMIError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// FMI's timestamps (`2026-11-23T05:10:00Z`), read without a formatter: a document holds thousands of them.
 enum FMITime {

@@ -1,9 +1,10 @@
-import Feature
-import Fetching
-import Foundation
 import Basics
+import Feature
+import Foundation
+import Limits
 import Logging
 import Metrics
+import Scheduling
 
 /// Point forecasts by grid cell, kind to FMI: this process's memory, then PostgreSQL (fresh for `ttl`), then
 /// FMI — but only with a token from the request budget, and one call per cell at a time.

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 
 /// One hour of `/v1/weather`'s `hourly_forecast`: the point's forecast from the current hour on, as the contract
 /// spells it. Missing values are `null`; `feels_like` is FMI's own where it sent one, else computed from the

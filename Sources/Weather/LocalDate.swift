@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Synchronization
 
 /// Today's date in a time zone, computed once per day instead of once per request (calendar arithmetic is

@@ -1,10 +1,11 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
+import Limits
 import Logging
 import METNorway
 import Metrics
+import UpstreamHTTP
 
 /// MET Norway's Locationforecast standing in for FMI: asked only for a cell FMI could not answer (it failed, or its
 /// shared budget is spent) when nothing of FMI's recent enough is held, and then kept within MET's terms.

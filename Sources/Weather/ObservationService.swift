@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import Logging
+import Scheduling
 
 /// Keeps every Finnish station's latest observation: fetches all stations in one FMI call, upserts them into
 /// PostgreSQL/PostGIS and keeps an in-memory ``StationIndex`` for the nearest-station lookup.

@@ -1,10 +1,11 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
 import Identity
+import Limits
 import Logging
 import Postgres
+import Scheduling
 
 /// Place names for `/v1/weather?place=Kumpula`, resolved by FMI itself: its WFS takes `place=` in any point query and
 /// answers the place's official name and position with a forecast for it (which is kept for the place's grid cell,

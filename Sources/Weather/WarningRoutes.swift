@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Warnings
 
 /// `GET /v1/warnings?lat=..&lon=..&lang=en` (or `place=`): FMI's official warnings in force at a point, most severe

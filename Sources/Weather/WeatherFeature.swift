@@ -1,9 +1,10 @@
 import Feature
-import METNorway
-import Fetching
 import HTTPServer
 import Logging
+import METNorway
 import Replay
+import Scheduling
+import UpstreamHTTP
 import Warnings
 
 /// Finnish weather as one feature: FMI observations every 10 minutes, forecasts per grid cell on demand

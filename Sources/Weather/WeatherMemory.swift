@@ -1,7 +1,7 @@
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Synchronization
 
 /// Everything `/v1/weather` keeps in memory, in one least-recently-used cache bounded in bytes

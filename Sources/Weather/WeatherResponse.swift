@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 
 /// The body of `GET /v1/weather` (contract: docs/api.md). Missing values are `null`.
 public struct WeatherResponse: Sendable {

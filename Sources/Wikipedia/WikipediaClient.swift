@@ -1,6 +1,6 @@
 import Feature
-import Fetching
 import Foundation
+import UpstreamHTTP
 
 /// Wikipedia's page summaries (RESTBase, `GET {base}/api/rest_v1/page/summary/{title}`) and title search
 /// (`GET {base}/w/api.php?action=opensearch…`), `{lang}` in the base replaced by the language. Every call

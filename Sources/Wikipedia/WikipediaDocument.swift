@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 /// Checks of Wikipedia's answers before they are kept: Pier passes them on unchanged, so it only makes sure
 /// they are what was asked for (garbage is logged, captured and never stored).

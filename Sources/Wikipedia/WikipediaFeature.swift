@@ -1,5 +1,4 @@
 import Feature
-import Fetching
 import HTTPServer
 import Logging
 import Replay

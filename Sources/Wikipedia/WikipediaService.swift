@@ -1,8 +1,10 @@
 import Basics
 import Feature
-import Fetching
 import Foundation
+import Limits
 import Metrics
+import Parsing
+import Scheduling
 
 /// Wikipedia's page summaries and title searches for everyone: an ``OnDemand`` engine for each on one polite
 /// upstream — at most ``Settings/upstream`` requests a second to Wikimedia from this process, each client a

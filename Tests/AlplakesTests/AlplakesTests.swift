@@ -1,12 +1,14 @@
+@testable import Alplakes
 import DatabaseTesting
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Postgres
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 
-@testable import Alplakes
 
 /// Shaped like the Next Wave app's `AlplakesProfileResponse` and `AlplakesPointResponse` (from the fixture
 /// README's description of pfederi/Next-Wave `AlplakesAPI.swift`).

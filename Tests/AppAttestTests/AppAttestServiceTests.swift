@@ -1,15 +1,15 @@
+@testable import AppAttest
 import AppAttestTesting
 import Basics
 import Crypto
 import DatabaseTesting
-import Fetching
 import Foundation
 import HTTPServer
+import Limits
 import Postgres
 import Synchronization
 import XCTest
 
-@testable import AppAttest
 
 /// Registrations and token exchanges against real PostgreSQL, with a test root: each refusal says why and stores
 /// nothing; a challenge is spent once across replicas; the counter only moves forward; revoked devices are refused.

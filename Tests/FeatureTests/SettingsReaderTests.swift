@@ -1,5 +1,5 @@
 import Feature
-import Fetching
+import Limits
 import XCTest
 
 final class SettingsReaderTests: XCTestCase {

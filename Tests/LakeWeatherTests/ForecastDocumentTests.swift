@@ -1,10 +1,9 @@
 import Feature
-import Fetching
 import Foundation
+@testable import LakeWeather
 import UpstreamTesting
 import XCTest
 
-@testable import LakeWeather
 
 final class ForecastDocumentTests: XCTestCase {
     static let fixtures = ["forecast-zurich-2026-07-04.json", "forecast-rapperswil-2026-11-23.json", "forecast-ouchy-2026-11-23.json"]

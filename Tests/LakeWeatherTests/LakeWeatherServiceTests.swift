@@ -1,13 +1,15 @@
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+@testable import LakeWeather
+import Limits
 import Postgres
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 
-@testable import LakeWeather
 
 /// The service against real PostgreSQL and a local OpenWeather serving the fixtures.
 final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)

@@ -1,7 +1,7 @@
-import Fetching
+@testable import Lakes
+import Parsing
 import XCTest
 
-@testable import Lakes
 
 final class WaterLevelCSVTests: XCTestCase {
     func testAnExportOfTheAppsTableIsRead() {

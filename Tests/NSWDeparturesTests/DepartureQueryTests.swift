@@ -1,9 +1,8 @@
-import Fetching
 import Foundation
 import HTTPServer
+@testable import NSWDepartures
 import XCTest
 
-@testable import NSWDepartures
 
 final class DepartureQueryTests: XCTestCase {
     /// Monday 2026-07-06 08:10 in Sydney (AEST, +10).

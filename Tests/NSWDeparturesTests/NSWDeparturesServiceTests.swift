@@ -1,14 +1,17 @@
 import Basics
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Limits
+@testable import NSWDepartures
+import Parsing
 import Postgres
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 
-@testable import NSWDepartures
 
 /// The service against real PostgreSQL and a local TfNSW serving the fixtures moved to now.
 final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)

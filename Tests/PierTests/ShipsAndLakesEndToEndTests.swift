@@ -1,10 +1,10 @@
 import DatabaseTesting
-import Fetching
 import Foundation
 import HTTPTesting
+import Parsing
 import Postgres
-import UpstreamTesting
 import Synchronization
+import UpstreamTesting
 import XCTest
 
 /// The real `pier` binary, a real PostgreSQL and a local upstream serving the fixture pages: scrapes run

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPTesting
+import Parsing
 import UpstreamTesting
 import XCTest
 

@@ -1,7 +1,7 @@
 import DatabaseTesting
-import Fetching
 import Foundation
 import HTTPTesting
+import Parsing
 import UpstreamTesting
 import XCTest
 

@@ -1,13 +1,15 @@
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Limits
+@testable import Places
 import Postgres
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 
-@testable import Places
 
 /// The service against real PostgreSQL and a local Geoapify serving the fixtures.
 final class PlacesServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)

@@ -1,7 +1,8 @@
-import Fetching
 import Foundation
+import Parsing
 import Replay
 import Ships
+import UpstreamHTTP
 import Weather
 import XCTest
 

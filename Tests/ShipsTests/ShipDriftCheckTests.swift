@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 import Ships
 import XCTest
 

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Ships
 @testable import Stationboard
 import UpstreamTesting

@@ -1,5 +1,5 @@
-import Fetching
 import HTTPServer
+import Parsing
 @testable import Stationboard
 import XCTest
 

@@ -1,11 +1,13 @@
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Postgres
+import Scheduling
 import Ships
 @testable import Stationboard
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 

@@ -1,10 +1,10 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
+@testable import Sun
 import UpstreamTesting
 import XCTest
 
-@testable import Sun
 
 final class SunTimesTests: XCTestCase {
     private struct Reference: Decodable {

@@ -1,9 +1,10 @@
 import Foundation
-import Fetching
+import Parsing
+import UpstreamHTTP
 import UpstreamTesting
+@testable import Warnings
 import XCTest
 
-@testable import Warnings
 
 /// The CAP parser on every constructed document, checked against the facts `expected.json` lists for it.
 final class CAPParserTests: XCTestCase {

@@ -1,11 +1,12 @@
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
+@testable import Warnings
 import XCTest
 
-@testable import Warnings
 
 /// The feed read into PostgreSQL through the local warnings double, and the points of `expected.json` looked up
 /// with PostGIS, publication after publication.

@@ -1,8 +1,8 @@
-import Feature
 import DatabaseTesting
-import Fetching
+import Feature
 import Foundation
 import HTTPServer
+import Limits
 import Postgres
 import Synchronization
 import UpstreamTesting

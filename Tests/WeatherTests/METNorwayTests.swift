@@ -1,13 +1,15 @@
 import Basics
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
+import Limits
 import METNorway
+import Parsing
+import UpstreamHTTP
 import UpstreamTesting
+@testable import Weather
 import XCTest
 
-@testable import Weather
 
 /// MET Norway standing in for FMI: its reader on the recordings, its symbols, and the fallback through the local
 /// MET double (which keeps MET's rules) and PostgreSQL — when it is asked, how often, and what is preferred.

@@ -1,6 +1,6 @@
 import DatabaseTesting
-import Fetching
 import Postgres
+import UpstreamHTTP
 import UpstreamTesting
 import Weather
 import XCTest

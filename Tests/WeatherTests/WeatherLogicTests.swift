@@ -1,6 +1,6 @@
 import Feature
-import Fetching
 import Foundation
+import Parsing
 import UpstreamTesting
 @testable import Weather
 import XCTest

@@ -1,5 +1,4 @@
 import DatabaseTesting
-import Fetching
 import Foundation
 import Postgres
 import Synchronization

@@ -1,13 +1,14 @@
 import DatabaseTesting
 import Feature
-import Fetching
 import Foundation
 import HTTPServer
 import Postgres
+import Scheduling
+import UpstreamHTTP
 import UpstreamTesting
+@testable import Wikipedia
 import XCTest
 
-@testable import Wikipedia
 
 /// The service against real PostgreSQL and a local Wikipedia serving the fixtures.
 final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<Double>(1000)

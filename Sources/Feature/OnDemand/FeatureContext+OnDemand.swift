@@ -1,4 +1,3 @@
-import Fetching
 
 extension FeatureContext {
     /// An upstream as on-demand engines share it: its budget (lifted when the upstreams are recordings), its daily

@@ -1,8 +1,10 @@
 import Basics
-import Fetching
 import Foundation
+import Limits
 import Logging
 import Metrics
+import Scheduling
+import UpstreamHTTP
 
 /// The one engine for upstream answers asked on behalf of requests and kept for everyone: memory, then
 /// PostgreSQL (another replica or an earlier run may have asked), then the upstream — one call per key at a

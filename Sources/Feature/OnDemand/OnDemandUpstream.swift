@@ -1,8 +1,9 @@
 import Basics
-import Fetching
 import Foundation
 import Identity
+import Limits
 import Metrics
+import Scheduling
 
 /// One upstream as every ``OnDemand`` engine that asks it shares it: its name, its ``UpstreamLimits`` (the
 /// budget with each client's share, the upstream's pause), its ``DailyQuota`` and the metrics of its calls

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Scheduling
 import Synchronization
 
 /// Upstream answers that change slowly (places, geocoding, encyclopaedia pages) as the ``OnDemand`` engine asks

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Replay
 
 /// FMI's warnings service (alerts.fmi.fi): the RSS feed of the current publication (`feed-previous/` in the

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Replay
 
 /// MET Norway's Locationforecast 2.0 `compact`: the recorded answer (lat 60, lon 11, 2024-02-04) moved to now by whole

@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import HTTPServer
+import Parsing
 import Replay
 
 /// transport.opendata.ch's stationboards of ``FixtureUpstream/transportStation``: for the requested date

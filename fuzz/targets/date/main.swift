@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 
 // CalendarDate parsing (every `?date=`). Property: a date that parses prints back as exactly the input, and
 // its neighbours are real dates that print in the same form.

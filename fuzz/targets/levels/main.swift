@@ -1,5 +1,5 @@
-import Fetching
 import Lakes
+import Parsing
 
 // The CSV reader of `pier import water-levels` on arbitrary bytes. Properties: no crash; every row has a lake name,
 // a real calendar day and a plausible level; rows and problems come in line order, and no line is both.

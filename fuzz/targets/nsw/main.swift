@@ -1,6 +1,6 @@
-import Fetching
 import Foundation
 import NSWDepartures
+import Parsing
 
 // TfNSW departure_mon answers (the strict JSON scanner and the departure monitor) on arbitrary bytes. Properties:
 // no crash; an accepted answer's departures are sorted by departure time with unique ids, survive the store's

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import Places
 
 // Geoapify answers (the strict JSON scanner and the places cleaning) on arbitrary bytes, as places and as geocoding.

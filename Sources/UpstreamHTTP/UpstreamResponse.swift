@@ -1,4 +1,5 @@
 import Foundation
+import Parsing
 
 /// A complete upstream answer with a 2xx status (or one the caller said it accepts).
 public struct UpstreamResponse: Sendable {

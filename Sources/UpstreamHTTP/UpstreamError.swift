@@ -1,3 +1,4 @@
+
 /// Why an upstream request gave no usable body. Carries the URL (never a token or a body).
 public enum UpstreamError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidURL(String)

@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Scheduling
 import XCTest
 
 final class FetchScheduleTests: XCTestCase {

@@ -1,4 +1,4 @@
-import Fetching
+import UpstreamHTTP
 import UpstreamTesting
 import XCTest
 

@@ -1,4 +1,6 @@
 import Foundation
+import Limits
+import UpstreamHTTP
 
 /// What an on-demand upstream (asked per request, through an ``UpstreamGate``) reports about itself: each call's
 /// outcome on the status board (`/health`'s `ok` / `failing` and `last_error`), whether the upstream answered

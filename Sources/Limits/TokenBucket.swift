@@ -1,3 +1,4 @@
+
 /// The classic rate limiter: `capacity` tokens, refilled continuously at `ratePerSecond`; a request takes one.
 /// Over any interval of `t` seconds at most `capacity + ratePerSecond × t` tokens are taken.
 public struct TokenBucket: Sendable, Equatable {

@@ -71,10 +71,3 @@ public struct RetryPolicy: Sendable, Equatable {
         return min(initial.seconds * pow(2, exponent), maximum.seconds)
     }
 }
-
-extension Duration {
-    /// The duration in seconds as a `TimeInterval`.
-    public var seconds: TimeInterval {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

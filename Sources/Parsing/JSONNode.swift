@@ -1,3 +1,4 @@
+
 /// A JSON value read by ``JSONScanner``, with the byte range it occupies in the text it came from, so that an
 /// answer can be passed on exactly as the upstream wrote it and changed only where Pier adds something.
 public struct JSONNode: Sendable {

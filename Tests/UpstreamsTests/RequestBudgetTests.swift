@@ -1,6 +1,6 @@
 import Basics
-import Fetching
 import Foundation
+import Limits
 import Synchronization
 import XCTest
 

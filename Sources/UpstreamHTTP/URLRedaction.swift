@@ -1,3 +1,4 @@
+
 /// Upstream URLs as they may be shown: the value of every query parameter that carries a key or token
 /// (OpenWeather's `appid`, Geoapify's `apiKey`, …) replaced by `REDACTED`. Errors, logs and captures only ever
 /// see this form; the real URL exists only inside the request.

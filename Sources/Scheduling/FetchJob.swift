@@ -1,3 +1,4 @@
+
 /// One upstream source the fetcher keeps fresh: its name in `fetch_runs`, its schedule and its work.
 public struct FetchJob: Sendable {
     /// The name in `fetch_runs.source`, `/health` and metrics (`ships`, `lakes`).

@@ -1,7 +1,9 @@
 import Foundation
+import Limits
 import Logging
 import Metrics
 import Synchronization
+import UpstreamHTTP
 
 /// Runs a job once: records it in `fetch_runs`, bounds it by its timeout, updates the status board and the
 /// metrics, and logs the outcome. A second caller for a source whose run is in flight waits for that run

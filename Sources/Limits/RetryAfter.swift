@@ -1,3 +1,4 @@
+
 /// `Retry-After` as Pier sends it when an upstream cannot be asked: whole seconds, at least 1, at most an hour.
 public enum RetryAfter {
     /// The longest wait sent (a budget of zero never refills; an upstream may ask for more).

@@ -1,3 +1,4 @@
+
 /// How a fetch run ended, as stored in `fetch_runs.outcome`.
 public enum FetchOutcome: String, Sendable, CaseIterable {
     /// Scraped, checked and stored.

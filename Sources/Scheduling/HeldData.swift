@@ -1,3 +1,4 @@
+
 /// A service's data held in memory, announcing every change (``changes``) once the new value is in place, so that
 /// what is derived from it — a route's ready-encoded answers, an index — is dropped or rebuilt. Keeps the service
 /// free of HTTP: it announces, the route layer decides what to rebuild; and no change can forget to announce.

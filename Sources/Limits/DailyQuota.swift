@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Parsing
 import Postgres
 import Synchronization
 

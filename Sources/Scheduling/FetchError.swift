@@ -1,6 +1,7 @@
 import Foundation
 import Markup
 import Postgres
+import UpstreamHTTP
 
 /// Why a fetch run did not store new data. Each case maps to an outcome in `fetch_runs`.
 public enum FetchError: Error, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import Parsing
 import Synchronization
 
 /// Every upstream answer of one fetch run, kept as received: `NNN.body` (the bytes after content decoding)

@@ -1,8 +1,8 @@
 import Foundation
-#if canImport(FoundationNetworking)
 import FoundationNetworking
-#endif
 import Synchronization
+#if canImport(FoundationNetworking)
+#endif
 
 /// Fetches upstream pages over HTTP(S) with `URLSession` (libcurl underneath on Linux).
 ///

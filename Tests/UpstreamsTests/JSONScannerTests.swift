@@ -1,5 +1,5 @@
 import Foundation
-@testable import Fetching
+@testable import Parsing
 import XCTest
 
 final class JSONScannerTests: XCTestCase {

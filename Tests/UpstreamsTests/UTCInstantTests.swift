@@ -1,4 +1,4 @@
-import Fetching
+import Parsing
 import XCTest
 
 final class UTCInstantTests: XCTestCase {

@@ -1,7 +1,7 @@
 import Basics
 import DatabaseTesting
-import Fetching
 import Foundation
+import Limits
 import Postgres
 import XCTest
 

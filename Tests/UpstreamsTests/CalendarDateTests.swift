@@ -1,5 +1,5 @@
-import Fetching
 import Foundation
+import Parsing
 import XCTest
 
 final class CalendarDateTests: XCTestCase {

@@ -1,3 +1,4 @@
+
 /// Reads and writes ISO 8601 instants in epoch seconds without Foundation's formatters (an upstream document
 /// holds hundreds or thousands of them: FMI's series, TfNSW's departures): `Z` or an offset, fractions cut;
 /// written as the contract wants them, UTC in whole seconds (`2026-07-05T22:13:00Z`).

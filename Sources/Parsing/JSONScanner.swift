@@ -1,3 +1,4 @@
+
 /// A strict JSON reader (RFC 8259) for upstream answers: the whole text must be one valid value, with
 /// UTF-8 strings, no control characters, no lone surrogates and at most ``maximumDepth`` levels of nesting.
 /// Anything else is refused, so garbage never reaches a client or the database.

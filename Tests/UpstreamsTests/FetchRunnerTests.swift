@@ -1,8 +1,9 @@
 import DatabaseTesting
-import Fetching
 import Foundation
 import Postgres
+import Scheduling
 import Synchronization
+import UpstreamHTTP
 import XCTest
 
 /// The runner against a real PostgreSQL: every run in `fetch_runs`, single-flight, timeouts, the board.
