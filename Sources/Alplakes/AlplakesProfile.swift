@@ -21,7 +21,7 @@ public struct AlplakesProfile: Sendable {
         guard let values = root["variables"]?["T"]?["data"]?.elements, values.count == depths.count,
             values.allSatisfy({ $0.isNull || $0.number(in: body) != nil })
         else { throw .unexpectedShape("the profile's variables.T.data does not match its depths") }
-        if let implausible = values.lazy.compactMap({ $0.number(in: body) }).first(where: { !AlplakesProblem.plausible.contains($0) }) {
+        if let implausible = values.lazy.compactMap({ $0.number(in: body) }).first(where: { !AlplakesAnswer.plausible.contains($0) }) {
             throw .unexpectedShape("a profile temperature of \(implausible) is not a lake's in °C")
         }
         self.body = body
@@ -31,17 +31,15 @@ public struct AlplakesProfile: Sendable {
 }
 
 /// Why an Alplakes answer was refused (not stored, not served).
-public enum AlplakesProblem: Error, Sendable, Equatable, CustomStringConvertible {
-    case notJSON(String)
-    case unexpectedShape(String)
+/// What is wrong with an Alplakes answer (a profile or a series).
+public typealias AlplakesProblem = DocumentProblem<AlplakesAnswer>
 
+/// An answer of Eawag's Alplakes API, as its problems name it.
+public enum AlplakesAnswer {
     /// Lake water in °C; a value outside (Kelvin, a fill value such as -999) means the answer changed.
     static let plausible: ClosedRange<Double> = -5...45
+}
 
-    public var description: String {
-        switch self {
-        case .notJSON(let reason): "the Alplakes answer is \(reason)"
-        case .unexpectedShape(let reason): "unexpected Alplakes answer: \(reason)"
-        }
-    }
+extension AlplakesAnswer: NamedDocument {
+    public static var documentName: String { "the Alplakes answer" }
 }

@@ -29,7 +29,7 @@ public struct AlplakesSeries: Sendable {
         for (time, value) in zip(timeElements, valueElements) {
             guard let text = time.string, let date = AlplakesTime.answer(text) else { throw .unexpectedShape("a time of the series is not ISO 8601") }
             guard value.isNull || value.number(in: body) != nil else { throw .unexpectedShape("a value of the series is not a number") }
-            if let number = value.number(in: body), !AlplakesProblem.plausible.contains(number) {
+            if let number = value.number(in: body), !AlplakesAnswer.plausible.contains(number) {
                 throw .unexpectedShape("a series temperature of \(number) is not a lake's in °C")
             }
             steps.append(Step(time: date, temperature: value.number(in: body)))

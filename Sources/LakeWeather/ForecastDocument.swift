@@ -19,17 +19,7 @@ public struct ForecastDocument: Sendable {
     }
 
     /// Why an upstream answer was refused (not stored, not served).
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        case notJSON(String)
-        case unexpectedShape(String)
-
-        public var description: String {
-            switch self {
-            case .notJSON(let reason): "the forecast is \(reason)"
-            case .unexpectedShape(let reason): "the forecast has an unexpected shape: \(reason)"
-            }
-        }
-    }
+    public typealias Problem = DocumentProblem<ForecastDocument>
 
     public let body: [UInt8]
     /// The slots the app can decode, in the upstream's order.
@@ -134,4 +124,8 @@ public struct ForecastDocument: Sendable {
         out += body[copied...]
         return out
     }
+}
+
+extension ForecastDocument: NamedDocument {
+    public static var documentName: String { "the forecast" }
 }

@@ -5,17 +5,7 @@ import Parsing
 /// `transportation`) are left out and named in ``dropped``; an answer where nothing is left, or that is not a
 /// departure monitor at all, is a ``Problem`` (the answer is logged and captured, never stored).
 public struct DepartureMonitor: Sendable {
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        case notJSON(String)
-        case unexpectedShape(String)
-
-        public var description: String {
-            switch self {
-            case .notJSON(let reason): "the departure monitor answer is \(reason)"
-            case .unexpectedShape(let reason): "the departure monitor answer has an unexpected shape: \(reason)"
-            }
-        }
-    }
+    public typealias Problem = DocumentProblem<DepartureMonitor>
 
     public enum Content: Sendable, Equatable {
         /// Sorted by departure time.
@@ -113,4 +103,8 @@ public struct DepartureMonitor: Sendable {
                 isCancelled: cancelled, isAccessible: accessible,
                 isHighFrequency: transportation["properties"]?["FrequencyLine"]?.string == "1"))
     }
+}
+
+extension DepartureMonitor: NamedDocument {
+    public static var documentName: String { "the departure monitor answer" }
 }

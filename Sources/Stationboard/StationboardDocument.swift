@@ -23,17 +23,7 @@ public struct StationboardDocument: Sendable {
     }
 
     /// Why an upstream answer was refused.
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        case notJSON(String)
-        case unexpectedShape(String)
-
-        public var description: String {
-            switch self {
-            case .notJSON(let reason): "the stationboard answer is \(reason)"
-            case .unexpectedShape(let reason): "the stationboard answer has an unexpected shape: \(reason)"
-            }
-        }
-    }
+    public typealias Problem = DocumentProblem<StationboardDocument>
 
     public let body: [UInt8]
     /// The station's id as the upstream names it; `nil` when the upstream knows no such station.
@@ -111,4 +101,8 @@ public struct StationboardDocument: Sendable {
         out.append(contentsOf: body[copied...])
         return out
     }
+}
+
+extension StationboardDocument: NamedDocument {
+    public static var documentName: String { "the stationboard answer" }
 }

@@ -3,19 +3,7 @@ import Parsing
 /// Checks of Wikipedia's answers before they are kept: Pier passes them on unchanged, so it only makes sure
 /// they are what was asked for (garbage is logged, captured and never stored).
 public enum WikipediaDocument {
-    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
-        case notJSON(String)
-        case notASummary
-        case notAnOpenSearchResult
-
-        public var description: String {
-            switch self {
-            case .notJSON(let why): "Wikipedia's answer is not JSON: \(why)"
-            case .notASummary: "Wikipedia's answer is not a page summary (an object with a title)"
-            case .notAnOpenSearchResult: "Wikipedia's answer is not an opensearch result ([query, [titles], [descriptions], [urls]])"
-            }
-        }
-    }
+    public typealias Problem = DocumentProblem<WikipediaDocument>
 
     /// A summary: an object with a string `title`, and — where present — the members the app decodes strictly
     /// (`pageid` an integer, `extract` a string).
@@ -38,4 +26,14 @@ public enum WikipediaDocument {
     private static func parse(_ body: [UInt8]) throws(Problem) -> JSONNode {
         do { return try JSONScanner.parse(body) } catch { throw .notJSON(error.description) }
     }
+}
+
+extension WikipediaDocument: NamedDocument {
+    public static var documentName: String { "Wikipedia's answer" }
+}
+
+extension DocumentProblem where Document == WikipediaDocument {
+    /// Not an object with a title (or a member the app decodes strictly has another type).
+    static var notASummary: Self { .unexpectedShape("not a page summary (an object with a title)") }
+    static var notAnOpenSearchResult: Self { .unexpectedShape("not an opensearch result ([query, [titles], [descriptions], [urls]])") }
 }

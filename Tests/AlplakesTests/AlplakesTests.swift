@@ -141,7 +141,7 @@ final class AlplakesServiceTests: ServiceTestCase {
         }
         XCTAssertEqual(service.lakes["geneva"]?.fetchedAt, before)
         XCTAssertTrue(service.healthJSON().contains(#""geneva":{"last_success":""#))
-        XCTAssertTrue(service.healthJSON().contains("unexpected Alplakes answer"))
+        XCTAssertTrue(service.healthJSON().contains("the Alplakes answer has an unexpected shape"))
         // A restart serves at once from PostgreSQL, without asking.
         let calls = upstream.requests(.alplakes).count
         let restarted = self.service()
