@@ -26,8 +26,6 @@ public struct FeatureContext: Sendable {
     public let upstreamsAreRecordings: Bool
     /// `Pier/<version>`: how Pier names itself to upstreams that ask for a descriptive `User-Agent`.
     public let product: String
-    /// The demo's recordings (`pier serve --demo`), for what a feature seeds beside them; `nil` otherwise.
-    public let demoDirectory: String?
     /// Who a request counts as when it would spend (the identity chain; the executable completes it with the features'
     /// links before serving).
     public let spenders: Spenders
@@ -35,7 +33,7 @@ public struct FeatureContext: Sendable {
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
         retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
-        product: String = "Pier", demoDirectory: String? = nil, spenders: Spenders = Spenders()
+        product: String = "Pier", spenders: Spenders = Spenders()
     ) {
         self.pool = pool
         self.upstream = upstream
@@ -47,7 +45,6 @@ public struct FeatureContext: Sendable {
         self.cacheMaxAge = cacheMaxAge
         self.upstreamsAreRecordings = upstreamsAreRecordings
         self.product = product
-        self.demoDirectory = demoDirectory
         self.spenders = spenders
     }
 }

@@ -83,8 +83,7 @@ public final class DailyQuota: Sendable {
     /// or none. `groups` are the client's (none: a call on nobody's behalf); `reserved` lets the call use the
     /// reserve (an answer more than one client asked for).
     public func take(units: Int = 1, groups: [ClientGroup] = [], reserved: Bool = true, now: Date = Date()) async -> Decision {
-        let day = CalendarDate(now, in: timeZone)
-        let retryAfter = secondsToNextDay(day, now: now)
+        let (day, retryAfter) = self.day(at: now)
         let units = max(1, units)
         let dayLimit = reserved ? limit : shares.unreserved(day: limit)
         guard units <= dayLimit else { return .spent(retryAfter: retryAfter, reserved: !reserved) }
@@ -116,7 +115,7 @@ public final class DailyQuota: Sendable {
     /// The position of a group among `groups` this process knows to have spent its share of today (taking
     /// `units` more would pass it), with the seconds until the next day; `nil` when none is known to have.
     public func spentGroup(_ groups: [ClientGroup], units: Int = 1, now: Date = Date()) -> (index: Int, retryAfter: Int)? {
-        let (day, end) = self.day(at: now)
+        let (day, retryAfter) = self.day(at: now)
         let index: Int? = known.withLock { known in
             guard let known, known.day == day else { return nil }
             return groups.firstIndex { group in
@@ -124,28 +123,31 @@ public final class DailyQuota: Sendable {
                 return used + max(1, units) > shares.limit(of: group.size, day: limit, units: max(1, units))
             }
         }
-        return index.map { ($0, max(1, Int(end.timeIntervalSince(now).rounded(.up)))) }
+        return index.map { ($0, retryAfter) }
     }
 
-    /// The upstream's day at `now` and when the next one starts.
-    private func day(at now: Date) -> (CalendarDate, end: Date) {
-        if let window = today.withLock({ $0 }), window.start <= now, now < window.end { return (window.day, window.end) }
-        let day = CalendarDate(now, in: timeZone)
-        let window = (day: day, start: day.start(in: timeZone), end: day.adding(days: 1).start(in: timeZone))
-        today.withLock { $0 = window }
-        return (day, window.end)
+    /// The upstream's day at `now`, and the seconds until the next one starts (at least 1: a `Retry-After`).
+    private func day(at now: Date) -> (CalendarDate, secondsLeft: Int) {
+        let window = today.withLock { held in
+            if let held, held.start <= now, now < held.end { return held }
+            let day = CalendarDate(now, in: timeZone)
+            let window = (day: day, start: day.start(in: timeZone), end: day.adding(days: 1).start(in: timeZone))
+            held = window
+            return window
+        }
+        return (window.day, max(1, Int(window.end.timeIntervalSince(now).rounded(.up))))
     }
 
     /// Reads today's count (at start-up, so `/health` knows it before the first request).
     public func load(now: Date = Date()) async throws {
-        let day = CalendarDate(now, in: timeZone)
+        let (day, _) = self.day(at: now)
         let rows = try await pool.query("SELECT used FROM upstream_quota WHERE upstream = $1 AND day = $2::date", [upstream, day.description])
         let used = try rows.first?.decode(Int.self, "used") ?? 0
         known.withLock { $0 = Known(day: day, used: used) }
     }
 
     public func snapshot(now: Date = Date()) -> Snapshot {
-        let day = CalendarDate(now, in: timeZone)
+        let (day, _) = self.day(at: now)
         let used = known.withLock { known in known.map { $0.day == day ? $0.used : 0 } ?? nil }
         return Snapshot(day: day, limit: limit, used: used, reserve: limit - shares.unreserved(day: limit))
     }
@@ -163,10 +165,6 @@ public final class DailyQuota: Sendable {
             }
             known = today
         }
-    }
-
-    private func secondsToNextDay(_ day: CalendarDate, now: Date) -> Int {
-        Self.secondsToNextDay(day, now: now, in: timeZone)
     }
 
     /// Seconds from `now` until the day after `day` starts in `timeZone`, at least 1: a `Retry-After` for a count of

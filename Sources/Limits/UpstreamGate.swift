@@ -52,7 +52,7 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         }
     }
 
-    /// The same for one client (`nil`: only the shared budget counts).
+    /// The same for who a request counts as (its groups; `nil`: only the shared budget counts).
     public func call(_ key: Key, spender: Spender?, _ work: @escaping @Sendable () async -> Value) async -> Outcome where Client == ClientGroup {
         await call(key, clients: spender?.groups ?? [], work)
     }

@@ -49,13 +49,17 @@ struct Services {
             board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
-            product: "Pier/\(PierCommand.version)", demoDirectory: configuration.servingDemo ? configuration.demoDirectory : nil,
-            spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies)))
+            product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies)))
         let reader = SettingsReader(environment: configuration.environment)
         do {
             features = try Features.make(reader, context: context)
         } catch {
             throw ValidationError("\(error)")
+        }
+        // The types list brings each feature's commands and parsers: a feature made but not listed there would lose them.
+        let listed = Set(Features.types.map(ObjectIdentifier.init))
+        if let missing = features.first(where: { !listed.contains(ObjectIdentifier(type(of: $0))) }) {
+            throw ValidationError("Features.types does not list \(type(of: missing)) (its commands and parsers)")
         }
         replay?.use(features.flatMap(\.replay))
         // Who a request counts as when it would spend: the address, then what the features contribute, in their order.

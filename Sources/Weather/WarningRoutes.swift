@@ -33,7 +33,7 @@ public struct WarningRoutes: Sendable {
                 return .later { try await answer(request, point: point, language: language, location: place) }
             case .resolving(let resolve):
                 return .later {
-                    let (point, place) = try await resolve()
+                    let (point, place, _) = try await resolve()
                     return try await answer(request, point: point, language: language, location: place)
                 }
             }

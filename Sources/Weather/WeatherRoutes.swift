@@ -54,18 +54,19 @@ public struct WeatherRoutes: Sendable {
                 return .later { try await answer(request, point: point, language: language, location: place) }
             case .resolving(let resolve):
                 return .later {
-                    let (point, place) = try await resolve()
-                    return try await answer(request, point: point, language: language, location: place)
+                    let (point, place, spender) = try await resolve()
+                    return try await answer(request, point: point, language: language, location: place, spender: spender)
                 }
             }
         }
     }
 
     /// Where a request asks about: `lat`/`lon`, or a place by name — known when memory holds its resolution, else
-    /// to be resolved off the loop (FMI's budget and the client's share, as `/v1/weather` spends them).
+    /// to be resolved off the loop (FMI's budget and the client's share, as `/v1/weather` spends them), giving who the
+    /// request counts as with the place (asked once, so the forecast that follows spends as the same one).
     enum Whereabouts {
         case known(Coordinate, PlaceResolver.Place?)
-        case resolving(@Sendable () async throws -> (Coordinate, PlaceResolver.Place))
+        case resolving(@Sendable () async throws -> (Coordinate, PlaceResolver.Place, Spender))
     }
 
     /// - Parameter anywhere: any valid point (warnings: none outside FMI's areas), not only FMI's coverage (`422`).
@@ -78,12 +79,13 @@ public struct WeatherRoutes: Sendable {
             throw unknownPlace
         case nil:
             return .resolving {
+                let spender = places.spenders.spender(of: request)
                 let resolution: PlaceResolver.Resolution
-                do { resolution = try await places.resolve(name, client: places.spenders.spender(of: request)) } catch let unavailable as ForecastService.Unavailable {
+                do { resolution = try await places.resolve(name, client: spender) } catch let unavailable as ForecastService.Unavailable {
                     throw unavailable.httpError
                 }
                 guard case .found(let place) = resolution else { throw unknownPlace }
-                return (try point(of: place), place)
+                return (try point(of: place), place, spender)
             }
         }
     }
@@ -147,7 +149,8 @@ public struct WeatherRoutes: Sendable {
     }
 
     func answer(
-        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
+        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil,
+        spender: Spender? = nil
     ) async throws -> HTTPResponse {
         let now = Date()
         let nearest = try nearestStation(to: point, now: now)
@@ -158,7 +161,7 @@ public struct WeatherRoutes: Sendable {
             if let hit = forecasts.cachedAnswer(at: point, now: now) {
                 answer = hit
             } else {
-                answer = try await forecasts.forecast(at: point, client: places.spenders.spender(of: request), now: now)
+                answer = try await forecasts.forecast(at: point, client: spender ?? places.spenders.spender(of: request), now: now)
             }
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import HTTPServer
 import Limits
 import Logging
 import Metrics
@@ -77,7 +78,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         self.runner = runner
         logger = Logger(label: "pier.\(kind)")
         gate = UpstreamGate(limits: upstream.limits)
-        refusalBodies = Self.refusalBodies(source, upstream: upstream.name) { Self.shareSpent($0, upstream: upstream.name) }
+        refusalBodies = RefusalBodies(nothingToServe: source.nothingToServe, upstream: upstream.name)
         askers = OnDemandAskers(budgetBytes: max(64 * 1024, settings.cacheBytes / 32))
         data = LRUCache(budgetBytes: settings.cacheBytes / 2)
         renderings = LRUCache(budgetBytes: settings.cacheBytes / 2)
@@ -142,12 +143,12 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         guard let client else { return nil }
         let groups = client.groups
         let key = source.key(of: request)
-        let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, body: [UInt8]?)
+        let refused: (refusal: String, retryAfter: Double, group: ClientGroup.Size, body: [UInt8])
         if let early = upstream.limits.precheck(groups, joining: joins(key)) {
-            refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, refusalBodies.limits[early.refusal])
+            refused = (early.refusal.rawValue, early.retryAfter, groups[early.by ?? 0].size, refusalBodies.body(early.refusal))
         } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
             let size = groups[spent.index].size
-            refused = ("daily_share", Double(spent.retryAfter), size, refusalBodies.dailyShare[size])
+            refused = ("daily_share", Double(spent.retryAfter), size, refusalBodies.body(dailyShareOf: size))
         } else {
             return nil
         }
@@ -157,22 +158,24 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             return remember(held.value, fetchedAt: held.fetchedAt, stale: true, key: key, request: request, now: now)
         }
         unavailableAnswers?.increment()
-        return .refused(refused.body ?? [], retryAfter: RetryAfter.seconds(refused.retryAfter))
+        return .unavailable(body: refused.body, retryAfter: RetryAfter.seconds(refused.retryAfter), clientShare: true)
     }
 
-    /// The bodies of the refusals decided from memory, made once: a flood's refusals cost what a hit costs, so none
-    /// builds its sentence or its JSON again.
+    /// The bodies of the refusals a client's own limits decide, made once: a flood's refusals cost what a hit costs,
+    /// so none builds its sentence or its JSON again.
     private struct RefusalBodies: Sendable {
-        var limits: [UpstreamRefusal: [UInt8]] = [:]
-        var dailyShare: [ClientGroup.Size: [UInt8]] = [:]
-    }
+        private let limits: [UpstreamRefusal: [UInt8]]
+        private let dailyShare: [ClientGroup.Size: [UInt8]]
 
-    private static func refusalBodies(_ source: Source, upstream: String, shareSpent: (ClientGroup.Size) -> String) -> RefusalBodies {
-        func body(_ reason: String) -> [UInt8] { OnDemandResponse.errorBody("\(source.nothingToServe): \(reason)") }
-        var bodies = RefusalBodies()
-        for refusal in UpstreamRefusal.allCases { bodies.limits[refusal] = body(refusal.reason(upstream: upstream)) }
-        for size in ClientGroup.Size.allCases { bodies.dailyShare[size] = body(shareSpent(size)) }
-        return bodies
+        init(nothingToServe: String, upstream: String) {
+            func body(_ reason: String) -> [UInt8] { HTTPResponse.errorBody("\(nothingToServe): \(reason)") }
+            limits = Dictionary(uniqueKeysWithValues: UpstreamRefusal.allCases.map { ($0, body($0.reason(upstream: upstream))) })
+            dailyShare = Dictionary(uniqueKeysWithValues: ClientGroup.Size.allCases.map { ($0, body(OnDemand.shareSpent($0, upstream: upstream))) })
+        }
+
+        /// Every case was made in `init`.
+        func body(_ refusal: UpstreamRefusal) -> [UInt8] { limits[refusal] ?? [] }
+        func body(dailyShareOf size: ClientGroup.Size) -> [UInt8] { dailyShare[size] ?? [] }
     }
 
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (see the type). A client is
@@ -204,8 +207,8 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         guard upstream.limits.start(groups) else {
             misses?.increment()
             unavailableAnswers?.increment()
-            let (reason, retryAfter, _) = upstream.refusals.refused(.concurrency, retryAfter: 1, group: groups[upstream.limits.busiest(groups) ?? 0].size, upstream: upstream.name)
-            return .unavailable("\(source.nothingToServe): \(reason)", retryAfter: retryAfter, clientShare: true)
+            upstream.refusals.count(UpstreamRefusal.concurrency.rawValue, group: groups[upstream.limits.busiest(groups) ?? 0].size)
+            return .unavailable(body: refusalBodies.body(.concurrency), retryAfter: 1, clientShare: true)
         }
         defer { upstream.limits.finished(groups) }
         return await body()
@@ -222,11 +225,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         return await answer(request, client: client, now: now)
     }
 
-    private func shareSpent(_ size: ClientGroup.Size) -> String {
-        Self.shareSpent(size, upstream: upstream.name)
-    }
-
-    private static func shareSpent(_ size: ClientGroup.Size, upstream: String) -> String {
+    fileprivate static func shareSpent(_ size: ClientGroup.Size, upstream: String) -> String {
         switch size {
         case .device: "this device has used its share of \(upstream)'s daily quota"
         case .anonymous: "clients without an App Attest token have used their pool of \(upstream)'s daily quota (an attested app has a share of its own)"
@@ -278,7 +277,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
                     return .failed(why, retryAfter: RetryAfter.seconds(Double(retryAfter)))
                 case .shareSpent(let index, let retryAfter):
                     upstream.refusals.count("daily_share", group: groups[index].size)
-                    return .failed(shareSpent(groups[index].size), retryAfter: RetryAfter.seconds(Double(retryAfter)), clientShare: true)
+                    return .failed(Self.shareSpent(groups[index].size, upstream: upstream.name), retryAfter: RetryAfter.seconds(Double(retryAfter)), clientShare: true)
                 case .unknown:
                     upstream.refusals.count("quota_unknown")
                     return .failed("\(upstream.name)'s daily quota could not be counted (the database did not answer)", retryAfter: settings.retryAfterFailure)

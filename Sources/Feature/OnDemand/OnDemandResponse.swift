@@ -46,27 +46,20 @@ public struct OnDemandResponse: Sendable {
         }
     }
 
-    /// `{"error": reason}`, as ``HTTPResponse/error(_:_:headers:)`` writes it.
-    static func errorBody(_ reason: String) -> [UInt8] {
-        Array("{\"error\":\(JSONString.quote(reason))}".utf8)
-    }
-
-    /// This client's share is spent (`429`), `body` made beforehand (``errorBody(_:)``).
-    static func refused(_ body: [UInt8], retryAfter: Int) -> Self {
-        Self(
-            cached: CachedResponse(.json(body, status: .tooManyRequests, headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
-            fetchedAt: nil)
-    }
-
     static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
+        unavailable(body: HTTPResponse.errorBody(reason), retryAfter: retryAfter, clientShare: clientShare)
+    }
+
+    /// The same with the body made beforehand (``HTTPResponse/errorBody(_:)``: a refusal from memory).
+    static func unavailable(body: [UInt8], retryAfter: Int, clientShare: Bool) -> Self {
         Self(
-            cached: CachedResponse(.error(
-                clientShare ? .tooManyRequests : .serviceUnavailable, reason,
+            cached: CachedResponse(.json(
+                body, status: clientShare ? .tooManyRequests : .serviceUnavailable,
                 headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
             fetchedAt: nil)
     }
 
-    /// A request that would have spent without the credential required (``Client/Refusal``): `401`.
+    /// A request that would have spent without the credential required (``Spender/Refusal``): `401`.
     static func unauthorized(_ reason: String) -> Self {
         Self(cached: CachedResponse(Spender.Refusal.httpError(reason).response), fetchedAt: nil)
     }

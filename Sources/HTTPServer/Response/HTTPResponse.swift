@@ -28,6 +28,11 @@ public struct HTTPResponse: Sendable {
 
     /// The contract's error shape: `{"error": "<message>"}`.
     public static func error(_ status: HTTPStatus, _ message: String, headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        json(Array("{\"error\":\(JSONString.quote(message))}".utf8), status: status, headers: headers)
+        json(errorBody(message), status: status, headers: headers)
+    }
+
+    /// The body of ``error(_:_:headers:)``, for answers that make it once and send it many times.
+    public static func errorBody(_ message: String) -> [UInt8] {
+        Array("{\"error\":\(JSONString.quote(message))}".utf8)
     }
 }
