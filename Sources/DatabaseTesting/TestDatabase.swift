@@ -48,12 +48,13 @@ public struct TestDatabase: Sendable {
             validationInterval: validationInterval))
     }
 
-    /// A pool on this database with the project's migrations applied.
-    public func migratedPool() async throws -> PostgresPool {
+    /// A pool on this database with the project's migrations applied — up to `version` to fill a database the way
+    /// an earlier release left it (an upgrade's test).
+    public func migratedPool(through version: Int = .max) async throws -> PostgresPool {
         let pool = pool()
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Migrations").path
-        try await Migrator(migrations: try Migrator.load(directory: directory)).run(on: pool)
+        try await Migrator(migrations: try Migrator.load(directory: directory).filter { $0.version <= version }).run(on: pool)
         return pool
     }
 

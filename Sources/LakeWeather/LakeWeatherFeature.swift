@@ -55,7 +55,7 @@ public struct LakeWeatherFeature: Feature {
             OnDemand(
                 kind: Self.source,
                 source: LakeWeatherSource(
-                    client: OpenWeatherClient(baseURL: settings.url, key: key, client: context.upstream), store: LakeWeatherStore(pool: context.pool),
+                    client: OpenWeatherClient(baseURL: settings.url, key: key, client: context.upstream), store: SharedAnswerStore(pool: context.pool),
                     settings: settings.source, metrics: context.metrics),
                 upstream: context.onDemandUpstream("OpenWeather", metric: "openweather", settings: settings.upstream),
                 report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine, runner: context.runner,

@@ -25,16 +25,21 @@ public struct LakeWeatherSource: OnDemandSource {
 
     public let settings: Settings
     private let client: OpenWeatherClient
-    private let store: LakeWeatherStore
+    private let answers: SharedAnswerKind
     private let droppedSlots: Counter?
     private let logger = Logger(label: "pier.lake-weather")
 
-    public init(client: OpenWeatherClient, store: LakeWeatherStore, settings: Settings = Settings(), metrics: MetricsRegistry? = nil) {
+    /// A forecast is kept this long past its freshness: two days old it still covers three of its five days when
+    /// OpenWeather fails; an older one is not worth keeping.
+    public static let retention = Duration.seconds(2 * 86_400)
+
+    /// - Parameter store: `upstream_answers`, where the forecasts are kept under the kind `lake-weather`.
+    public init(client: OpenWeatherClient, store: SharedAnswerStore, settings: Settings = Settings(), metrics: MetricsRegistry? = nil) {
         var settings = settings
         if settings.ttl < Settings.minimumTTL { settings.ttl = Settings.minimumTTL }
         self.settings = settings
         self.client = client
-        self.store = store
+        answers = SharedAnswerKind(kind: LakeWeatherFeature.source, store: store, retention: Self.retention)
         droppedSlots = metrics?.counter(
             "pier_openweather_slots_dropped_total", help: "Forecast slots left out because the app could not decode them (no wind.deg, …).")
     }
@@ -44,15 +49,15 @@ public struct LakeWeatherSource: OnDemandSource {
     }
 
     public func stored(_ cell: ForecastCell) async throws -> OnDemandStored<ForecastDocument>? {
-        guard let stored = try await store.forecast(for: cell), let document = try? ForecastDocument(parsing: stored.body) else { return nil }
+        guard let stored = try await answers.answer(cell.description), let document = try? ForecastDocument(parsing: stored.body) else { return nil }
         return OnDemandStored(document, fetchedAt: stored.fetchedAt)
     }
 
     public func store(_ document: ForecastDocument, for cell: ForecastCell, fetchedAt: Date) async throws {
-        try await store.store(document.body, for: cell, fetchedAt: fetchedAt)
+        try await answers.store(.fetched(body: document.body, ttl: settings.ttl, now: fetchedAt), key: cell.description)
     }
 
-    public func lastFetch() async throws -> Date? { try await store.lastFetch() }
+    public func lastFetch() async throws -> Date? { try await answers.lastFetch() }
 
     public func fetch(_ cell: ForecastCell) async throws -> UpstreamReply<ForecastDocument> {
         let reply = try await client.forecast(for: cell)

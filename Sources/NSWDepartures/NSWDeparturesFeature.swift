@@ -53,7 +53,7 @@ public struct NSWDeparturesFeature: Feature {
             return OnDemand(
                 kind: Self.source,
                 source: NSWDeparturesSource(
-                    client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream), store: NSWDeparturesStore(pool: context.pool),
+                    client: TfNSWClient(baseURL: settings.url, key: key, client: context.upstream), store: SharedAnswerStore(pool: context.pool),
                     quota: upstream.quota, settings: settings.source, metrics: context.metrics),
                 upstream: upstream, report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine,
                 runner: context.runner, metrics: context.metrics)

@@ -32,18 +32,24 @@ public struct NSWDeparturesSource: OnDemandSource {
 
     public let settings: Settings
     private let client: TfNSWClient
-    private let store: NSWDeparturesStore
+    private let answers: SharedAnswerKind
     private let quota: DailyQuota?
     private let watched = WatchedStops()
     private let currentTTL: SharedValue<Double>
     private let droppedEvents: Counter?
     private let logger = Logger(label: "pier.nsw")
 
-    /// - Parameter quota: the key's daily quota (its upstream's), spread over the watched stops.
-    public init(client: TfNSWClient, store: NSWDeparturesStore, quota: DailyQuota?, settings: Settings = Settings(), metrics: MetricsRegistry? = nil) {
+    /// An answer is kept this long past its freshness: by then every departure in it has left.
+    public static let retention = Duration.seconds(86_400)
+
+    /// - Parameters:
+    ///   - store: `upstream_answers`, where the answers are kept under the kind `nsw` (Pier's reading of each as a
+    ///     JSON array of every mode's departures; a stop TfNSW does not know as a remembered `404`).
+    ///   - quota: the key's daily quota (its upstream's), spread over the watched stops.
+    public init(client: TfNSWClient, store: SharedAnswerStore, quota: DailyQuota?, settings: Settings = Settings(), metrics: MetricsRegistry? = nil) {
         self.settings = settings
         self.client = client
-        self.store = store
+        answers = SharedAnswerKind(kind: NSWDeparturesFeature.source, store: store, retention: Self.retention)
         self.quota = quota
         let currentTTL = SharedValue(settings.ttl.seconds)
         self.currentTTL = currentTTL
@@ -61,14 +67,18 @@ public struct NSWDeparturesSource: OnDemandSource {
     }
 
     public func stored(_ key: DepartureQuery) async throws -> OnDemandStored<Board>? {
-        try await store.answer(for: key.key).map { OnDemandStored($0.departures.map(Board.departures) ?? .unknownStop, fetchedAt: $0.fetchedAt) }
+        guard let stored = try await answers.answer(key.key) else { return nil }
+        guard stored.outcome == .found else { return OnDemandStored(.unknownStop, fetchedAt: stored.fetchedAt) }
+        return OnDemandStored(.departures(try JSONDecoder().decode([Departure].self, from: Data(stored.body))), fetchedAt: stored.fetchedAt)
     }
 
     public func store(_ board: Board, for key: DepartureQuery, fetchedAt: Date) async throws {
-        try await store.store(board.departures, for: key.key, fetchedAt: fetchedAt)
+        let body = Array(try JSONEncoder().encode(board.departures ?? []))
+        let lifetime = Duration.seconds(lifetime(of: board, for: key, now: fetchedAt))
+        try await answers.store(.fetched(board.departures == nil ? .missing : .found, body: body, ttl: lifetime, now: fetchedAt), key: key.key)
     }
 
-    public func lastFetch() async throws -> Date? { try await store.lastFetch() }
+    public func lastFetch() async throws -> Date? { try await answers.lastFetch() }
 
     public func fetch(_ query: DepartureQuery) async throws -> UpstreamReply<Board> {
         try await client.departures(for: query).map { monitor in

@@ -45,7 +45,7 @@ public struct StationboardFeature: Feature {
         engine = OnDemand(
             kind: Self.source,
             source: StationboardSource(
-                client: TransportClient(baseURL: settings.transportURL, client: context.upstream), store: StationboardStore(pool: context.pool),
+                client: TransportClient(baseURL: settings.transportURL, client: context.upstream), store: SharedAnswerStore(pool: context.pool),
                 courses: courses, settings: settings.source),
             upstream: context.onDemandUpstream("transport.opendata.ch", metric: "transport", settings: settings.upstream),
             report: UpstreamReport(source: Self.source, board: context.board), settings: settings.engine, runner: context.runner,

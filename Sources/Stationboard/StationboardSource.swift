@@ -27,16 +27,22 @@ public struct StationboardSource: OnDemandSource {
 
     public let settings: Settings
     private let client: TransportClient
-    private let store: StationboardStore
+    private let answers: SharedAnswerKind
     private let courses: @Sendable () -> CourseIndex
     private let timeZone = TimeZone(identifier: "Europe/Zurich") ?? .current
     /// The limits each board was last answered with (a few per board, bounded), for ``coverings(of:)``.
     private let limits = LRUCache<String, [Int]>(budgetBytes: 1 << 20)
 
-    /// - Parameter courses: the ships' current course index (``ShipService/courses``).
-    public init(client: TransportClient, store: StationboardStore, courses: @escaping @Sendable () -> CourseIndex, settings: Settings = Settings()) {
+    /// An answer is kept this long past its freshness: an old board is still a timetable worth serving when the
+    /// upstream fails, but not for ever.
+    public static let retention = Duration.seconds(3 * 86_400)
+
+    /// - Parameters:
+    ///   - store: `upstream_answers`, where the boards are kept under the kind `stationboard`.
+    ///   - courses: the ships' current course index (``ShipService/courses``).
+    public init(client: TransportClient, store: SharedAnswerStore, courses: @escaping @Sendable () -> CourseIndex, settings: Settings = Settings()) {
         self.client = client
-        self.store = store
+        answers = SharedAnswerKind(kind: StationboardFeature.source, store: store, retention: Self.retention)
         self.courses = courses
         self.settings = settings
     }
@@ -46,7 +52,7 @@ public struct StationboardSource: OnDemandSource {
     }
 
     public func stored(_ query: StationboardQuery) async throws -> OnDemandStored<Board>? {
-        guard let stored = try await store.answer(for: query), let document = try? StationboardDocument(parsing: stored.body) else { return nil }
+        guard let stored = try await answers.answer(query.key), let document = try? StationboardDocument(parsing: stored.body) else { return nil }
         answered(query)
         return OnDemandStored(.board(document), fetchedAt: stored.fetchedAt)
     }
@@ -54,10 +60,11 @@ public struct StationboardSource: OnDemandSource {
     public func store(_ board: Board, for query: StationboardQuery, fetchedAt: Date) async throws {
         guard case .board(let document) = board else { return }
         answered(query)
-        try await store.store(document.body, for: query, serviceDate: query.serviceDate(today: today(fetchedAt)), fetchedAt: fetchedAt)
+        let lifetime = Duration.seconds(lifetime(of: board, for: query, now: fetchedAt))
+        try await answers.store(.fetched(body: document.body, ttl: lifetime, now: fetchedAt), key: query.key)
     }
 
-    public func lastFetch() async throws -> Date? { try await store.lastFetch() }
+    public func lastFetch() async throws -> Date? { try await answers.lastFetch() }
 
     public func fetch(_ query: StationboardQuery) async throws -> UpstreamReply<Board> {
         try await client.stationboard(query)

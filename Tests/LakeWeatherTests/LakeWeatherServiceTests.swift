@@ -29,7 +29,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
             kind: LakeWeatherFeature.source,
             source: LakeWeatherSource(
                 client: OpenWeatherClient(baseURL: upstream.openWeatherURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-                store: LakeWeatherStore(pool: pool), settings: settings.source),
+                store: SharedAnswerStore(pool: pool), settings: settings.source),
             upstream: OnDemandUpstream(
                 name: "OpenWeather", metric: "openweather", settings: settings.upstream,
                 quota: perDay.map { DailyQuota(upstream: "openweather", limit: $0, timeZone: timeZone, shares: shares, pool: pool) }, clock: { clock.value },
@@ -82,7 +82,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         let cell = service.source.cell(for: zurich)
         let fresh = try decode(await service.response(for: cell, client: nil))
         // Age the stored forecast beyond its TTL.
-        _ = try await pool.execute("UPDATE lake_weather_forecasts SET fetched_at = now() - interval '20 minutes'")
+        _ = try await pool.execute("UPDATE upstream_answers SET fetched_at = now() - interval '20 minutes'")
         for (index, mode) in [FixtureUpstream.Mode.status(500), .garbage, .status(401), .status(429)].enumerated() {
             upstream.set(.openweather, mode)
             let later = Date().addingTimeInterval(Double(index + 1) * 700)
@@ -93,7 +93,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         }
         XCTAssertEqual(upstream.requests(.openweather).count, 5)
         // Nothing broken was stored: the row is still the first forecast.
-        let rows = try await pool.query("SELECT count(*) AS n, min(fetched_at) < now() - interval '19 minutes' AS old FROM lake_weather_forecasts")
+        let rows = try await pool.query("SELECT count(*) AS n, min(fetched_at) < now() - interval '19 minutes' AS old FROM upstream_answers WHERE kind = 'lake-weather'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 1)
         XCTAssertEqual(try rows.first?.decode(Bool.self, "old"), true)
     }
@@ -124,7 +124,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         let body = String(decoding: response.response.body, as: UTF8.self)
         XCTAssertTrue(body.hasPrefix(#"{"error":"#), body)
         XCTAssertFalse(body.contains(Self.key), body)
-        let rows = try await pool.query("SELECT count(*) AS n FROM lake_weather_forecasts")
+        let rows = try await pool.query("SELECT count(*) AS n FROM upstream_answers WHERE kind = 'lake-weather'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 0)
     }
 

@@ -29,7 +29,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
             kind: NSWDeparturesFeature.source,
             source: NSWDeparturesSource(
                 client: TfNSWClient(baseURL: upstream.tfnswURL, key: Self.key, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-                store: NSWDeparturesStore(pool: pool), quota: quota, settings: settings.source),
+                store: SharedAnswerStore(pool: pool), quota: quota, settings: settings.source),
             upstream: OnDemandUpstream(name: "TfNSW", metric: "tfnsw", settings: settings.upstream, quota: quota, clock: { clock.value }, metrics: nil),
             report: UpstreamReport(source: NSWDeparturesFeature.source, board: board), settings: settings.engine)
     }
@@ -95,7 +95,7 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         XCTAssertEqual(Double(maxAge - age), nextLeaves.timeIntervalSince(after), accuracy: 2)
         // Stale after a failure, far later: only what is still to come.
         upstream.set(.tfnsw, .status(500))
-        _ = try await pool.execute("UPDATE nsw_departures SET fetched_at = now() - interval '2 hours'")
+        _ = try await pool.execute("UPDATE upstream_answers SET fetched_at = now() - interval '2 hours'")
         let expired = self.service()
         let lastPlanned = try XCTUnwrap(first.stopEvents.compactMap(\.departure).max())
         let nearEnd = lastPlanned.addingTimeInterval(-1)

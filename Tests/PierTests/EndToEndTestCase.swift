@@ -19,8 +19,9 @@ class EndToEndTestCase: XCTestCase {
         database?.drop()
     }
 
-    /// Every upstream is the fixture server; no pauses, no jitter, short timeouts; `extra` wins.
-    func startPier(_ extra: [String: String] = [:]) throws -> PierProcess {
+    /// Every upstream is the fixture server; no pauses, no jitter, short timeouts; `extra` wins. `on`: another
+    /// database than the test's own.
+    func startPier(_ extra: [String: String] = [:], on other: TestDatabase? = nil) throws -> PierProcess {
         var environment = [
             "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_FMI_URL": upstream.fmiURL,
             "PIER_TRANSPORT_URL": upstream.transportURL, "PIER_OPENWEATHER_URL": upstream.openWeatherURL, "PIER_ALPLAKES_URL": upstream.alplakesURL,
@@ -30,7 +31,7 @@ class EndToEndTestCase: XCTestCase {
             "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
         ]
         environment.merge(extra) { $1 }
-        let pier = try PierProcess(database: database, environment: environment)
+        let pier = try PierProcess(database: other ?? database, environment: environment)
         XCTAssertTrue(pier.waitUntilServing(), "pier started")
         return pier
     }

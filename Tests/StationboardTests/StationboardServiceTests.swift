@@ -64,7 +64,7 @@ final class StationboardServiceTests: XCTestCase {
             kind: StationboardFeature.source,
             source: StationboardSource(
                 client: TransportClient(baseURL: upstream.transportURL, client: UpstreamClient(configuration: .init(timeout: .seconds(5)))),
-                store: StationboardStore(pool: pool), courses: { courses.value }, settings: settings.source),
+                store: SharedAnswerStore(pool: pool), courses: { courses.value }, settings: settings.source),
             upstream: OnDemandUpstream(name: "transport.opendata.ch", metric: "transport", settings: settings.upstream, quota: nil, clock: { clock.value }, metrics: nil),
             report: UpstreamReport(source: StationboardFeature.source, board: board), settings: settings.engine)
     }
@@ -98,7 +98,7 @@ final class StationboardServiceTests: XCTestCase {
         XCTAssertEqual(again.response.body, response.response.body)
         XCTAssertEqual(again.entityTag, response.entityTag)
         XCTAssertEqual(upstream.requests(.transport).count, 1)
-        let rows = try await pool.query("SELECT count(*) AS n FROM stationboard_answers")
+        let rows = try await pool.query("SELECT count(*) AS n FROM upstream_answers WHERE kind = 'stationboard'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 1)
     }
 
@@ -218,7 +218,7 @@ final class StationboardServiceTests: XCTestCase {
             XCTAssertEqual(board.statuses().first?.state, .failing)
         }
         XCTAssertEqual(upstream.requests(.transport).count, 4)
-        let stored = try await pool.query("SELECT body FROM stationboard_answers").map { try $0.decode(String.self, "body") }
+        let stored = try await pool.query("SELECT body FROM upstream_answers WHERE kind = 'stationboard'").map { try $0.decode(String.self, "body") }
         XCTAssertEqual(stored, [String(decoding: try XCTUnwrap(upstream.stationboardBody(for: "2026-07-04")), as: UTF8.self)])
         XCTAssertTrue(service.healthJSON().contains(#""upstream":"reachable""#), service.healthJSON())
     }

@@ -5,7 +5,7 @@
 # Sourced by scripts/bench.
 TITLE="Fair shares: attacks with the shipped limits (BENCH_ATTACK_S=${BENCH_ATTACK_S:-20} s each), and a flood beside /api/ships"
 STANDIN=(python3 scripts/lib/upstream_fixture_server.py)
-CLEAR_TABLES="upstream_answers upstream_quota upstream_share nsw_departures"
+CLEAR_TABLES="upstream_answers upstream_quota upstream_share"
 ENVIRONMENT=(PIER_GEOAPIFY_URL="http://127.0.0.1:$STANDIN_PORT" PIER_GEOAPIFY_KEY=bench-key
     PIER_NSW_URL="http://127.0.0.1:$STANDIN_PORT/v1/tp" PIER_NSW_API_KEY=bench-key)
 scenario_run() {

@@ -3,7 +3,7 @@
 # as the generator does), /v1/lake-temperatures (27 lakes from memory). Sourced by scripts/bench.
 TITLE="Next Wave: /v1/sun, /v1/lake-weather (cold, warm) and /v1/lake-temperatures next to /api/ships"
 STANDIN=(python3 scripts/lib/upstream_fixture_server.py)
-CLEAR_TABLES="lake_weather_forecasts alplakes_lakes upstream_quota"
+CLEAR_TABLES="upstream_answers alplakes_lakes upstream_quota"
 ENVIRONMENT=(PIER_OPENWEATHER_URL="http://127.0.0.1:$STANDIN_PORT/data/2.5" PIER_OPENWEATHER_KEY=bench-key
     PIER_OPENWEATHER_REQUESTS_PER_MINUTE=1000000 PIER_OPENWEATHER_BURST=100000 PIER_OPENWEATHER_CLIENT_SHARE=1
     PIER_OPENWEATHER_REQUESTS_PER_DAY=100000000 PIER_ALPLAKES_URL="http://127.0.0.1:$STANDIN_PORT" PIER_ALPLAKES_PAUSE_S=0)

@@ -3,7 +3,7 @@
 # stop's answer in memory; re-rendered whenever a departure in it leaves). Sourced by scripts/bench.
 TITLE="Sydney departures: /v1/nsw/departures (cold, warm) next to /api/ships"
 STANDIN=(python3 scripts/lib/upstream_fixture_server.py)
-CLEAR_TABLES="nsw_departures upstream_quota"
+CLEAR_TABLES="upstream_answers upstream_quota"
 ENVIRONMENT=(PIER_NSW_URL="http://127.0.0.1:$STANDIN_PORT/v1/tp" PIER_NSW_API_KEY=bench-key PIER_NSW_REQUESTS_PER_SECOND=1000
     PIER_NSW_BURST=1000 PIER_NSW_CLIENT_SHARE=1 PIER_NSW_REQUESTS_PER_DAY=100000000)
 COLD_LABEL="nsw cold stop (upstream + read + store + render)"

@@ -10,7 +10,7 @@ per_day=$(( 50000 * left / 86400 ))
 TITLE="/v1/nsw/departures under 10,000 simulated widgets over 300 stops for ${POPULATION_S} s (quota ${per_day} for the ${left} s left of the Sydney day = 50,000 a day)"
 STANDIN=(python3 scripts/lib/upstream_fixture_server.py)
 SEED_SHIPS=no
-CLEAR_TABLES="nsw_departures upstream_quota"
+CLEAR_TABLES="upstream_answers upstream_quota"
 ENVIRONMENT=(PIER_NSW_URL="http://127.0.0.1:$STANDIN_PORT/v1/tp" PIER_NSW_API_KEY=bench-key PIER_NSW_REQUESTS_PER_DAY="$per_day")
 scenario_run() {
     start_server pier

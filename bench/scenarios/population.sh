@@ -6,7 +6,7 @@ POPULATION_S="${BENCH_POPULATION_S:-1200}"
 TITLE="/v1/lake-weather under a simulated population for ${POPULATION_S} s (TTL 600 s): upstream calls"
 STANDIN=(python3 scripts/lib/upstream_fixture_server.py)
 SEED_SHIPS=no
-CLEAR_TABLES="lake_weather_forecasts upstream_quota"
+CLEAR_TABLES="upstream_answers upstream_quota"
 ENVIRONMENT=(PIER_OPENWEATHER_URL="http://127.0.0.1:$STANDIN_PORT/data/2.5" PIER_OPENWEATHER_KEY=bench-key PIER_OPENWEATHER_TTL_S=600)
 scenario_run() {
     start_server pier

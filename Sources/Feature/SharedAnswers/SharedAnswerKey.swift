@@ -1,4 +1,4 @@
-/// A request's identity in a ``SharedAnswers`` service.
+/// A request's identity in `upstream_answers` (``SharedAnswerSource``).
 public protocol SharedAnswerKey: Hashable, Sendable, CustomStringConvertible {
     /// The row's key in `upstream_answers` (unique within the service's kind).
     var storageKey: String { get }
