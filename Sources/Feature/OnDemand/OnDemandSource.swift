@@ -1,21 +1,15 @@
 import Foundation
 
-/// What a feature supplies to the ``OnDemand`` engine for one kind of upstream answer: the key it is asked and
-/// stored under, how it is stored, the upstream call, how long an answer holds and what it costs, when a stale
-/// one may still be served, and how it is rendered — in domain terms, never HTTP. Everything else (memory,
-/// single-flight, the budget and the daily quota, refusals, stale marking, metrics, `/health`) is the engine's.
-public protocol OnDemandSource: Sendable {
+/// What a feature supplies to the ``OnDemandCore`` for one kind of upstream answer: the key it is asked and stored
+/// under, how it is stored, the upstream call, how long an answer holds and what it costs, and when a stale one may
+/// still be served — in domain terms, never HTTP. Everything else (memory, single-flight, the budget and the daily
+/// quota, refusals, stale marking, metrics, `/health`) is the engine's. A source whose answers a route sends as they
+/// are adds how each is rendered (``OnDemandSource``, for the ``OnDemand`` adapter).
+public protocol OnDemandValueSource: Sendable {
     /// One upstream request: what is asked, single-flighted, kept in memory and stored.
     associatedtype Key: Hashable & Sendable & CustomStringConvertible
     /// The checked answer, as the feature keeps it.
     associatedtype Value: Sendable
-    /// What a route asks: the key and how to render it (a mode filter); the key itself by default.
-    associatedtype Request: Hashable & Sendable = Key
-
-    /// The key whose answer `request` is rendered from.
-    func key(of request: Request) -> Key
-    /// Every request rendered from `key` (their renderings are dropped when the key's answer changes).
-    func requests(of key: Key) -> [Request]
 
     /// The answer stored for `key` (PostgreSQL: another replica or an earlier run may have asked).
     func stored(_ key: Key) async throws -> OnDemandStored<Value>?
@@ -45,6 +39,22 @@ public protocol OnDemandSource: Sendable {
     /// The answer for `key` cut from `value`, the answer of one of its ``coverings(of:)``; `nil` when it cannot be.
     func cut(_ value: Value, to key: Key) -> Value?
 
+    /// More members of the source's `/health` object (`,"ttl_s":30`), and of its `cache` object.
+    func healthMembers() -> String
+    func cacheMembers(keysHeld: Int) -> String
+}
+
+/// An ``OnDemandValueSource`` whose answers routes send as rendered by the ``OnDemand`` adapter: what a route asks
+/// (a key and how to render it) and the rendering, in domain terms; the adapter makes the HTTP answer once.
+public protocol OnDemandSource: OnDemandValueSource {
+    /// What a route asks: the key and how to render it (a mode filter); the key itself by default.
+    associatedtype Request: Hashable & Sendable = Key
+
+    /// The key whose answer `request` is rendered from.
+    func key(of request: Request) -> Key
+    /// Every request rendered from `key` (their renderings are dropped when the key's answer changes).
+    func requests(of key: Key) -> [Request]
+
     /// What `request` is answered with, made from `value` at `now`.
     func render(_ value: Value, for request: Request, now: Date) -> OnDemandRendering
     /// Renderings made under another version are made again (new ship data for the stationboard's ship names).
@@ -54,9 +64,6 @@ public protocol OnDemandSource: Sendable {
     var nothingToServe: String { get }
     /// Whether answers say how old their data is (`Age`, with `max-age` counted from the fetch).
     var reportsAge: Bool { get }
-    /// More members of the source's `/health` object (`,"ttl_s":30`), and of its `cache` object.
-    func healthMembers() -> String
-    func cacheMembers(keysHeld: Int) -> String
 }
 
 extension OnDemandSource where Request == Key {
@@ -64,17 +71,20 @@ extension OnDemandSource where Request == Key {
     public func requests(of key: Key) -> [Request] { [key] }
 }
 
-extension OnDemandSource {
+extension OnDemandValueSource {
     public func units(_ key: Key) -> Int { 1 }
     public func mayServeStale(_ value: Value, now: Date) -> Bool { true }
     public func noteMiss(_ key: Key, last: Value?, now: Date) {}
     public func coverings(of key: Key) -> [Key] { [] }
     public func cut(_ value: Value, to key: Key) -> Value? { nil }
+    public func healthMembers() -> String { "" }
+    public func cacheMembers(keysHeld: Int) -> String { "" }
+}
+
+extension OnDemandSource {
     public var renderingVersion: Int { 0 }
     public var nothingToServe: String { "nothing stored for this request" }
     public var reportsAge: Bool { false }
-    public func healthMembers() -> String { "" }
-    public func cacheMembers(keysHeld: Int) -> String { "" }
 }
 
 /// An answer as a store gives it back.

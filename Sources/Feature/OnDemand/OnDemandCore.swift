@@ -1,0 +1,308 @@
+import Basics
+import Foundation
+import Identity
+import Limits
+import Logging
+import Metrics
+import Scheduling
+import UpstreamHTTP
+
+/// The one engine for upstream answers asked on behalf of requests and kept for everyone: memory, then
+/// PostgreSQL (another replica or an earlier run may have asked), then the upstream — one call per key at a
+/// time, only with a token from the upstream's budget (and this client's share of it) and a unit of its daily
+/// quota. When the upstream cannot be asked or fails, the last answer is served stale (while the source allows)
+/// for ``OnDemandSettings/provisional`` before asking again; with nothing to serve, ``OnDemandUnavailable`` says
+/// why, when to ask again and whose doing it is.
+///
+/// It returns values (``OnDemandOutcome``), never HTTP: the ``OnDemand`` adapter renders answers sent as they are,
+/// and a feature that combines answers (weather: a point's cell, its neighbours, MET Norway's stand-in) renders its
+/// own — through the same refusal rule. Metrics: `pier_<kind>_cache_hits_total`, `…_cache_misses_total`,
+/// `…_stale_total`, `…_unavailable_total`, `…_stored_reads_total` (dashes in the kind as underscores), and the
+/// upstream's (``OnDemandUpstream``).
+public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
+    public typealias Answer = OnDemandAnswer<Source.Value>
+    public typealias Outcome = OnDemandOutcome<Source.Value>
+
+    enum Fetched: Sendable {
+        case value(Source.Value, fetchedAt: Date)
+        case failed(OnDemandUnavailable)
+    }
+
+    public let source: Source
+    /// `places`, `wikipedia-summary`: the metrics' prefix.
+    public let kind: String
+    public let settings: OnDemandSettings
+    public let upstream: OnDemandUpstream
+    let report: UpstreamReport
+    private let gate: UpstreamGate<Source.Key, ClientGroup, Fetched>
+    /// Who asked for each key, for the reserve (``OnDemandAskers``).
+    private let askers: OnDemandAskers<Source.Key>
+    private let data: LRUCache<Source.Key, Answer>
+    private let loading = SingleFlight<Source.Key, OnDemandStored<Source.Value>?>()
+    private let runner: FetchRunner?
+    /// Told the key whose held answer changed (the adapter drops what it rendered from the old one).
+    private let changed: @Sendable (Source.Key) -> Void
+    let hits: Counter?, misses: Counter?, staleAnswers: Counter?, unavailableAnswers: Counter?
+    private let storedReads: Counter?
+    private let logger: Logger
+
+    /// - Parameters:
+    ///   - report: the `/health` source the answers count for (its name marks stale answers).
+    ///   - runner: captures the upstream's answers when a call fails (`PIER_SAVE_SUSPECT_DIR`).
+    ///   - memoryBytes: what the held values may take (the adapter keeps the rest of ``OnDemandSettings/cacheBytes``
+    ///     for its renderings).
+    ///   - changed: called with a key whose held answer was replaced.
+    public init(
+        kind: String, source: Source, upstream: OnDemandUpstream, report: UpstreamReport, settings: OnDemandSettings = OnDemandSettings(),
+        memoryBytes: Int? = nil, runner: FetchRunner? = nil, metrics: MetricsRegistry? = nil,
+        changed: @escaping @Sendable (Source.Key) -> Void = { _ in }
+    ) {
+        self.kind = kind
+        self.source = source
+        self.upstream = upstream
+        self.report = report
+        self.settings = settings
+        self.runner = runner
+        self.changed = changed
+        logger = Logger(label: "pier.\(kind)")
+        gate = UpstreamGate(limits: upstream.limits)
+        askers = OnDemandAskers(budgetBytes: max(64 * 1024, settings.cacheBytes / 32))
+        data = LRUCache(budgetBytes: memoryBytes ?? settings.cacheBytes)
+        let prefix = "pier_" + kind.replacingOccurrences(of: "-", with: "_")
+        hits = metrics?.counter(prefix + "_cache_hits_total", help: "\(kind) answers served from memory.")
+        storedReads = metrics?.counter(prefix + "_stored_reads_total", help: "\(kind) answers looked up in PostgreSQL (requests admitted past memory).")
+        misses = metrics?.counter(prefix + "_cache_misses_total", help: "\(kind) requests memory could not answer (PostgreSQL or \(upstream.name) asked).")
+        staleAnswers = metrics?.counter(prefix + "_stale_total", help: "\(kind) answers served stale (\(upstream.name) failed or could not be asked).")
+        unavailableAnswers = metrics?.counter(prefix + "_unavailable_total", help: "\(kind) requests answered 503 or 429 (nothing to serve).")
+    }
+
+    /// Reads what `/health` shows before the first request: the day's quota and the newest stored answer.
+    public func load() async throws {
+        try await upstream.quota?.load()
+        if let last = try await source.lastFetch() { report.stored(lastSuccess: last) }
+    }
+
+    // MARK: Memory
+
+    /// The answer memory holds for `key` while it holds (fresh, or stale within its provisional time), or one cut
+    /// from a fresh answer of a key that covers it (``OnDemandValueSource/coverings(of:)``); `nil`: ask
+    /// ``answer(_:client:now:)``. Not counted: the caller counts its hit.
+    public func held(_ key: Source.Key, now: Date = Date()) -> Answer? {
+        if let held = data.peek(key), now < held.until, !held.stale || source.mayServeStale(held.value, now: now) { return held }
+        for cover in source.coverings(of: key) where cover != key {
+            guard let held = data.peek(cover), !held.stale, now < held.until, let cut = source.cut(held.value, to: key) else { continue }
+            let own = Answer(value: cut, fetchedAt: held.fetchedAt, until: held.until, staleBecause: nil)
+            keep(own, for: key)
+            return own
+        }
+        return nil
+    }
+
+    /// Whether memory holds an answer for `key` (fresh or not).
+    public func holds(_ key: Source.Key) -> Bool {
+        data.peek(key) != nil
+    }
+
+    /// Bytes and entries of the values held.
+    var bytes: Int { data.bytes }
+    var count: Int { data.count }
+
+    // MARK: Answering
+
+    /// A refusal decided from memory alone, before any work for the request (on the event loop): `client` has
+    /// spent its share — of the second, even after waiting its turn, or of the day — so a request memory cannot
+    /// answer would be refused anyway. What memory holds for the key is served stale instead when the source
+    /// allows. `nil`: go on (``answer(_:client:now:)``).
+    public func refusal(for key: Source.Key, client: Spender?, now: Date = Date()) -> Outcome? {
+        guard let client else { return nil }
+        let groups = client.groups
+        let refused: OnDemandUnavailable
+        let counted: (reason: String, group: ClientGroup.Size)
+        if let early = upstream.limits.precheck(groups, joining: joins(key)) {
+            let size = groups[early.by ?? 0].size
+            refused = OnDemandUnavailable(decided: .limits(early.refusal), upstream: upstream.name, retryAfter: RetryAfter.seconds(early.retryAfter))
+            counted = (early.refusal.rawValue, size)
+        } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
+            let size = groups[spent.index].size
+            refused = OnDemandUnavailable(decided: .dailyShare(size), upstream: upstream.name, retryAfter: RetryAfter.seconds(Double(spent.retryAfter)))
+            counted = ("daily_share", size)
+        } else {
+            return nil
+        }
+        misses?.increment()
+        upstream.refusals.count(counted.reason, group: counted.group)
+        if let held = data.peek(key), source.mayServeStale(held.value, now: now) {
+            return .answer(remember(held.value, fetchedAt: held.fetchedAt, staleBecause: refused, key: key, now: now))
+        }
+        unavailableAnswers?.increment()
+        return .unavailable(refused)
+    }
+
+    /// `body` run for `client` once admitted: only with its share left (``refusal(for:client:now:)``, unless the
+    /// caller has just asked it: `refusalChecked`) and fewer than ``UpstreamLimits/Waiting/requestsPerClient`` of
+    /// its requests under way, so that no client holds the database for others — unless it joins work already
+    /// under way for its key, which costs nothing more. A refusal is handed to `refused`.
+    public func admitted<Result>(
+        _ key: Source.Key, client: Spender?, now: Date = Date(), refusalChecked: Bool = false,
+        refused: (Outcome) -> Result, _ body: () async -> Result
+    ) async -> Result {
+        if !refusalChecked, let outcome = refusal(for: key, client: client, now: now) { return refused(outcome) }
+        guard let groups = client?.groups else { return await body() }
+        // Joining a call under way for the key costs no upstream call: not counted against the requests at once (30
+        // cold requests for one cell from a carrier's NAT are answered by the one call).
+        if joins(key) { return await body() }
+        guard upstream.limits.start(groups) else {
+            misses?.increment()
+            unavailableAnswers?.increment()
+            upstream.refusals.count(UpstreamRefusal.concurrency.rawValue, group: groups[upstream.limits.busiest(groups) ?? 0].size)
+            return refused(.unavailable(OnDemandUnavailable(decided: .limits(.concurrency), upstream: upstream.name, retryAfter: 1)))
+        }
+        defer { upstream.limits.finished(groups) }
+        return await body()
+    }
+
+    /// Whether a request for `key` would join work under way for it (the PostgreSQL read or the upstream call).
+    private func joins(_ key: Source.Key) -> Bool {
+        loading.isRunning(key) || gate.isCalling(key)
+    }
+
+    /// The answer for `key` asked by `client` past memory: PostgreSQL, then the upstream (see the type). Call it
+    /// inside ``admitted(_:client:now:refusalChecked:refused:_:)``.
+    public func answer(_ key: Source.Key, client: Spender?, now: Date = Date()) async -> Outcome {
+        misses?.increment()
+        let groups = client?.groups ?? []
+        let stored = await loading.value(for: key) { [source, logger, storedReads] in
+            storedReads?.increment()
+            do { return try await source.stored(key) } catch {
+                logger.warning("could not read a stored answer", metadata: ["key": "\(key)", "error": "\(error)"])
+                return nil
+            }
+        }
+        // The newest answer known: memory may hold a newer one than PostgreSQL (its write failed).
+        var last = stored.map { Answer(value: $0.value, fetchedAt: $0.fetchedAt, until: $0.fetchedAt, staleBecause: nil) }
+        if let held = data.peek(key), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = held }
+        source.noteMiss(key, last: last?.value, now: now)
+        let popular = askers.asked(key, by: groups.first)
+        if let last, now.timeIntervalSince(last.fetchedAt) < source.lifetime(of: last.value, for: key, now: now) {
+            return .answer(remember(last.value, fetchedAt: last.fetchedAt, staleBecause: nil, key: key, now: now))
+        }
+        // A client that may not spend (no token where one is required) is served what is held, else refused.
+        if let refusal = client?.refusal {
+            return unavailable(OnDemandUnavailable(refusal.refused(), retryAfter: settings.retryAfterFailure, cause: .credential), last: last, key: key, now: now)
+        }
+        let outcome = await gate.call(key, clients: groups) { [self] in
+            // A call for this key may have landed between our look at memory and this one starting.
+            if let held = data.peek(key), !held.stale, now < held.until { return .value(held.value, fetchedAt: held.fetchedAt) }
+            if let quota = upstream.quota, let spent = await take(quota, key: key, groups: groups, popular: popular, now: now) {
+                return .failed(spent)
+            }
+            return await fetch(key, now: now)
+        }
+        switch outcome {
+        case .answered(.value(let value, let fetchedAt)):
+            return .answer(remember(value, fetchedAt: fetchedAt, staleBecause: nil, key: key, now: now))
+        case .answered(.failed(let why)):
+            return unavailable(why, last: last, key: key, now: now)
+        case .refused(let refused):
+            let counted = upstream.refusals.refused(
+                refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].size }, upstream: upstream.name)
+            let why = OnDemandUnavailable(counted.reason, retryAfter: counted.retryAfter, cause: counted.clientShare ? .clientShare : .upstream)
+            return unavailable(why, last: last, key: key, now: now)
+        }
+    }
+
+    /// The last answer served stale for `why` while the source allows, else `why`.
+    private func unavailable(_ why: OnDemandUnavailable, last: Answer?, key: Source.Key, now: Date) -> Outcome {
+        if let last, source.mayServeStale(last.value, now: now) {
+            return .answer(remember(last.value, fetchedAt: last.fetchedAt, staleBecause: why, key: key, now: now))
+        }
+        unavailableAnswers?.increment()
+        return .unavailable(why)
+    }
+
+    /// The units of the upstream's daily quota a call for `key` costs; `nil` when taken, else why not.
+    private func take(_ quota: DailyQuota, key: Source.Key, groups: [ClientGroup], popular: Bool, now: Date) async -> OnDemandUnavailable? {
+        switch await quota.take(units: source.units(key), groups: groups, reserved: popular, now: now) {
+        case .granted:
+            return nil
+        case .spent(let retryAfter, let reserved):
+            upstream.refusals.count(reserved ? "reserve" : "daily_quota")
+            let why = reserved
+                ? "what is left of \(upstream.name)'s daily quota for this server is kept for answers many users ask for"
+                : "\(upstream.name)'s daily quota for this server is spent\(upstream.settings.resets)"
+            return OnDemandUnavailable(why, retryAfter: RetryAfter.seconds(Double(retryAfter)))
+        case .shareSpent(let index, let retryAfter):
+            upstream.refusals.count("daily_share", group: groups[index].size)
+            return OnDemandUnavailable(
+                OnDemandUnavailable.Decided.shareSpent(groups[index].size, upstream: upstream.name), retryAfter: RetryAfter.seconds(Double(retryAfter)),
+                cause: .clientShare)
+        case .unknown:
+            upstream.refusals.count("quota_unknown")
+            return OnDemandUnavailable("\(upstream.name)'s daily quota could not be counted (the database did not answer)", retryAfter: settings.retryAfterFailure)
+        }
+    }
+
+    /// One upstream call (the caller holds a token and the quota's units): check, store, remember.
+    private func fetch(_ key: Source.Key, now: Date) async -> Fetched {
+        upstream.calls?.increment()
+        let reply: UpstreamReply<Source.Value>? = await FetchRunner.capturingFailures(runner, of: kind) { [self] in
+            do {
+                return (try await source.fetch(key), nil)
+            } catch {
+                logger.warning("\(upstream.name) failed", metadata: ["request": "\(key)", "error": "\(error)"])
+                report.failed(error, isAnswer: !(error is UpstreamError))
+                return (nil, "\(error)")
+            }
+        }
+        switch reply {
+        case nil:
+            return .failed(OnDemandUnavailable("\(upstream.name) failed", retryAfter: settings.retryAfterFailure))
+        case .refused(let message, let detail, let pause)?:
+            let seconds = pause ?? Double(upstream.settings.pauseAfterRefusal)
+            upstream.limits.pause(seconds: seconds)
+            logger.error("\(upstream.name) refused this server's requests; pausing calls", metadata: ["why": "\(detail)", "pause_s": "\(Int(seconds))"])
+            report.answered(error: "\(detail) (pausing \(Int(seconds)) s)")
+            return .failed(OnDemandUnavailable(message, retryAfter: RetryAfter.seconds(seconds)))
+        case .throttled(let message, let detail, let asked)?:
+            let seconds = min(RetryAfter.limit, max(1, asked ?? upstream.settings.pauseAfterThrottle))
+            upstream.limits.pause(seconds: Double(seconds))
+            logger.warning("\(upstream.name) is rate-limiting this server; pausing calls", metadata: ["pause_s": "\(seconds)"])
+            report.answered(error: "\(detail) (pausing \(seconds) s)")
+            return .failed(OnDemandUnavailable(message, retryAfter: seconds))
+        case .answer(let value)?:
+            report.answered()
+            let fetchedAt = Date()
+            do {
+                try await source.store(value, for: key, fetchedAt: fetchedAt)
+            } catch {
+                logger.warning("could not store an answer; serving it anyway", metadata: ["error": "\(error)"])
+            }
+            keep(Answer(value: value, fetchedAt: fetchedAt, until: fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: fetchedAt)), staleBecause: nil), for: key)
+            return .value(value, fetchedAt: fetchedAt)
+        }
+    }
+
+    /// Holds `value` for `key`: fresh for its lifetime, stale for ``OnDemandSettings/provisional``.
+    private func remember(_ value: Source.Value, fetchedAt: Date, staleBecause: OnDemandUnavailable?, key: Source.Key, now: Date) -> Answer {
+        let until = staleBecause != nil
+            ? now.addingTimeInterval(settings.provisional.seconds) : fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: now))
+        let held = Answer(value: value, fetchedAt: fetchedAt, until: until, staleBecause: staleBecause)
+        keep(held, for: key)
+        return held
+    }
+
+    /// Holds `held` for `key`; whoever rendered the old answer is told when it changed.
+    private func keep(_ held: Answer, for key: Source.Key) {
+        let previous = data.peek(key)
+        data.set(held, for: key, cost: source.cost(of: held.value))
+        if let previous, previous.fetchedAt == held.fetchedAt, previous.stale == held.stale { return }
+        changed(key)
+    }
+
+    // MARK: Health
+
+    /// Members of the source's `/health` object: the upstream (reachable, pause, budget, quota) and the source's own.
+    public func healthMembers() -> String {
+        upstream.healthMembers(report) + source.healthMembers()
+    }
+}
