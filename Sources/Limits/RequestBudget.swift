@@ -107,6 +107,20 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
         }
     }
 
+    /// A request refused from the buckets as they are, before it asked for a token (a client whose own bucket
+    /// would make it wait: ``UpstreamLimits/precheck(_:joining:)``): counted as ``acquire(for:)`` counts its refusals
+    /// and named as it would name it — everyone's budget when the shared bucket is empty too (no client's doing),
+    /// else the client's share — with the seconds until a token, at least `wait`.
+    @_specialize(exported: true, where Client == ClientGroup)
+    public func refusedEarly(_ clients: [Client], wait: Double) -> (refusal: Refusal, retryAfter: Double) {
+        let now = clock()
+        return state.withLock { state in
+            let refusal: Refusal = state.shared.hasToken(now: now) ? .clientShare : .budget
+            state.refused[refusal, default: 0] += 1
+            return (refusal, max(wait, state.shared.secondsUntilToken(now: now)))
+        }
+    }
+
     /// Seconds until `client` could be granted a request (0: now).
     public func retryAfter(for client: Client?) -> Double {
         retryAfter(for: client.map { [$0] } ?? [])

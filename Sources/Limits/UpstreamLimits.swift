@@ -106,7 +106,10 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
     @_specialize(exported: true, where Client == ClientGroup)
     public func precheck(_ clients: [Client], joining: @autoclosure () -> Bool = false) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
-        if seconds > waiting.maxWait { return Refused(.clientShare, retryAfter: seconds, by: by) }
+        if seconds > waiting.maxWait {
+            let early = budget.refusedEarly(clients, wait: seconds)
+            return early.refusal == .budget ? Refused(.budget, retryAfter: early.retryAfter) : Refused(.clientShare, retryAfter: seconds, by: by)
+        }
         if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient), !joining() {
             return Refused(.concurrency, retryAfter: 1, by: full)
         }

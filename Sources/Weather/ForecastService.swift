@@ -6,8 +6,10 @@ import Logging
 import Metrics
 import Scheduling
 
-/// Point forecasts by grid cell, kind to FMI: this process's memory, then PostgreSQL (fresh for `ttl`), then
-/// FMI — but only with a token from the request budget, and one call per cell at a time.
+/// Point forecasts by grid cell, kind to FMI: the own cell's forecast is the ``OnDemandCore``'s (memory, then
+/// PostgreSQL — fresh for `ttl` —, then FMI, only with a token from the budget and this client's share of it, one
+/// call per cell at a time, stale while FMI cannot be asked); what follows is this service's policy over the core's
+/// results.
 ///
 /// When the point's own cell has no fresh forecast and FMI cannot be asked (no token, or FMI failed), the
 /// answer degrades instead of failing, in this order of preference:
@@ -44,18 +46,9 @@ public final class ForecastService: Sendable {
         public var stale: Bool { provenance == .stale || provenance == .neighbourStale || provenance == .metNorwayStale }
     }
 
-    /// No forecast within reach.
-    public struct Unavailable: Error, CustomStringConvertible {
-        /// Whole seconds until asking again could help.
-        public var retryAfter: Int
-        public var reason: String
-        /// Because this client used its share of the budget (`429`), not because FMI or the shared budget
-        /// could not serve (`503`).
-        public var clientShare = false
-        /// Because this client may not spend at all (no App Attest token where one is required: `401`).
-        public var unauthorized = false
-        public var description: String { reason }
-    }
+    /// No forecast within reach: why, `Retry-After`, and whose doing — FMI or everyone's budget (`503`), this client's
+    /// share (`429`), a credential it lacks (`401`): the engine's one rule (``OnDemandUnavailable/httpError(_:)``).
+    public typealias Unavailable = OnDemandUnavailable
 
     public struct Settings: Sendable {
         /// How long a fetched forecast counts as fresh.
@@ -77,24 +70,21 @@ public final class ForecastService: Sendable {
         }
     }
 
-    /// Retry-After when FMI itself failed (not the budget): its errors tend to last longer than a token.
+    /// Retry-After when no recent forecast is held and MET Norway cannot answer either.
     static let retryAfterFailure = 60
 
     public let settings: Settings
     public let memory: WeatherMemory
-    /// One FMI call per cell at a time, started only with a token from the budget.
-    private let fetching: SpenderGate<GridCell, Result<Forecast, any Error>>
-    public var budget: SpenderBudget { fetching.budget }
-    /// FMI's forecast budget and pause, shared with what else asks FMI for a forecast (place names).
-    public var limits: SpenderLimits { fetching.limits }
-    private let client: FMIClient
+    /// The own cell's forecasts: FMI through the engine (``FMIForecastSource``).
+    let core: OnDemandCore<FMIForecastSource>
+    /// FMI's budget and pause, shared with what else asks FMI for a forecast (place names).
+    public var upstream: OnDemandUpstream { core.upstream }
+    public var budget: SpenderBudget { upstream.limits.budget }
     private let store: WeatherStore
     /// MET Norway, when FMI cannot answer; `nil`: never.
     public let fallback: METNorwayFallback?
-    /// One stored-forecast read per cell at a time.
+    /// One stored-forecast read per neighbouring cell at a time.
     private let loading = SingleFlight<GridCell, Forecast?>()
-    private let upstreamCalls: Counter?
-    private let refusals: [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal: Counter]
     private let logger: Logger
 
     public init(
@@ -102,37 +92,31 @@ public final class ForecastService: Sendable {
         fallback: METNorwayFallback? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
         metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")
     ) {
-        self.client = client
         self.store = store
         self.fallback = fallback
         self.settings = settings
         self.memory = memory
         self.logger = logger
-        // A refused cell is served by a neighbour's forecast: no waiting for a token.
-        let fetching = SpenderGate<GridCell, Result<Forecast, any Error>>(
-            limits: UpstreamLimits(budget: settings.budget, waiting: .never, clock: clock))
-        self.fetching = fetching
-        upstreamCalls = metrics?.counter("pier_fmi_forecast_requests_total", help: "Point forecasts fetched from FMI.")
-        var refusals: [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal: Counter] = [:]
-        // FMI never asks for a pause; only the budget refuses.
-        for reason in [SpenderGate<GridCell, Result<Forecast, any Error>>.Refusal.budget, .clientShare] {
-            refusals[reason] = metrics?.counter(
-                "pier_fmi_budget_refusals_total", help: "Forecast requests to FMI not made: the budget or the client's share was spent.",
-                labels: [("reason", reason.rawValue)])
-        }
-        self.refusals = refusals
+        var upstream = OnDemandUpstream.Settings(budget: settings.budget)
+        // A refused cell is served by a neighbour's forecast or MET Norway's: no waiting for a token.
+        upstream.waiting = .never
+        core = OnDemandCore(
+            kind: "fmi-forecast", source: FMIForecastSource(client: client, store: store, memory: memory, ttl: settings.ttl),
+            upstream: OnDemandUpstream(name: "FMI", metric: "fmi", settings: upstream, quota: nil, clock: clock, metrics: metrics),
+            report: UpstreamReport(source: "forecast", board: nil),
+            settings: OnDemandSettings(provisional: .seconds(Double(WeatherRoutes.provisionalSeconds)), retryAfterFailure: Self.retryAfterFailure),
+            memoryBytes: memory.budgetBytes / 4, metrics: metrics)
         if let metrics {
-            let budget = fetching.budget
-            metrics.gauge("pier_fmi_budget_tokens", help: "FMI forecast requests that could be made at once now.") { budget.snapshot().tokens }
             metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts and weather answers held in memory.") { Double(memory.bytes) }
             metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(memory.budgetBytes) }
             metrics.gauge("pier_weather_cache_entries", help: "Forecasts, daily forecasts and answers held in memory.") { Double(memory.count) }
         }
     }
 
-    /// The budget and the memory tier for `/health` (JSON members of the `weather` source).
+    /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`) and the memory tier, for `/health`
+    /// (JSON members of the `weather` source).
     public func healthJSON() -> String {
-        "\"forecast_budget\":\(budget.snapshot().json),"
+        "\"fmi\":{\(core.healthMembers())},"
             + "\"forecast_cache\":{\"bytes\":\(memory.bytes),\"budget_bytes\":\(memory.budgetBytes),\"entries\":\(memory.count),"
             + "\"forecasts\":\(memory.forecastCount),\"evictions\":\(memory.evictions)}"
             + (fallback.map { "," + $0.healthJSON() } ?? "")
@@ -140,7 +124,9 @@ public final class ForecastService: Sendable {
 
     /// The point's own cell's forecast while it is fresh in memory (the route's hit, before it works out who asks).
     public func cachedAnswer(at point: Coordinate, now: Date = Date()) -> Answer? {
-        cachedForecast(for: GridCell(latitude: point.latitude, longitude: point.longitude), now: now).map { Answer(forecast: $0, provenance: .own) }
+        guard let forecast = cachedForecast(for: GridCell(latitude: point.latitude, longitude: point.longitude), now: now) else { return nil }
+        core.countHit()
+        return Answer(forecast: forecast, provenance: .own)
     }
 
     /// The forecast for a point (see the type's order of preference), or ``Unavailable``.
@@ -156,19 +142,22 @@ public final class ForecastService: Sendable {
         var older: Answer?
         let unavailable: Unavailable
         switch await ownForecast(cell, client: client, now: now) {
-        case .fresh(let forecast): return Answer(forecast: forecast, provenance: .own)
-        case .stale(let forecast, let clientRefused):
-            let answer = Answer(forecast: forecast, provenance: .stale)
-            if fallback == nil || clientRefused || isRecent(forecast, now: now) { return answer }
+        case .answer(let own) where !own.stale:
+            return Answer(forecast: own.value, provenance: .own)
+        case .answer(let own):
+            let answer = Answer(forecast: own.value, provenance: .stale)
+            // A client refused for its own share is not sent to MET: it is asked to slow down, not given another upstream.
+            if fallback == nil || own.staleBecause?.cause != .upstream || isRecent(own.value, now: now) { return answer }
             older = answer
-            unavailable = Unavailable(retryAfter: Self.retryAfterFailure, reason: "no recent forecast for this point")
-        case .missing(let reason):
-            unavailable = reason
+            unavailable = Unavailable("no recent forecast for this point", retryAfter: Self.retryAfterFailure)
+        case .unavailable(let reason):
+            unavailable = reason.saying("no forecast within reach of this point yet")
+            let mine = reason.cause != .upstream
             if let nearby = await neighbour(latitude: latitude, longitude: longitude, excluding: cell, now: now) {
-                if fallback == nil || reason.clientShare || reason.unauthorized || nearby.provenance == .neighbour || isRecent(nearby.forecast, now: now) { return nearby }
+                if fallback == nil || mine || nearby.provenance == .neighbour || isRecent(nearby.forecast, now: now) { return nearby }
                 older = nearby
             }
-            if reason.clientShare || reason.unauthorized { throw reason }
+            if mine { throw unavailable }
         }
         if let found = await fallback?.forecast(for: cell, client: client, now: now) {
             return Answer(forecast: found.forecast, provenance: found.stale ? .metNorwayStale : .metNorway)
@@ -204,46 +193,16 @@ public final class ForecastService: Sendable {
 
     // MARK: The own cell
 
-    private enum Own {
-        case fresh(Forecast)
-        /// `clientRefused`: FMI was not asked because this client used its share.
-        case stale(Forecast, clientRefused: Bool)
-        case missing(Unavailable)
-    }
-
-    private func ownForecast(_ cell: GridCell, client: Spender?, now: Date) async -> Own {
-        let stored = await storedForecast(cell)
-        if let stored, isFresh(stored, now: now) { return .fresh(stored) }
-        // A client that may not spend (no token where one is required): what is stored, else refused.
-        if let refusal = client?.refusal {
-            let reason = refusal.refused()
-            if let stored { return .stale(stored, clientRefused: true) }
-            return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast within reach of this point yet (\(reason))", unauthorized: true))
-        }
-        // Join the cell's running FMI call, or start one if the budget (and this client's share) allows.
-        let outcome = await fetching.call(cell, spender: client) {
-            do { return .success(try await self.fetch(cell)) } catch { return .failure(error) }
-        }
-        switch outcome {
-        case .answered(.success(let forecast)):
-            return .fresh(forecast)
-        case .answered(.failure(let error)):
-            if let stored {
-                // The state only: the cell and FMI's URL would say where a user asked about.
-                logger.warning("FMI forecast failed; serving a stale one", metadata: ["error": "\(FMIError.state(of: error))"])
-                return .stale(stored, clientRefused: false)
-            }
-            return .missing(Unavailable(retryAfter: Self.retryAfterFailure, reason: "no forecast available for this point: \(error)"))
-        case .refused(let refused):
-            refusals[refused.refusal]?.increment()
-            if let stored { return .stale(stored, clientRefused: refused.refusal.isClients) }
-            let seconds = RetryAfter.seconds(refused.retryAfter)
-            let why = refused.refusal.isClients ? "this client has used its share of the FMI request budget" : "the FMI request budget is spent"
-            return .missing(Unavailable(retryAfter: seconds, reason: "no forecast within reach of this point yet (\(why))", clientShare: refused.refusal.isClients))
+    /// The engine's answer for the cell: held in memory (fresh, or stale for its provisional minute), else PostgreSQL
+    /// and FMI — admitted on this client's share, joining the cell's call under way.
+    private func ownForecast(_ cell: GridCell, client: Spender?, now: Date) async -> OnDemandOutcome<Forecast> {
+        await core.admitted(cell, client: client, now: now, refused: { $0 }) {
+            if let held = core.held(cell, now: now) { return .answer(held) }
+            return await core.answer(cell, client: client, now: now)
         }
     }
 
-    /// The newest forecast held for the cell, memory or PostgreSQL, of any age. Concurrent callers for one
+    /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. Concurrent callers for one
     /// cell share one query; a PostgreSQL error counts as nothing stored.
     private func storedForecast(_ cell: GridCell) async -> Forecast? {
         let held = memory.forecast(cell)
@@ -262,25 +221,9 @@ public final class ForecastService: Sendable {
         return stored.fetchedAt > held.fetchedAt ? stored : held
     }
 
-    /// A forecast another FMI call brought (a place's): stored and remembered for its cell like one of ours.
+    /// A forecast another FMI call brought (a place's): stored and held for its cell like one of ours.
     public func adopt(_ forecast: Forecast) async {
-        upstreamCalls?.increment()
-        do { try await store.store(forecast) } catch {
-            logger.warning("could not store a forecast; serving it anyway", metadata: ["error": "\(error)"])
-        }
-        memory.remember(forecast)
-    }
-
-    /// One FMI call for the cell (the caller holds a token): parse, store, remember.
-    private func fetch(_ cell: GridCell) async throws -> Forecast {
-        upstreamCalls?.increment()
-        let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
-        guard !forecast.series.isEmpty else { throw FetchError.suspect("FMI has no forecast values for cell \(cell)") }
-        do { try await store.store(forecast) } catch {
-            logger.warning("could not store a forecast; serving it anyway", metadata: ["error": "\(error)"])
-        }
-        memory.remember(forecast)
-        return forecast
+        await core.adopt(forecast, for: forecast.cell, fetchedAt: forecast.fetchedAt)
     }
 
     // MARK: Neighbours

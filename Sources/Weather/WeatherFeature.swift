@@ -87,7 +87,7 @@ public struct WeatherFeature: Feature {
         ) {
             try await observations.refresh()
         }
-        let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts, spenders: context.spenders)
+        let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts, spenders: context.spenders, metrics: context.metrics)
         routes = WeatherRoutes(
             observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
             metrics: context.metrics)

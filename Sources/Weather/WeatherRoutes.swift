@@ -82,7 +82,7 @@ public struct WeatherRoutes: Sendable {
                 let spender = places.spenders.spender(of: request)
                 let resolution: PlaceResolver.Resolution
                 do { resolution = try await places.resolve(name, client: spender) } catch let unavailable as ForecastService.Unavailable {
-                    throw unavailable.httpError
+                    throw unavailable.httpError()
                 }
                 guard case .found(let place) = resolution else { throw unknownPlace }
                 return (try point(of: place), place, spender)
@@ -165,7 +165,7 @@ public struct WeatherRoutes: Sendable {
             }
         } catch let unavailable as ForecastService.Unavailable {
             answers[.unavailable]?.increment()
-            throw unavailable.httpError
+            throw unavailable.httpError()
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, now: now)
     }
@@ -228,14 +228,5 @@ public struct WeatherRoutes: Sendable {
                 "lat=\(point.latitude), lon=\(point.longitude) is outside the area FMI covers (Finland: lat \(coverage.latitude.lowerBound)–\(coverage.latitude.upperBound), lon \(coverage.longitude.lowerBound)–\(coverage.longitude.upperBound))")
         }
         return point
-    }
-}
-
-extension ForecastService.Unavailable {
-    /// The one place an unavailable forecast or place becomes HTTP: `401`, `429` (RFC 6585: this client, not the
-    /// service, should slow down) or `503`, with `Retry-After`.
-    var httpError: HTTPError {
-        if unauthorized { return Spender.Refusal.httpError(reason) }
-        return HTTPError(clientShare ? .tooManyRequests : .serviceUnavailable, reason, headers: ["Retry-After": String(retryAfter)])
     }
 }

@@ -258,7 +258,9 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         // Visible to operators.
         let health = try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any]
         let weatherSource = try XCTUnwrap((health?["sources"] as? [String: Any])?["weather"] as? [String: Any])
-        let budget = try XCTUnwrap(weatherSource["forecast_budget"] as? [String: Any])
+        let fmi = try XCTUnwrap(weatherSource["fmi"] as? [String: Any])
+        XCTAssertEqual(fmi["upstream"] as? String, "reachable")
+        let budget = try XCTUnwrap(fmi["budget"] as? [String: Any])
         XCTAssertEqual(budget["requests_per_minute"] as? Int, 1)
         XCTAssertEqual(budget["burst"] as? Int, 1)
         XCTAssertEqual(budget["granted"] as? Int, 1)
@@ -266,8 +268,8 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         let cache = try XCTUnwrap(weatherSource["forecast_cache"] as? [String: Any])
         XCTAssertEqual(cache["budget_bytes"] as? Int, 64 << 20)
         XCTAssertGreaterThan(cache["bytes"] as? Int ?? 0, 4000)
-        XCTAssertEqual(try metric(pier, "pier_fmi_forecast_requests_total"), 1)
-        XCTAssertEqual(try metric(pier, #"pier_fmi_budget_refusals_total{reason="budget"}"#), 2)
+        XCTAssertEqual(try metric(pier, "pier_fmi_requests_total"), 1)
+        XCTAssertEqual(try metric(pier, #"pier_fmi_refusals_total{reason="budget"}"#), 2)
         XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="own"}"#), 1)
         XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="neighbour"}"#), 2)
         XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="unavailable"}"#), 1)
@@ -294,7 +296,7 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(polite.status, 200)
         XCTAssertNil(polite.header("X-Pier-Forecast-Distance-Km"), "its own cell")
         XCTAssertEqual(forecastCalls, 3)
-        XCTAssertEqual(try metric(pier, #"pier_fmi_budget_refusals_total{reason="client_share"}"#), 6)
+        XCTAssertEqual(try metric(pier, #"pier_fmi_refusals_total{reason="client_share",group="ipv4/32"}"#), 6)
         XCTAssertEqual(pier.stop(), 0)
     }
 

@@ -197,7 +197,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
             _ = try await service.forecast(at: Coordinate(latitude: 61.1, longitude: 24.0)!, client: greedy)
             XCTFail("the client's share is one call")
         } catch let unavailable as ForecastService.Unavailable {
-            XCTAssertTrue(unavailable.clientShare)
+            XCTAssertEqual(unavailable.cause, .clientShare)
         }
         // Other networks (a /24 has one share, whatever its addresses).
         for (index, latitude) in [61.2, 61.3, 61.4].enumerated() {
@@ -207,7 +207,7 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
             _ = try await service.forecast(at: Coordinate(latitude: 61.5, longitude: 24.0)!, client: IPAddress("192.0.2.9").map(Spender.init))
             XCTFail("the shared burst is spent")
         } catch let unavailable as ForecastService.Unavailable {
-            XCTAssertFalse(unavailable.clientShare)
+            XCTAssertEqual(unavailable.cause, .upstream)
         }
     }
 

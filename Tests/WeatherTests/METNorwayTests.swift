@@ -183,7 +183,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
             _ = try await forecasts.forecast(for: GridCell(latitude: 60.4, longitude: 25.0), client: client)
             XCTFail("the client's share is one of four")
         } catch let unavailable as ForecastService.Unavailable {
-            XCTAssertTrue(unavailable.clientShare)
+            XCTAssertEqual(unavailable.cause, .clientShare)
         }
         XCTAssertEqual(metRequests.count, 0)
     }

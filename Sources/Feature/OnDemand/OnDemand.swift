@@ -133,14 +133,10 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             }
             return render(answer, for: request, now: now)
         case .unavailable(let why):
-            switch (why.why, why.cause) {
-            case (.decided(let decided, _), _):
-                return .unavailable(body: refusalBodies.body(decided), retryAfter: why.retryAfter, clientShare: true)
-            case (.text(let reason), .credential):
-                return .unauthorized("\(source.nothingToServe): \(reason)")
-            case (.text(let reason), let cause):
-                return .unavailable("\(source.nothingToServe): \(reason)", retryAfter: why.retryAfter, clientShare: cause == .clientShare)
+            if case .decided(let decided, _) = why.why {
+                return .unavailable(body: refusalBodies.body(decided), retryAfter: why.retryAfter, clientShare: why.cause == .clientShare)
             }
+            return OnDemandResponse(cached: CachedResponse(why.httpError("\(source.nothingToServe): \(why.reason)").response), fetchedAt: nil)
         }
     }
 

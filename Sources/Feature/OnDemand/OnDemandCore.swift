@@ -98,6 +98,11 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         return nil
     }
 
+    /// Counts a request answered from memory by a route that looks there itself (weather's answers).
+    public func countHit() {
+        hits?.increment()
+    }
+
     /// Whether memory holds an answer for `key` (fresh or not).
     public func holds(_ key: Source.Key) -> Bool {
         data.peek(key) != nil
@@ -174,7 +179,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         let stored = await loading.value(for: key) { [source, logger, storedReads] in
             storedReads?.increment()
             do { return try await source.stored(key) } catch {
-                logger.warning("could not read a stored answer", metadata: ["key": "\(key)", "error": "\(error)"])
+                logger.warning("could not read a stored answer", metadata: ["error": "\(error)"])
                 return nil
             }
         }
@@ -249,7 +254,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
             do {
                 return (try await source.fetch(key), nil)
             } catch {
-                logger.warning("\(upstream.name) failed", metadata: ["request": "\(key)", "error": "\(error)"])
+                // The key (a point, a name) only at debug: logs at info show states, not what users asked.
+                logger.warning("\(upstream.name) failed", metadata: ["error": "\(source.state(of: error))"])
+                logger.debug("\(upstream.name) failed", metadata: ["request": "\(key)", "error": "\(error)"])
                 report.failed(error, isAnswer: !(error is UpstreamError))
                 return (nil, "\(error)")
             }
@@ -280,6 +287,15 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
             keep(Answer(value: value, fetchedAt: fetchedAt, until: fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: fetchedAt)), staleBecause: nil), for: key)
             return .value(value, fetchedAt: fetchedAt)
         }
+    }
+
+    /// A value another call brought for `key` (FMI's answer for a place name is also the forecast of its cell): stored
+    /// and held like one of the engine's own.
+    public func adopt(_ value: Source.Value, for key: Source.Key, fetchedAt: Date) async {
+        do { try await source.store(value, for: key, fetchedAt: fetchedAt) } catch {
+            logger.warning("could not store an answer; serving it anyway", metadata: ["error": "\(error)"])
+        }
+        keep(Answer(value: value, fetchedAt: fetchedAt, until: fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: fetchedAt)), staleBecause: nil), for: key)
     }
 
     /// Holds `value` for `key`: fresh for its lifetime, stale for ``OnDemandSettings/provisional``.

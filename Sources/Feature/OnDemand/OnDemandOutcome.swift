@@ -51,7 +51,7 @@ public struct OnDemandUnavailable: Error, Sendable, CustomStringConvertible {
     public var cause: Cause
     let why: Reason
 
-    init(_ reason: String, retryAfter: Int, cause: Cause = .upstream) {
+    public init(_ reason: String, retryAfter: Int, cause: Cause = .upstream) {
         why = .text(reason)
         self.retryAfter = retryAfter
         self.cause = cause
@@ -60,7 +60,7 @@ public struct OnDemandUnavailable: Error, Sendable, CustomStringConvertible {
     init(decided: Decided, upstream: String, retryAfter: Int) {
         why = .decided(decided, upstream: upstream)
         self.retryAfter = retryAfter
-        cause = .clientShare
+        cause = if case .limits(let refusal) = decided, !refusal.isClients { .upstream } else { .clientShare }
     }
 
     public var reason: String {
@@ -71,6 +71,11 @@ public struct OnDemandUnavailable: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { reason }
+
+    /// The same, said of what could not be served (`no forecast within reach of this point yet: …`).
+    public func saying(_ what: String) -> Self {
+        Self("\(what): \(reason)", retryAfter: retryAfter, cause: cause)
+    }
 }
 
 extension OnDemandUnavailable.Decided {

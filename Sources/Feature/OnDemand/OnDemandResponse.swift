@@ -8,8 +8,8 @@ import HTTPServer
 ///   `X-Pier-Stale: <source>` and `Warning: 110`; for sources that report age, `max-age` counts from the fetch
 ///   and each request is sent `Age`;
 /// - missing (`404`) or refused by the upstream (`400`): `{"error": …}`, cacheable for the answer's freshness;
-/// - nothing to serve: `503`, or `429` when it is this client's share that is spent, with `Retry-After`
-///   (``RetryAfter``: whole seconds, 1 to 3600) and `Cache-Control: no-store`.
+/// - nothing to serve: ``OnDemandUnavailable/httpError(_:)`` — `503`, `429` when it is this client's share that is
+///   spent, `401` for a missing credential — with `Retry-After` (``RetryAfter``: whole seconds, 1 to 3600).
 public struct OnDemandResponse: Sendable {
     public let cached: CachedResponse
     /// When the data was fetched, for sources that send `Age`.
@@ -46,22 +46,14 @@ public struct OnDemandResponse: Sendable {
         }
     }
 
-    static func unavailable(_ reason: String, retryAfter: Int, clientShare: Bool) -> Self {
-        unavailable(body: HTTPResponse.errorBody(reason), retryAfter: retryAfter, clientShare: clientShare)
-    }
-
-    /// The same with the body made beforehand (``HTTPResponse/errorBody(_:)``: a refusal from memory).
+    /// A refusal decided from memory with its body made beforehand (``HTTPResponse/errorBody(_:)``): `429` when it
+    /// is the client's share, else `503` — the status and headers of ``OnDemandUnavailable/httpError(_:)``, the one rule.
     static func unavailable(body: [UInt8], retryAfter: Int, clientShare: Bool) -> Self {
         Self(
             cached: CachedResponse(.json(
                 body, status: clientShare ? .tooManyRequests : .serviceUnavailable,
                 headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
             fetchedAt: nil)
-    }
-
-    /// A request that would have spent without the credential required (``Spender/Refusal``): `401`.
-    static func unauthorized(_ reason: String) -> Self {
-        Self(cached: CachedResponse(Spender.Refusal.httpError(reason).response), fetchedAt: nil)
     }
 
     /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.

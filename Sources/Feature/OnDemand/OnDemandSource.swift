@@ -1,4 +1,5 @@
 import Foundation
+import UpstreamHTTP
 
 /// What a feature supplies to the ``OnDemandCore`` for one kind of upstream answer: the key it is asked and stored
 /// under, how it is stored, the upstream call, how long an answer holds and what it costs, and when a stale one may
@@ -39,6 +40,9 @@ public protocol OnDemandValueSource: Sendable {
     /// The answer for `key` cut from `value`, the answer of one of its ``coverings(of:)``; `nil` when it cannot be.
     func cut(_ value: Value, to key: Key) -> Value?
 
+    /// What a failure is, for the logs: a state that names nothing a user asked (no point, no URL with one in it).
+    func state(of error: any Error) -> String
+
     /// More members of the source's `/health` object (`,"ttl_s":30`), and of its `cache` object.
     func healthMembers() -> String
     func cacheMembers(keysHeld: Int) -> String
@@ -77,6 +81,7 @@ extension OnDemandValueSource {
     public func noteMiss(_ key: Key, last: Value?, now: Date) {}
     public func coverings(of key: Key) -> [Key] { [] }
     public func cut(_ value: Value, to key: Key) -> Value? { nil }
+    public func state(of error: any Error) -> String { (error as? UpstreamError)?.state ?? "\(error)" }
     public func healthMembers() -> String { "" }
     public func cacheMembers(keysHeld: Int) -> String { "" }
 }

@@ -181,7 +181,7 @@ await check("GET /health reports the database and the sources") {
     guard health.status == .ok, health.database == .ok else { return "\(health.status) \(health.database)" }
     let sources = health.sources.additionalProperties
     guard Set(sources.keys).isSuperset(of: ["ships", "lakes", "weather"]) else { return "sources \(sources.keys.sorted())" }
-    return sources["weather"]?.forecastBudget == nil ? "no forecast_budget under weather" : nil
+    return sources["weather"]?.fmi?.budget == nil ? "no fmi.budget under weather" : nil
 }
 
 await check("GET /openapi.json is the document") {

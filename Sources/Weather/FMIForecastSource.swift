@@ -1,0 +1,41 @@
+import Feature
+import Foundation
+import Scheduling
+
+/// FMI's point forecasts per grid cell as the ``OnDemandCore`` asks for them: the cell is the key, a forecast is
+/// fresh for the TTL, stored in `forecast_cells` and kept in ``WeatherMemory`` too, where the search for a
+/// neighbouring cell finds it.
+struct FMIForecastSource: OnDemandValueSource {
+    let client: FMIClient
+    let store: WeatherStore
+    let memory: WeatherMemory
+    let ttl: Duration
+
+    func stored(_ cell: GridCell) async throws -> OnDemandStored<Forecast>? {
+        guard let stored = try await store.forecast(for: cell), !stored.series.isEmpty else { return nil }
+        memory.remember(stored)
+        return OnDemandStored(stored, fetchedAt: stored.fetchedAt)
+    }
+
+    func store(_ forecast: Forecast, for cell: GridCell, fetchedAt: Date) async throws {
+        // Remembered first: served (and found as a neighbour) even when PostgreSQL cannot keep it.
+        memory.remember(forecast)
+        try await store.store(forecast)
+    }
+
+    /// The observations' job reports the `weather` source; forecasts add no history of their own.
+    func lastFetch() async throws -> Date? { nil }
+
+    func fetch(_ cell: GridCell) async throws -> UpstreamReply<Forecast> {
+        let forecast = Forecast(cell: cell, fetchedAt: Date(), series: try await client.forecast(for: cell))
+        guard !forecast.series.isEmpty else { throw FetchError.suspect("FMI has no forecast values for a cell") }
+        return .answer(forecast)
+    }
+
+    func lifetime(of forecast: Forecast, for cell: GridCell, now: Date) -> TimeInterval { ttl.seconds }
+
+    func cost(of forecast: Forecast) -> Int { forecast.byteCount }
+
+    /// The state only: the cell and FMI's URL would say where a user asked about.
+    func state(of error: any Error) -> String { FMIError.state(of: error) }
+}
