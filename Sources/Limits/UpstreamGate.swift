@@ -52,19 +52,12 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         }
     }
 
-    /// The same for who a request counts as (its groups; `nil`: only the shared budget counts).
-    public func call(_ key: Key, spender: Spender?, _ work: @escaping @Sendable () async -> Value) async -> Outcome where Client == ClientGroup {
-        await call(key, clients: spender?.groups ?? [], work)
-    }
-
     /// The same for one client (`nil`: only the shared budget counts).
     public func call(_ key: Key, client: Client?, _ work: @escaping @Sendable () async -> Value) async -> Outcome {
         await call(key, clients: client.map { [$0] } ?? [], work)
     }
 }
 
-/// A gate whose clients are spenders (``Spender``: who a request counts as), as features name it.
-public typealias SpenderGate<Key: Hashable & Sendable, Value: Sendable> = UpstreamGate<Key, ClientGroup, Value>
-/// The limits and the budget of such a gate.
-public typealias SpenderLimits = UpstreamLimits<ClientGroup>
+/// The request budget of an upstream whose clients are spenders (``Spender``: who a request counts as), as features
+/// name it (weather shows FMI's in its tests and tools).
 public typealias SpenderBudget = RequestBudget<ClientGroup>

@@ -203,7 +203,7 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try metric(pier, "pier_metno_requests_total"), 1)
         XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="met_norway"}"#), 1)
         let health = try RawClient.request(port: pier.port, "/health").bodyText
-        XCTAssertTrue(health.contains(#""metno":{"budget":"#), health)
+        XCTAssertTrue(health.contains(#""metno":{"upstream":"reachable","paused_s":0,"budget":"#), health)
         XCTAssertEqual(pier.stop(), 0)
     }
 

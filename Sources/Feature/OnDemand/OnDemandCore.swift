@@ -188,7 +188,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         if let held = data.peek(key), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = held }
         source.noteMiss(key, last: last?.value, now: now)
         let popular = askers.asked(key, by: groups.first)
-        if let last, now.timeIntervalSince(last.fetchedAt) < source.lifetime(of: last.value, for: key, now: now) {
+        if let last, now < source.freshUntil(last.value, fetchedAt: last.fetchedAt, for: key, now: now) {
             return .answer(remember(last.value, fetchedAt: last.fetchedAt, staleBecause: nil, key: key, now: now))
         }
         // A client that may not spend (no token where one is required) is served what is held, else refused.
@@ -261,6 +261,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
                 return (nil, "\(error)")
             }
         }
+        if case .answer? = reply {} else { upstream.failures?.increment() }
         switch reply {
         case nil:
             return .failed(OnDemandUnavailable("\(upstream.name) failed", retryAfter: settings.retryAfterFailure))
@@ -284,7 +285,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
             } catch {
                 logger.warning("could not store an answer; serving it anyway", metadata: ["error": "\(error)"])
             }
-            keep(Answer(value: value, fetchedAt: fetchedAt, until: fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: fetchedAt)), staleBecause: nil), for: key)
+            keep(Answer(value: value, fetchedAt: fetchedAt, until: source.freshUntil(value, fetchedAt: fetchedAt, for: key, now: fetchedAt), staleBecause: nil), for: key)
             return .value(value, fetchedAt: fetchedAt)
         }
     }
@@ -295,13 +296,13 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         do { try await source.store(value, for: key, fetchedAt: fetchedAt) } catch {
             logger.warning("could not store an answer; serving it anyway", metadata: ["error": "\(error)"])
         }
-        keep(Answer(value: value, fetchedAt: fetchedAt, until: fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: fetchedAt)), staleBecause: nil), for: key)
+        keep(Answer(value: value, fetchedAt: fetchedAt, until: source.freshUntil(value, fetchedAt: fetchedAt, for: key, now: fetchedAt), staleBecause: nil), for: key)
     }
 
     /// Holds `value` for `key`: fresh for its lifetime, stale for ``OnDemandSettings/provisional``.
     private func remember(_ value: Source.Value, fetchedAt: Date, staleBecause: OnDemandUnavailable?, key: Source.Key, now: Date) -> Answer {
         let until = staleBecause != nil
-            ? now.addingTimeInterval(settings.provisional.seconds) : fetchedAt.addingTimeInterval(source.lifetime(of: value, for: key, now: now))
+            ? now.addingTimeInterval(settings.provisional.seconds) : source.freshUntil(value, fetchedAt: fetchedAt, for: key, now: now)
         let held = Answer(value: value, fetchedAt: fetchedAt, until: until, staleBecause: staleBecause)
         keep(held, for: key)
         return held

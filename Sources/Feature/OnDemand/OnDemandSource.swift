@@ -27,6 +27,9 @@ public protocol OnDemandValueSource: Sendable {
 
     /// Seconds `value` is fresh from when it was fetched.
     func lifetime(of value: Value, for key: Key, now: Date) -> TimeInterval
+    /// Until when `value`, fetched at `fetchedAt`, is fresh: by default `fetchedAt` + ``lifetime(of:for:now:)``; an
+    /// upstream that says so itself (MET Norway's `Expires`, confirmed again by a `304`) gives its own date.
+    func freshUntil(_ value: Value, fetchedAt: Date, for key: Key, now: Date) -> Date
     /// Whether `value` may still be served stale when the upstream cannot be asked or fails.
     func mayServeStale(_ value: Value, now: Date) -> Bool
     /// A request for `key` missed memory; `last` is the newest answer known (memory or PostgreSQL), if any.
@@ -77,6 +80,9 @@ extension OnDemandSource where Request == Key {
 
 extension OnDemandValueSource {
     public func units(_ key: Key) -> Int { 1 }
+    public func freshUntil(_ value: Value, fetchedAt: Date, for key: Key, now: Date) -> Date {
+        fetchedAt.addingTimeInterval(lifetime(of: value, for: key, now: now))
+    }
     public func mayServeStale(_ value: Value, now: Date) -> Bool { true }
     public func noteMiss(_ key: Key, last: Value?, now: Date) {}
     public func coverings(of key: Key) -> [Key] { [] }

@@ -7,7 +7,7 @@ import Scheduling
 
 /// One upstream as every ``OnDemand`` engine that asks it shares it: its name, its ``UpstreamLimits`` (the
 /// budget with each client's share, the upstream's pause), its ``DailyQuota`` and the metrics of its calls
-/// (`pier_<metric>_requests_total`, `pier_<metric>_refusals_total{reason}`, `pier_<metric>_budget_tokens`,
+/// (`pier_<metric>_requests_total`, `pier_<metric>_failures_total`, `pier_<metric>_refusals_total{reason}`, `pier_<metric>_budget_tokens`,
 /// `pier_<metric>_<unit>_left_today`).
 public final class OnDemandUpstream: Sendable {
     public struct Settings: Sendable {
@@ -57,6 +57,8 @@ public final class OnDemandUpstream: Sendable {
     /// Who a request counts as when it would spend (asked by the routes only past memory).
     public let spenders: Spenders
     let calls: Counter?
+    /// Calls that failed, were throttled or refused.
+    let failures: Counter?
     let refusals: RefusalCounters
 
     /// - Parameters:
@@ -74,6 +76,7 @@ public final class OnDemandUpstream: Sendable {
         self.spenders = spenders
         limits = UpstreamLimits(budget: settings.budget, waiting: settings.waiting, clock: clock)
         calls = metrics?.counter("pier_\(metric)_requests_total", help: "Requests made to \(name).")
+        failures = metrics?.counter("pier_\(metric)_failures_total", help: "Requests to \(name) that failed, were throttled or refused.")
         refusals = RefusalCounters(
             metrics: metrics, name: "pier_\(metric)_refusals_total",
             help: "Requests not sent to \(name), by reason (budget, client share, pause, requests at once, daily quota, reserve, daily share) and the size of the client group whose share was spent.",
