@@ -5,8 +5,8 @@ import Replay
 import Scheduling
 
 /// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with
-/// each warning's area as PostGIS geometry. Its answers are served by the weather feature (`/v1/warnings`, and
-/// `warnings` in `/v1/weather`), which owns points and place names.
+/// each warning's area as PostGIS geometry, and `/v1/warnings` (at a point, or at a place the weather feature names:
+/// ``WarningPlaces``); the weather feature also puts them in `/v1/weather`.
 public struct WarningsFeature: Feature {
     public static let source = WarningsService.source
     public var name: String { Self.source }
@@ -30,6 +30,7 @@ public struct WarningsFeature: Feature {
 
     public let service: WarningsService
     public let job: FetchJob
+    private let maxAge: Int
 
     public init(settings: Settings, context: FeatureContext) {
         let schedule = FetchSchedule.every(settings.interval)
@@ -41,13 +42,16 @@ public struct WarningsFeature: Feature {
         }
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.service = service
+        maxAge = context.cacheMaxAge
     }
 
     public var jobs: [FetchJob] { [job] }
 
     public func load() async throws { try await service.reload() }
 
-    public func register(in router: inout Router) {}
+    public func register(in router: inout Router) {
+        WarningRoutes(warnings: service, maxAge: maxAge).register(in: &router)
+    }
 
     public func healthDetails(for source: String) -> String? {
         guard source == Self.source else { return nil }

@@ -8,7 +8,8 @@ import UpstreamHTTP
 import Warnings
 
 /// Finnish weather as one feature: FMI observations every 10 minutes, forecasts per grid cell on demand
-/// within a request budget, `/v1/weather`, and `/v1/warnings` (the warnings feature's set, at a point or place).
+/// within a request budget, `/v1/weather`; it offers its points and place names to `/v1/warnings` (the warnings
+/// feature's route).
 public struct WeatherFeature: Feature {
     public static let source = "weather"
     public var name: String { Self.source }
@@ -56,7 +57,6 @@ public struct WeatherFeature: Feature {
     /// MET Norway will stand in, but without the contact its terms require (it answers `403`): said at start.
     private let metNorwayWithoutContact: Bool
     private let routes: WeatherRoutes
-    private let warningRoutes: WarningRoutes
 
     /// - Parameter warnings: FMI's warnings (the warnings feature's service), served at points and places here.
     public init(settings: Settings, context: FeatureContext, warnings: WarningsService) {
@@ -91,7 +91,7 @@ public struct WeatherFeature: Feature {
         routes = WeatherRoutes(
             observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
             metrics: context.metrics)
-        warningRoutes = WarningRoutes(warnings: warnings, places: places, maxAge: context.cacheMaxAge)
+        warnings.offer(WeatherPlaces(places: places))
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations
     }
@@ -109,7 +109,6 @@ public struct WeatherFeature: Feature {
 
     public func register(in router: inout Router) {
         routes.register(in: &router)
-        warningRoutes.register(in: &router)
     }
 
     public func healthDetails(for source: String) -> String? {

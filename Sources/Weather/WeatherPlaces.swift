@@ -1,0 +1,21 @@
+import Feature
+import HTTPServer
+import Warnings
+
+/// The weather's points and place names as `/v1/warnings` reads them: any valid point (no warning lies outside FMI's
+/// areas), or a place FMI names (``PlaceResolver``, on FMI's budget and the asker's share).
+struct WeatherPlaces: WarningPlaces {
+    let places: PlaceResolver
+
+    func whereabouts(of request: HTTPRequest) throws -> WarningWhereabouts {
+        switch try WeatherRoutes.whereabouts(of: request, places: places, anywhere: true) {
+        case .known(let point, let place):
+            return .known(point, location: place?.json)
+        case .resolving(let resolve):
+            return .resolving {
+                let (point, place, _) = try await resolve()
+                return (point, place.json)
+            }
+        }
+    }
+}
