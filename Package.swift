@@ -190,7 +190,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),

@@ -1,0 +1,133 @@
+import Basics
+import Feature
+import Foundation
+import HTTPServer
+import Limits
+import Scheduling
+import Synchronization
+import XCTest
+
+/// The engine's value core on its own (no PostgreSQL: a source that stores nothing): what it answers and why, and the
+/// one refusal rule every route renders — `503` for the upstream or everyone's budget, `429` for the client's share,
+/// `401` for a missing credential.
+final class OnDemandCoreTests: XCTestCase {
+    /// Answers `"answer to <key>"`, or fails while `failing`; counts its calls.
+    final class Source: OnDemandValueSource, Sendable {
+        let failing = Atomic<Bool>(false)
+        let calls = Atomic<Int>(0)
+
+        func stored(_ key: String) async throws -> OnDemandStored<String>? { nil }
+        func store(_ value: String, for key: String, fetchedAt: Date) async throws {}
+        func lastFetch() async throws -> Date? { nil }
+        func fetch(_ key: String) async throws -> UpstreamReply<String> {
+            calls.add(1, ordering: .relaxed)
+            if failing.load(ordering: .relaxed) { throw URLError(.timedOut) }
+            return .answer("answer to \(key)")
+        }
+        func lifetime(of value: String, for key: String, now: Date) -> TimeInterval { 60 }
+        func cost(of value: String) -> Int { value.utf8.count }
+    }
+
+    final class Clock: Sendable {
+        private let seconds = Mutex(1000.0)
+        var now: Double { seconds.withLock { $0 } }
+        func advance(_ by: Double) { seconds.withLock { $0 += by } }
+    }
+
+    private func core(_ source: Source, budget: BudgetSettings, clock: Clock = Clock()) -> OnDemandCore<Source> {
+        var settings = OnDemandUpstream.Settings(budget: budget)
+        settings.waiting = .never
+        return OnDemandCore(
+            kind: "test", source: source,
+            upstream: OnDemandUpstream(name: "Upstream", metric: "test", settings: settings, quota: nil, clock: { clock.now }, metrics: nil),
+            report: UpstreamReport(source: "test", board: nil))
+    }
+
+    private func unavailable(_ outcome: OnDemandOutcome<String>?, file: StaticString = #filePath, line: UInt = #line) -> OnDemandUnavailable? {
+        guard case .unavailable(let why)? = outcome else {
+            XCTFail("expected nothing to serve, got \(String(describing: outcome))", file: file, line: line)
+            return nil
+        }
+        return why
+    }
+
+    func testAnAnswerIsHeldThenServedStaleWithWhyWhenTheUpstreamFails() async throws {
+        let source = Source()
+        let core = core(source, budget: .init(ratePerMinute: 600, burst: 10, clientShare: 1))
+        let now = Date()
+        guard case .answer(let fresh) = await core.answer("a", client: nil, now: now) else { return XCTFail("an answer") }
+        XCTAssertEqual(fresh.value, "answer to a")
+        XCTAssertFalse(fresh.stale)
+        XCTAssertEqual(core.held("a", now: now.addingTimeInterval(59))?.value, "answer to a", "held while fresh")
+        XCTAssertNil(core.held("a", now: now.addingTimeInterval(61)), "not past its lifetime")
+
+        source.failing.store(true, ordering: .relaxed)
+        guard case .answer(let stale) = await core.answer("a", client: nil, now: now.addingTimeInterval(61)) else { return XCTFail("stale") }
+        XCTAssertEqual(stale.value, "answer to a")
+        XCTAssertEqual(stale.staleBecause?.cause, .upstream)
+        XCTAssertEqual(stale.staleBecause?.reason, "Upstream failed")
+        XCTAssertEqual(source.calls.load(ordering: .relaxed), 2)
+
+        // Nothing held: the reason, Retry-After and the rule's 503.
+        let missing = await core.answer("b", client: nil, now: now)
+        let why = try XCTUnwrap(unavailable(missing))
+        XCTAssertEqual(why.cause, .upstream)
+        XCTAssertEqual(why.retryAfter, 60)
+        let response = why.httpError("nothing for b").response
+        XCTAssertEqual(response.status.code, 503)
+        XCTAssertEqual(response.headers["retry-after"], "60")
+        XCTAssertEqual(response.headers["cache-control"], "no-store")
+        XCTAssertEqual(String(decoding: response.body, as: UTF8.self), #"{"error":"nothing for b"}"#)
+    }
+
+    func testAClientsShareIsItsOwnDoingAndAnEmptySharedBudgetIsEveryones() async throws {
+        let source = Source()
+        // A burst of 2, a client's share of half: one call each.
+        let core = core(source, budget: .init(ratePerMinute: 1, burst: 2, clientShare: 0.5))
+        let first = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
+        let second = Spender(try XCTUnwrap(IPAddress("203.0.113.9")))
+        guard case .answer = await core.answer("a", client: first) else { return XCTFail("the first client's call") }
+        XCTAssertNil(core.refusal(for: "b", client: second), "the second client has a share left")
+        guard case .answer = await core.answer("b", client: second) else { return XCTFail("the second client's call") }
+
+        // The first client's share is spent but the shared budget is too: nobody's share to blame (503).
+        let everyones = try XCTUnwrap(unavailable(core.refusal(for: "c", client: first)))
+        XCTAssertEqual(everyones.cause, .upstream)
+        XCTAssertEqual(everyones.reason, "the request budget for Upstream is spent")
+        XCTAssertEqual(everyones.httpError().response.status.code, 503)
+        XCTAssertEqual(source.calls.load(ordering: .relaxed), 2)
+    }
+
+    func testAClientPastItsShareWhileOthersHaveTokensIsTold429() async throws {
+        let source = Source()
+        let core = core(source, budget: .init(ratePerMinute: 1, burst: 4, clientShare: 0.25))
+        let greedy = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
+        guard case .answer = await core.answer("a", client: greedy) else { return XCTFail("its one call") }
+        let why = try XCTUnwrap(unavailable(core.refusal(for: "b", client: greedy)))
+        XCTAssertEqual(why.cause, .clientShare)
+        XCTAssertEqual(why.reason, "this client has used its share of the request budget for Upstream")
+        let response = why.httpError().response
+        XCTAssertEqual(response.status.code, 429)
+        XCTAssertNotNil(response.headers["retry-after"])
+        // What memory holds for the key is served stale instead, with the same reason.
+        guard case .answer(let held)? = core.refusal(for: "a", client: greedy) else { return XCTFail("stale instead of a refusal") }
+        XCTAssertEqual(held.staleBecause?.cause, .clientShare)
+    }
+
+    func testASpenderWithoutTheCredentialRequiredIsTold401AndNothingIsAsked() async throws {
+        let source = Source()
+        let core = core(source, budget: .init(ratePerMinute: 600, burst: 10, clientShare: 1))
+        let counted = Atomic<Int>(0)
+        let refused = Spender(
+            address: try XCTUnwrap(IPAddress("198.51.100.7")), groups: [],
+            refusal: Spender.Refusal("an App Attest token is required") { counted.add(1, ordering: .relaxed) })
+        let outcome = await core.answer("a", client: refused)
+        let why = try XCTUnwrap(unavailable(outcome))
+        XCTAssertEqual(why.cause, .credential)
+        let response = why.httpError("nothing for a: \(why.reason)").response
+        XCTAssertEqual(response.status.code, 401)
+        XCTAssertEqual(response.headers["www-authenticate"], "Pier-App-Token")
+        XCTAssertEqual(source.calls.load(ordering: .relaxed), 0, "no upstream call")
+        XCTAssertEqual(counted.load(ordering: .relaxed), 1, "the refusal counted once")
+    }
+}
