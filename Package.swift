@@ -110,7 +110,9 @@ let package = Package(
             ],
             swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
-        .target(name: "METNorway", dependencies: ["Parsing", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(
+            name: "METNorway", dependencies: ["Basics", "Feature", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
         .target(
             name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
             swiftSettings: strict),

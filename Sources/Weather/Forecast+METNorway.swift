@@ -1,6 +1,13 @@
 import Foundation
 import METNorway
 
+extension GridCell {
+    /// The cell as MET Norway is asked for it: its centre, kept under its indices.
+    var metNorwayPoint: METNorwayPoint {
+        METNorwayPoint(latitudeIndex: latitudeIndex, longitudeIndex: longitudeIndex, latitude: latitude, longitude: longitude)
+    }
+}
+
 extension Forecast {
     /// MET Norway's steps as hours: the instant values, the period's precipitation and symbol. Past MET's hourly
     /// part a step stands for six hours (its precipitation is the six hours' amount, so a day's sum adds them).

@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import Limits
 import Logging
+import METNorway
 import Metrics
 import Scheduling
 
@@ -159,8 +160,9 @@ public final class ForecastService: Sendable {
             }
             if mine { throw unavailable }
         }
-        if let found = await fallback?.forecast(for: cell, client: client, now: now) {
-            return Answer(forecast: found.forecast, provenance: found.stale ? .metNorwayStale : .metNorway)
+        if let found = await fallback?.forecast(for: cell.metNorwayPoint, client: client, now: now) {
+            let forecast = Forecast(cell: cell, fetchedAt: found.fetchedAt, metNorway: found.forecast)
+            if !forecast.series.isEmpty { return Answer(forecast: forecast, provenance: found.stale ? .metNorwayStale : .metNorway) }
         }
         if let older { return older }
         throw unavailable

@@ -73,7 +73,7 @@ public struct WeatherFeature: Feature {
                 client: METNorwayClient(
                     url: settings.metNorway.url, userAgent: UserAgent.identifying(product: context.product, contact: settings.contact),
                     client: context.upstream),
-                store: METNorwayStore(pool: context.pool, maximumRows: settings.metNorway.maximumRows), memory: memory, budget: metNorwayBudget,
+                store: METNorwayStore(pool: context.pool, maximumRows: settings.metNorway.maximumRows), budget: metNorwayBudget,
                 metrics: context.metrics)
             : nil
         forecasts = ForecastService(

@@ -13,14 +13,12 @@ public final class WeatherMemory: Sendable {
         case forecast(GridCell)
         case daily(GridCell)
         case body(String)
-        case metNorway(GridCell)
     }
 
     enum Entry: Sendable {
         case forecast(Forecast)
         case daily(DailyJSON)
         case body(Body)
-        case metNorway(METNorwayHeld)
     }
 
     /// A cell's encoded `daily_forecast` and `hourly_forecast`, for one forecast, local date and hour.
@@ -90,15 +88,6 @@ public final class WeatherMemory: Sendable {
         put(.forecast(forecast), for: .forecast(forecast.cell), cost: forecast.byteCount)
     }
 
-    /// MET Norway's forecast held for the cell (``METNorwayFallback``), of any age.
-    func metNorway(_ cell: GridCell) -> METNorwayHeld? {
-        guard case .metNorway(let held)? = cache[.metNorway(cell)] else { return nil }
-        return held
-    }
-
-    func remember(_ held: METNorwayHeld) {
-        put(.metNorway(held), for: .metNorway(held.forecast.cell), cost: held.forecast.byteCount + (held.lastModified?.utf8.count ?? 0) + 48)
-    }
 
     /// A forecast near a point, from another cell than `own`.
     public struct Nearby: Sendable {

@@ -77,7 +77,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: UserAgent.identifying(product: "Pier/0.1.0", contact: contact), client: UpstreamClient()),
-            store: METNorwayStore(pool: pool), memory: memory, budget: metBudget)
+            store: METNorwayStore(pool: pool), budget: metBudget)
         let settings = ForecastService.Settings(neighbourKilometres: 10, preferStaleFMI: .seconds(Int64(preferStaleFMI)))
         return ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
     }
@@ -108,6 +108,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         _ = try await forecasts.forecast(for: cell)
         let replica = try await service().forecast(for: cell)
         XCTAssertEqual(replica.provenance, .metNorway)
+        XCTAssertEqual(replica.forecast.hours, answer.forecast.hours, "MET's steps come back from PostgreSQL as they went in")
         XCTAssertEqual(metRequests.count, 1)
         // The daily forecast adds six-hour amounts past the hourly part, and the body credits MET Norway.
         XCTAssertGreaterThanOrEqual(DailyForecast.days(from: answer.forecast.hours, timeZone: TimeZone(identifier: "Europe/Helsinki")!, today: CalendarDate(Date(), in: TimeZone(identifier: "Europe/Helsinki")!)).count, 9)
@@ -174,7 +175,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: "Pier/0.1.0 (ops@example.org)", client: UpstreamClient()),
-            store: METNorwayStore(pool: pool), memory: memory, budget: .init())
+            store: METNorwayStore(pool: pool), budget: .init())
         let settings = ForecastService.Settings(neighbourKilometres: 0, budget: .init(ratePerMinute: 60, burst: 4, clientShare: 0.25))
         let forecasts = ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
         let client = Spender(try XCTUnwrap(IPAddress("203.0.113.7")))

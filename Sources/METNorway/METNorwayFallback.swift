@@ -2,13 +2,12 @@ import Basics
 import Feature
 import Foundation
 import Limits
-import METNorway
 import Metrics
 import Scheduling
 
-/// MET Norway's Locationforecast standing in for FMI: asked only for a cell FMI could not answer (it failed, or its
-/// shared budget is spent) when nothing of FMI's recent enough is held, and then kept within MET's terms
-/// (``METNorwaySource``) by the engine's core: per cell memory, then PostgreSQL (every replica's answers), MET itself
+/// MET Norway's Locationforecast standing in for another upstream (FMI, for the weather): asked only for a point that
+/// upstream could not answer, and then kept within MET's terms (``METNorwaySource``) by the engine's core: per point
+/// memory, then PostgreSQL (every replica's answers), MET itself
 /// only after the held copy's `Expires`, with a request budget and each client's share of it, one call per cell at a
 /// time; when MET cannot be asked or fails, the last copy is served stale.
 public final class METNorwayFallback: Sendable {
@@ -22,7 +21,8 @@ public final class METNorwayFallback: Sendable {
     }
 
     public struct Found: Sendable {
-        public var forecast: Forecast
+        public var forecast: METNorwayForecast
+        public var fetchedAt: Date
         /// Past MET's `Expires`: MET could not be asked again.
         public var stale: Bool
     }
@@ -30,33 +30,33 @@ public final class METNorwayFallback: Sendable {
     let core: OnDemandCore<METNorwaySource>
 
     public init(
-        client: METNorwayClient, store: METNorwayStore, memory: WeatherMemory, budget: BudgetSettings,
+        client: METNorwayClient, store: METNorwayStore, budget: BudgetSettings, memoryBytes: Int = 8 << 20,
         clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry? = nil
     ) {
         var upstream = OnDemandUpstream.Settings(
             budget: budget, pauseAfterRefusal: Int(METNorwaySource.pauseAfterRefusal), pauseAfterThrottle: METNorwaySource.pauseAfterThrottling)
-        // FMI's stale forecast stands when MET cannot be asked at once: no waiting for a token.
+        // What the asking feature holds stands when MET cannot be asked at once: no waiting for a token.
         upstream.waiting = .never
         core = OnDemandCore(
-            kind: "metno", source: METNorwaySource(client: client, store: store, memory: memory),
+            kind: "metno", source: METNorwaySource(client: client, store: store),
             upstream: OnDemandUpstream(name: "MET Norway", metric: "metno", settings: upstream, quota: nil, clock: clock, metrics: metrics),
             report: UpstreamReport(source: "metno", board: nil), settings: OnDemandSettings(provisional: .seconds(0)),
-            memoryBytes: memory.budgetBytes / 8, metrics: metrics)
+            memoryBytes: memoryBytes, metrics: metrics)
     }
 
-    /// `"metno":{"upstream":…,"paused_s":…,"budget":…}` for `/health` (the weather source's members).
+    /// `"metno":{"upstream":…,"paused_s":…,"budget":…}` for `/health` (members of the asking feature's source).
     public func healthJSON() -> String {
         "\"metno\":{\(core.healthMembers())}"
     }
 
-    /// MET Norway's forecast for the cell: the held one while MET says it holds, else MET's newer one, else the held
+    /// MET Norway's forecast for the point: the held one while MET says it holds, else MET's newer one, else the held
     /// one stale; `nil` when none is held and MET cannot be asked or fails.
-    public func forecast(for cell: GridCell, client: Spender?, now: Date = Date()) async -> Found? {
-        let outcome = await core.admitted(cell, client: client, now: now, refused: { $0 }) {
-            if let held = core.held(cell, now: now), !held.stale { return .answer(held) }
-            return await core.answer(cell, client: client, now: now)
+    public func forecast(for point: METNorwayPoint, client: Spender?, now: Date = Date()) async -> Found? {
+        let outcome = await core.admitted(point, client: client, now: now, refused: { $0 }) {
+            if let held = core.held(point, now: now), !held.stale { return .answer(held) }
+            return await core.answer(point, client: client, now: now)
         }
         guard case .answer(let answer) = outcome else { return nil }
-        return Found(forecast: answer.value.forecast, stale: answer.stale)
+        return Found(forecast: answer.value.forecast, fetchedAt: answer.value.fetchedAt, stale: answer.stale)
     }
 }
