@@ -63,9 +63,9 @@ public struct LakeWeatherSource: OnDemandSource {
         let reply = try await client.forecast(for: cell)
         if case .answer(let document) = reply, !document.dropped.isEmpty {
             droppedSlots?.increment(by: UInt64(document.dropped.count))
-            logger.info(
-                "forecast slots the app cannot decode were left out",
-                metadata: ["cell": "\(cell)", "dropped": "\(document.dropped.count)", "why": "\(document.dropped[0])"])
+            // The cell (where a user asked) only at debug: logs at info show states.
+            logger.info("forecast slots the app cannot decode were left out", metadata: ["dropped": "\(document.dropped.count)", "why": "\(document.dropped[0])"])
+            logger.debug("forecast slots left out", metadata: ["cell": "\(cell)"])
         }
         return reply
     }

@@ -84,9 +84,11 @@ public struct NSWDeparturesSource: OnDemandSource {
         try await client.departures(for: query).map { monitor in
             if !monitor.dropped.isEmpty {
                 droppedEvents?.increment(by: UInt64(monitor.dropped.count))
+                // The stop (what a user asked) only at debug: logs at info show states.
                 logger.info(
                     "departure_mon events that could not be read were left out",
-                    metadata: ["stop": "\(query.stop)", "dropped": "\(monitor.dropped.count)", "why": "\(monitor.dropped[0])"])
+                    metadata: ["dropped": "\(monitor.dropped.count)", "why": "\(monitor.dropped[0])"])
+                logger.debug("departure_mon events left out", metadata: ["stop": "\(query.stop)"])
             }
             switch monitor.content {
             case .departures(let list):
