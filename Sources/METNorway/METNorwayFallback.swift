@@ -52,11 +52,8 @@ public final class METNorwayFallback: Sendable {
     /// MET Norway's forecast for the point: the held one while MET says it holds, else MET's newer one, else the held
     /// one stale; `nil` when none is held and MET cannot be asked or fails.
     public func forecast(for point: METNorwayPoint, client: Spender?, now: Date = Date()) async -> Found? {
-        let outcome = await core.admitted(point, client: client, now: now, refused: { $0 }) {
-            if let held = core.held(point, now: now), !held.stale { return .answer(held) }
-            return await core.answer(point, client: client, now: now)
-        }
-        guard case .answer(let answer) = outcome else { return nil }
+        // A stale copy is never held past its answer (no provisional time): held means before MET's Expires.
+        guard case .answer(let answer) = await core.outcome(for: point, client: client, now: now) else { return nil }
         return Found(forecast: answer.value.forecast, fetchedAt: answer.value.fetchedAt, stale: answer.stale)
     }
 }

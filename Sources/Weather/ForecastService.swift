@@ -198,10 +198,7 @@ public final class ForecastService: Sendable {
     /// The engine's answer for the cell: held in memory (fresh, or stale for its provisional minute), else PostgreSQL
     /// and FMI — admitted on this client's share, joining the cell's call under way.
     private func ownForecast(_ cell: GridCell, client: Spender?, now: Date) async -> OnDemandOutcome<Forecast> {
-        await core.admitted(cell, client: client, now: now, refused: { $0 }) {
-            if let held = core.held(cell, now: now) { return .answer(held) }
-            return await core.answer(cell, client: client, now: now)
-        }
+        await core.outcome(for: cell, client: client, now: now)
     }
 
     /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. Concurrent callers for one
@@ -209,11 +206,8 @@ public final class ForecastService: Sendable {
     private func storedForecast(_ cell: GridCell) async -> Forecast? {
         let held = memory.forecast(cell)
         let stored = await loading.value(for: cell) { () -> Forecast? in
-            do {
-                guard let stored = try await self.store.forecast(for: cell), !stored.series.isEmpty else { return nil }
-                self.memory.remember(stored)
-                return stored
-            } catch {
+            // The source's read: a stored forecast with values, remembered for the neighbour search.
+            do { return try await self.core.source.stored(cell)?.value } catch {
                 self.logger.warning("could not read a stored forecast", metadata: ["error": "\(error)"])
                 return nil
             }

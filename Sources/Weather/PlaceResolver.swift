@@ -60,10 +60,7 @@ public final class PlaceResolver: Sendable {
     public func resolve(_ name: String, client: Spender?, now: Date = Date()) async throws -> Resolution {
         if let cached = cached(name, now: now) { return cached }
         let key = FMIPlaceSource.Query(name)
-        let outcome = await core.admitted(key, client: client, now: now, refused: { $0 }) {
-            await core.answer(key, client: client, now: now)
-        }
-        switch outcome {
+        switch await core.outcome(for: key, client: client, now: now) {
         case .answer(let answer): return answer.value
         case .unavailable(let why): throw why.saying("the place could not be looked up yet")
         }

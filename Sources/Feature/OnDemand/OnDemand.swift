@@ -134,7 +134,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             return render(answer, for: request, now: now)
         case .unavailable(let why):
             if case .decided(let decided, _) = why.why {
-                return .unavailable(body: refusalBodies.body(decided), retryAfter: why.retryAfter, clientShare: why.cause == .clientShare)
+                return OnDemandResponse(cached: CachedResponse(why.response(body: refusalBodies.body(decided))), fetchedAt: nil)
             }
             return OnDemandResponse(cached: CachedResponse(why.httpError("\(source.nothingToServe): \(why.reason)").response), fetchedAt: nil)
         }

@@ -166,6 +166,16 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         return await body()
     }
 
+    /// The outcome for `key` for a route that renders it itself (weather, place names, MET Norway's stand-in): admitted
+    /// on `client`'s share, then what memory holds (fresh, or stale within its provisional time), else PostgreSQL and
+    /// the upstream.
+    public func outcome(for key: Source.Key, client: Spender?, now: Date = Date()) async -> Outcome {
+        await admitted(key, client: client, now: now, refused: { $0 }) {
+            if let held = held(key, now: now) { return .answer(held) }
+            return await answer(key, client: client, now: now)
+        }
+    }
+
     /// Whether a request for `key` would join work under way for it (the PostgreSQL read or the upstream call).
     private func joins(_ key: Source.Key) -> Bool {
         loading.isRunning(key) || gate.isCalling(key)

@@ -46,16 +46,6 @@ public struct OnDemandResponse: Sendable {
         }
     }
 
-    /// A refusal decided from memory with its body made beforehand (``HTTPResponse/errorBody(_:)``): `429` when it
-    /// is the client's share, else `503` — the status and headers of ``OnDemandUnavailable/httpError(_:)``, the one rule.
-    static func unavailable(body: [UInt8], retryAfter: Int, clientShare: Bool) -> Self {
-        Self(
-            cached: CachedResponse(.json(
-                body, status: clientShare ? .tooManyRequests : .serviceUnavailable,
-                headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])),
-            fetchedAt: nil)
-    }
-
     /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.
     public static func notConfigured(_ message: String) -> HTTPError {
         HTTPError(.serviceUnavailable, message, headers: ["Retry-After": "3600"])

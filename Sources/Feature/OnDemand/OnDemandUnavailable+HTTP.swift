@@ -8,8 +8,15 @@ extension OnDemandUnavailable {
     public func httpError(_ message: String? = nil) -> HTTPError {
         let message = message ?? reason
         if cause == .credential { return Spender.Refusal.httpError(message) }
-        return HTTPError(
-            cause == .clientShare ? .tooManyRequests : .serviceUnavailable, message,
-            headers: ["Retry-After": String(retryAfter), "Cache-Control": "no-store"])
+        return HTTPError(status, message, headers: headers)
     }
+
+    /// The same answer with its `{"error": …}` body made beforehand (``HTTPResponse/errorBody(_:)``: a refusal decided
+    /// from memory, sent many times).
+    func response(body: [UInt8]) -> HTTPResponse {
+        cause == .credential ? httpError().response : .json(body, status: status, headers: headers)
+    }
+
+    private var status: HTTPStatus { cause == .clientShare ? .tooManyRequests : .serviceUnavailable }
+    private var headers: HTTPHeaders { ["Retry-After": String(retryAfter), "Cache-Control": "no-store"] }
 }
