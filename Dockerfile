@@ -12,6 +12,9 @@ WORKDIR /src
 COPY Package.swift ./
 RUN swift package resolve
 COPY Sources ./Sources
+# Build steps of the package's own: openapi.yaml embedded as /openapi.json's document.
+COPY Plugins ./Plugins
+COPY openapi.yaml ./
 RUN swift build -c release --static-swift-stdlib --product pier \
     && install -D "$(swift build -c release --show-bin-path)/pier" /out/pier
 

@@ -47,13 +47,6 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // A raw-socket client and server harness for tests; never linked into the executable.
-        // Throw-away databases for tests; never linked into the executable.
-        .target(name: "DatabaseTesting", dependencies: ["Postgres", "UpstreamTesting"], swiftSettings: strict),
-        // A raw-socket client for tests; never linked into the executable.
-        .target(name: "HTTPTesting", swiftSettings: strict),
-        // Fixture pages and a local upstream server with failure switches; never linked into the executable.
-        .target(name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay"], swiftSettings: strict),
         // Upstreams without domain knowledge, one concern each: JSON and date parsing every module may use; the HTTP
         // client for upstreams; limits (budgets, shares, single-flight, daily quotas); scheduling (jobs, runs, the
         // scheduler, leader election, the change feed, the status board).
@@ -72,15 +65,15 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres"], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
             dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
             name: "Warnings", dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
         .target(name: "CBOR", swiftSettings: strict),
@@ -112,23 +105,23 @@ let package = Package(
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
             name: "METNorway", dependencies: ["Basics", "Feature", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
             dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
             dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
-            swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -136,10 +129,15 @@ let package = Package(
             dependencies: [
                 "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", "Ships", .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
-        .target(name: "Operations", dependencies: ["Parsing", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(
+            name: "Operations", dependencies: ["Parsing", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict,
+            plugins: ["EmbedOpenAPI"]),
+        // openapi.yaml → its JSON form in Operations, at build time (the served document is always the repository's).
+        .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["OpenAPIJSON"]),
+        .executableTarget(name: "OpenAPIJSON", swiftSettings: strict),
         .executableTarget(
             name: "Pier",
             dependencies: [
@@ -154,10 +152,36 @@ let package = Package(
     ]
 )
 
+// A module's `Testing/` folder (`exclude: ["Testing"]` in its declaration) is what its tests and the end-to-end tests
+// share — its upstream's double, its app's models: compiled into UpstreamTesting below, never into the module itself.
+// Read from the declarations, not the disk: SwiftPM keeps a manifest's evaluation until the manifest changes (the
+// image's build evaluates it before Sources/ is copied).
+let testingFolders = package.targets.filter { $0.exclude.contains("Testing") }.map(\.name)
+
+// Everything else in Sources/ (UpstreamTesting's path), which it must not see as files of its own, and what is not Swift
+// in the Testing/ folders (a module's schemathesis hooks, loaded by scripts/lib/schemathesis_hooks.py). Read from the
+// disk, so only warnings depend on it: a folder added later is at worst reported as unhandled until the manifest changes.
+func entries(_ folder: String) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources/" + folder)) ?? []).map { "\(folder)/\($0)" }
+}
+let besideTesting = entries("").map { String($0.dropFirst()) }.filter { $0 != "UpstreamTesting" }.flatMap { folder in
+    entries(folder).flatMap { $0.hasSuffix("/Testing") ? entries($0).filter { !$0.hasSuffix(".swift") } : [$0] }
+}
+
 // The test targets, declared only where Tests/ exists: the Docker build context leaves Tests/ out
 // (.dockerignore), and SwiftPM refuses a manifest whose targets have no sources.
 if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += [
+        // Throw-away databases for tests; never linked into the executable.
+        .target(name: "DatabaseTesting", dependencies: ["Postgres", "UpstreamTesting"], swiftSettings: strict),
+        // A raw-socket client for tests; never linked into the executable.
+        .target(name: "HTTPTesting", swiftSettings: strict),
+        // Fixture pages and a local upstream server with failure switches, with every module's `Testing/` folder (its
+        // upstream's double, its app's models); never linked into the executable. The plugin lists the doubles.
+        .target(
+            name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay"], path: "Sources", exclude: besideTesting,
+            sources: ["UpstreamTesting"] + testingFolders.map { "\($0)/Testing" }, swiftSettings: strict, plugins: ["DoubleList"]),
+        .plugin(name: "DoubleList", capability: .buildTool()),
         // The app's side of App Attest (clients/swift's PierAppAttest), compiled here too so that its protocol logic is
         // tested against the real binary with the test authority's devices (PierTests).
         .target(
@@ -216,4 +240,16 @@ if Context.environment["PIER_FUZZ"] != nil {
         package.targets.append(.executableTarget(
             name: "fuzz-\(name)", dependencies: dependencies, path: "fuzz/targets/\(name)", exclude: ["target.conf"], swiftSettings: strict))
     }
+    // Only the fuzz targets and what they link, so that one `swift build` (scripts/fuzz) builds them all with the
+    // sanitizers: the executable's `main` would clash with libFuzzer's, and the rest would be built for nothing.
+    var needed = Set(package.targets.filter { $0.name.hasPrefix("fuzz-") }.map(\.name))
+    var queue = Array(needed)
+    while let name = queue.popLast() {
+        for dependency in package.targets.first(where: { $0.name == name })?.dependencies ?? [] {
+            guard case let .byNameItem(name: linked, condition: _) = dependency, needed.insert(linked).inserted else { continue }
+            queue.append(linked)
+        }
+    }
+    package.targets.removeAll { !needed.contains($0.name) }
+    package.products = []
 }

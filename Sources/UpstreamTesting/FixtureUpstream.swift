@@ -4,8 +4,8 @@ import Logging
 import Synchronization
 
 /// A local stand-in for every upstream: our own HTTP server answering with each upstream's recorded fixtures
-/// (its ``UpstreamDouble``, `Doubles/`), with switches that make an upstream fail the ways real sites do. Tests
-/// point each feature's `PIER_*_URL` at the URL its double's file declares.
+/// (its ``UpstreamDouble``), with switches that make an upstream fail the ways real sites do. Tests
+/// start `pier serve` with ``settings``: every feature pointed at its double.
 public final class FixtureUpstream: Sendable {
     /// How an upstream answers.
     public enum Mode: Sendable, Equatable {
@@ -48,6 +48,8 @@ public final class FixtureUpstream: Sendable {
 
     private let server: HTTPServer
     private let doubles: [Upstream: any UpstreamDouble]
+    /// Every double's ``UpstreamDouble/unlimited`` settings.
+    public let unlimitedSettings: [String: String]
     private let modes = Mutex<[Upstream: Mode]>([:])
     private let log = Mutex<[Request]>([])
 
@@ -65,6 +67,7 @@ public final class FixtureUpstream: Sendable {
             }
         }
         self.doubles = doubles
+        unlimitedSettings = doubles.values.reduce(into: [:]) { $0.merge($1.unlimited) { $1 } }
         // For the upstream client's own tests: redirects, a size cap, gzip.
         router.on(.get, "/redirect", access: .restricted) { request in
             let left = Int(request.query["n"] ?? "0") ?? 0
@@ -100,6 +103,12 @@ public final class FixtureUpstream: Sendable {
     }
 
     public var port: Int { server.port }
+
+    /// Every double's settings for this server (``UpstreamDouble/settings(of:)``): what `pier serve` needs to call
+    /// them all.
+    public var settings: [String: String] {
+        doubles.values.reduce(into: [:]) { $0.merge($1.settings(of: self)) { $1 } }
+    }
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
     public func set(_ upstream: Upstream, _ mode: Mode) {

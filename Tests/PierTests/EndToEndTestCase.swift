@@ -4,7 +4,7 @@ import HTTPTesting
 import UpstreamTesting
 import XCTest
 
-/// A fresh database and a local upstream (ZSG, MeteoNews, FMI and its warnings, transport.opendata.ch, OpenWeather, Alplakes, TfNSW, Geoapify, Wikipedia) for each test, and `pier serve` pointed at both.
+/// A fresh database and a local upstream (every upstream's double) for each test, and `pier serve` pointed at both.
 class EndToEndTestCase: XCTestCase {
     var database: TestDatabase!
     var upstream: FixtureUpstream!
@@ -19,17 +19,13 @@ class EndToEndTestCase: XCTestCase {
         database?.drop()
     }
 
-    /// Every upstream is the fixture server; no pauses, no jitter, short timeouts; `extra` wins. `on`: another
+    /// Every upstream is its double (``FixtureUpstream/settings``); no pauses, no jitter, short timeouts; `extra` wins. `on`: another
     /// database than the test's own.
     func startPier(_ extra: [String: String] = [:], on other: TestDatabase? = nil) throws -> PierProcess {
-        var environment = [
-            "PIER_ZSG_URL": upstream.zsgURL, "PIER_METEONEWS_URL": upstream.meteoNewsURL, "PIER_FMI_URL": upstream.fmiURL,
-            "PIER_TRANSPORT_URL": upstream.transportURL, "PIER_OPENWEATHER_URL": upstream.openWeatherURL, "PIER_ALPLAKES_URL": upstream.alplakesURL,
-            "PIER_NSW_URL": upstream.tfnswURL, "PIER_GEOAPIFY_URL": upstream.geoapifyURL, "PIER_WIKIPEDIA_URL": upstream.wikipediaURL,
-            "PIER_FMI_WARNINGS_URL": upstream.fmiWarningsURL, "PIER_METNO_URL": upstream.metNorwayURL,
-            "PIER_ALPLAKES_LAKES": FixtureUpstream.alplakesLakes.joined(separator: ","), "PIER_ALPLAKES_PAUSE_S": "0", "PIER_ZSG_PAUSE_S": "0", "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2",
-            "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
-        ]
+        var environment = upstream.settings
+        environment.merge([
+            "PIER_FETCH_JITTER_S": "0", "PIER_FETCH_TICK_S": "0.5", "PIER_UPSTREAM_TIMEOUT_S": "2", "PIER_REFRESH_TOKEN": "s3cret-token", "LOG_LEVEL": "warning",
+        ]) { $1 }
         environment.merge(extra) { $1 }
         let pier = try PierProcess(database: other ?? database, environment: environment)
         XCTAssertTrue(pier.waitUntilServing(), "pier started")

@@ -6,6 +6,8 @@ import HTTPServer
 struct WikipediaDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.wikipedia
     let paths = ["/wiki/{lang}/api/rest_v1/page/summary/{title}", "/wiki/{lang}/w/api.php"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_WIKIPEDIA_URL": server.wikipediaURL] }
+    let unlimited = ["PIER_WIKIPEDIA_REQUESTS_PER_SECOND": "1000", "PIER_WIKIPEDIA_BURST": "1000", "PIER_WIKIPEDIA_CLIENT_SHARE": "1"]
     /// Summaries by normalised title.
     private let summaries: [String: [UInt8]]
     private let missing: [UInt8]

@@ -5,6 +5,7 @@ import HTTPServer
 struct MeteoNewsDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.meteonews
     let paths = ["/seen-in-der-schweiz"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_METEONEWS_URL": server.meteoNewsURL] }
     private let page: [UInt8]
 
     init() throws {

@@ -10,6 +10,8 @@ import Replay
 struct TransportDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.transport
     let paths = ["/v1/stationboard"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_TRANSPORT_URL": server.transportURL] }
+    let unlimited = ["PIER_TRANSPORT_REQUESTS_PER_MINUTE": "100000", "PIER_TRANSPORT_BURST": "100000", "PIER_TRANSPORT_CLIENT_SHARE": "1"]
     /// The boards in the order of the ZSG pages.
     let boards: [(date: String, body: [UInt8])]
 

@@ -8,6 +8,8 @@ import Replay
 struct FMIDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.fmi
     let paths = ["/wfs"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_FMI_URL": server.fmiURL] }
+    let unlimited = ["PIER_FMI_REQUESTS_PER_MINUTE": "100000", "PIER_FMI_BURST": "100000", "PIER_FORECAST_NEIGHBOUR_KM": "0"]
     private let observations: [UInt8]
     private let forecast: [UInt8]
     private let edited: [UInt8]

@@ -6,6 +6,7 @@ import HTTPServer
 struct ZSGDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.zsg
     let paths = ["/schiffeinsatz"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_ZSG_URL": server.zsgURL, "PIER_ZSG_PAUSE_S": "0"] }
     private let pages: [[UInt8]]
 
     init() throws {

@@ -6,6 +6,11 @@ import HTTPServer
 struct GeoapifyDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.geoapify
     let paths = ["/v2/places", "/v1/geocode/search"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_GEOAPIFY_URL": server.geoapifyURL] }
+    let unlimited = [
+        "PIER_GEOAPIFY_KEY": "double-key", "PIER_GEOAPIFY_REQUESTS_PER_SECOND": "1000", "PIER_GEOAPIFY_BURST": "1000", "PIER_GEOAPIFY_CLIENT_SHARE": "1",
+        "PIER_GEOAPIFY_CREDITS_PER_DAY": "100000000",
+    ]
     private let places: [UInt8]
     private let geocode: [UInt8]
     private let errors: [Int: [UInt8]]

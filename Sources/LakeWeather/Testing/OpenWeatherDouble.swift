@@ -6,6 +6,11 @@ import HTTPServer
 struct OpenWeatherDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.openweather
     let paths = ["/data/2.5/forecast"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_OPENWEATHER_URL": server.openWeatherURL] }
+    let unlimited = [
+        "PIER_OPENWEATHER_KEY": "double-key", "PIER_OPENWEATHER_REQUESTS_PER_MINUTE": "100000", "PIER_OPENWEATHER_BURST": "100000",
+        "PIER_OPENWEATHER_CLIENT_SHARE": "1",
+    ]
     private let forecasts: [(latitude: Double, longitude: Double, body: [UInt8])]
     private let errors: [Int: [UInt8]]
 

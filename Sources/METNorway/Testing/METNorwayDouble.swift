@@ -10,6 +10,7 @@ import Replay
 struct METNorwayDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.metNorway
     let paths = ["/weatherapi/locationforecast/2.0/compact"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_METNO_URL": server.metNorwayURL] }
     private let compact: [UInt8]
     static let recordedAt = Date(timeIntervalSince1970: 1_707_008_400)  // 2024-02-04T01:00:00Z, the first step
 

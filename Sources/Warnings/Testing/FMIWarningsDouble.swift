@@ -10,6 +10,7 @@ import Replay
 struct FMIWarningsDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.fmiWarnings
     let paths = ["/cap/feed/{file}", "/cap/{year}/{day}/{time}/{file}"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_FMI_WARNINGS_URL": server.fmiWarningsURL] }
     private let feeds: [String: [UInt8]]
     private let previous: [String: [UInt8]]
     private let documents: [String: [UInt8]]

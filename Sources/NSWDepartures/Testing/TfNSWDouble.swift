@@ -7,6 +7,8 @@ import Replay
 struct TfNSWDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.tfnsw
     let paths = ["/v1/tp/departure_mon"]
+    func settings(of server: FixtureUpstream) -> [String: String] { ["PIER_NSW_URL": server.tfnswURL] }
+    let unlimited = ["PIER_NSW_API_KEY": "double-key", "PIER_NSW_REQUESTS_PER_SECOND": "1000", "PIER_NSW_BURST": "1000", "PIER_NSW_CLIENT_SHARE": "1"]
     private let monitors: [String: [UInt8]]
     private let unknownStop: [UInt8]
     private let errors: [Int: [UInt8]]

@@ -8,6 +8,9 @@ import Replay
 struct AlplakesDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.alplakes
     let paths = ["/simulations/1d/profile/simstrat/{lake}/{time}", "/simulations/1d/point/simstrat/{lake}/{start}/{end}/{depth}"]
+    func settings(of server: FixtureUpstream) -> [String: String] {
+        ["PIER_ALPLAKES_URL": server.alplakesURL, "PIER_ALPLAKES_LAKES": FixtureUpstream.alplakesLakes.joined(separator: ","), "PIER_ALPLAKES_PAUSE_S": "0"]
+    }
     /// Per lake: the profile, its model time (epoch seconds) and the surface series.
     private let lakes: [String: (profile: [UInt8], time: Int, point: [UInt8])]
 
