@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Glibc
 
@@ -9,14 +10,7 @@ enum PostgresTimestamp {
         var seconds = time_t(interval.rounded(.down))
         let micros = Int(((interval - interval.rounded(.down)) * 1_000_000).rounded())
         if micros >= 1_000_000 { seconds += 1 }
-        var parts = tm()
-        gmtime_r(&seconds, &parts)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(pad(Int(parts.tm_year) + 1900, 4))-\(pad(Int(parts.tm_mon) + 1, 2))-\(pad(Int(parts.tm_mday), 2))T"
-            + "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(micros % 1_000_000, 6))Z"
+        return UTCTimestamp.format(seconds: Int(seconds), fraction: micros % 1_000_000, digits: 6)
     }
 
     /// Parses `2026-11-23 07:33:07.123456+00`, `2026-11-23 07:33:07+05:30` or a bare date `2026-11-23`.
