@@ -80,6 +80,8 @@ public final class ForecastService: Sendable {
     let core: OnDemandCore<FMIForecastSource>
     /// FMI's budget and pause, shared with what else asks FMI for a forecast (place names).
     public var upstream: OnDemandUpstream { core.upstream }
+    /// FMI's `/health` state (reachable, last error), which place lookups report into too: one upstream, one state.
+    let report = UpstreamReport(source: "forecast", board: nil)
     public var budget: SpenderBudget { upstream.limits.budget }
     private let store: WeatherStore
     /// MET Norway, when FMI cannot answer; `nil`: never.
@@ -104,7 +106,7 @@ public final class ForecastService: Sendable {
         core = OnDemandCore(
             kind: "fmi-forecast", source: FMIForecastSource(client: client, store: store, memory: memory, ttl: settings.ttl),
             upstream: OnDemandUpstream(name: "FMI", metric: "fmi", settings: upstream, quota: nil, clock: clock, metrics: metrics),
-            report: UpstreamReport(source: "forecast", board: nil),
+            report: report,
             settings: OnDemandSettings(provisional: .seconds(Double(WeatherRoutes.provisionalSeconds)), retryAfterFailure: Self.retryAfterFailure),
             memoryBytes: memory.budgetBytes / 4, metrics: metrics)
         if let metrics {

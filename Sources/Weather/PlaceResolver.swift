@@ -41,7 +41,7 @@ public final class PlaceResolver: Sendable {
         self.spenders = spenders
         core = OnDemandCore(
             kind: "fmi-place", source: FMIPlaceSource(client: client, pool: pool, forecasts: forecasts), upstream: forecasts.upstream,
-            report: UpstreamReport(source: "forecast", board: nil), settings: OnDemandSettings(cacheBytes: 1 << 20), metrics: metrics)
+            report: forecasts.report, settings: OnDemandSettings(cacheBytes: 1 << 20), metrics: metrics)
     }
 
     /// The name as remembered: trimmed, inner whitespace one space, lower case.

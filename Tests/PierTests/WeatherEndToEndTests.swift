@@ -157,7 +157,18 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.count, before + 2)
         let health = try RawClient.request(port: replica.port, "/health").bodyText
         XCTAssertFalse(health.lowercased().contains("kumpula") || health.lowercased().contains("atlantis"), "states, not requests")
+        XCTAssertEqual(fmiUpstreamState(replica), "unknown", "this replica has not asked FMI anything")
+        // A lookup FMI does not answer is FMI's state too (one upstream, one state): unreachable, not the forecasts' last.
+        upstream.set(.fmi, .hang)
+        XCTAssertEqual(try weather(replica, "place=Oulu").status, 503)
+        XCTAssertEqual(fmiUpstreamState(replica), "unreachable")
         XCTAssertEqual(replica.stop(), 0)
+    }
+
+    /// `/health`'s `weather.fmi.upstream`.
+    private func fmiUpstreamState(_ pier: PierProcess) -> String? {
+        let health = (try? RawClient.request(port: pier.port, "/health").body).flatMap { try? JSONSerialization.jsonObject(with: Data($0)) as? [String: Any] }
+        return (((health?["sources"] as? [String: Any])?["weather"] as? [String: Any])?["fmi"] as? [String: Any])?["upstream"] as? String
     }
 
     func testAStaleForecastIsServedAndMarkedWhenFMIFails() throws {
