@@ -62,9 +62,29 @@ public struct WarningStore: Sendable {
             """
             SELECT \(column) AS entry, expires FROM weather_warnings
             WHERE in_force AND expires > $3 AND ST_Intersects(area, ST_SetSRID(ST_MakePoint($1, $2), 4326))
-            ORDER BY severity DESC, onset, identifier
+            ORDER BY severity DESC, onset, identifier COLLATE "C"
             """, [longitude, latitude, now])
         return try rows.map { (try $0.decode(String.self, "entry"), try $0.decode(Date.self, "expires")) }
+    }
+
+    /// Every warning in force with its area, for the index lookups answer from (``WarningIndex``); expired ones too
+    /// (expiry is the lookup's). A warning whose area PostGIS holds in a form the index cannot read is an error: the
+    /// caller keeps asking PostGIS.
+    func inForce(ticket: Int) async throws -> WarningIndex {
+        let rows = try await pool.query(
+            "SELECT identifier, severity::int AS severity, onset, expires, entry_en, entry_fi, entry_sv, ST_AsText(area) AS area FROM weather_warnings WHERE in_force")
+        return WarningIndex(try rows.map { row in
+            var area = WarningArea(polygons: [])
+            if let text = try row.decode(String?.self, "area") {
+                guard let read = WarningArea(wellKnownText: text) else { throw WarningsError.unreadableArea }
+                area = read
+            }
+            return WarningIndex.Warning(
+                identifier: try row.decode(String.self, "identifier"), severity: try row.decode(Int.self, "severity"),
+                onset: try row.decode(Date.self, "onset"), expires: try row.decode(Date.self, "expires"),
+                entries: [.en: try row.decode(String.self, "entry_en"), .fi: try row.decode(String.self, "entry_fi"), .sv: try row.decode(String.self, "entry_sv")],
+                area: area)
+        }, ticket: ticket)
     }
 
     /// Warnings in force and not expired at `now` (for `/health` and the fetch summary).

@@ -11,6 +11,8 @@ public enum WarningsError: Error, Sendable, Equatable, CustomStringConvertible {
     case noUsableInfo(identifier: String)
     /// The feed lists more documents than Pier keeps (memory stays bounded whatever the feed's size).
     case tooManyDocuments(Int, limit: Int)
+    /// A stored area PostGIS wrote in a form the in-memory index does not read (lookups then ask PostGIS).
+    case unreadableArea
 
     public var description: String {
         switch self {
@@ -19,6 +21,7 @@ public enum WarningsError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .missing(element): "the CAP document has no usable <\(element)>"
         case .noUsableInfo: "the CAP document has no info with a known severity, an onset and an expiry"
         case let .tooManyDocuments(count, limit): "the warnings feed lists \(count) documents, more than the \(limit) Pier keeps"
+        case .unreadableArea: "a stored warning area is not the multipolygon text the in-memory index reads"
         }
     }
 }

@@ -13,8 +13,9 @@ import Synchronization
 /// arrives (memory holds one batch, whatever the feed's size), then publishes the listed set in one transaction.
 /// A feed or document that cannot be fetched fails the run and leaves the published set as it was; a document
 /// that arrives but is not a readable CAP alert is logged, kept out, and the run is reported suspect (it is
-/// captured) after the rest is published. Lookups go to PostGIS and are remembered per point and language until
-/// the set changes or one of the listed warnings expires.
+/// captured) after the rest is published. Lookups answer from the set in force held in memory (``WarningIndex``,
+/// reloaded with every published set; PostGIS until the first) and are remembered per point and language until the
+/// set changes or one of the listed warnings expires.
 public final class WarningsService: Sendable {
     public static let source = "warnings"
     /// Memory for looked-up lists: ~16,000 points with two warnings each.
@@ -37,6 +38,10 @@ public final class WarningsService: Sendable {
     private let lookups: (memory: Counter?, database: Counter?)
     /// Points and place names as the feature that knows them reads them (``offer(_:)``).
     private let offered = Mutex<(any WarningPlaces)?>(nil)
+    /// The set in force, in memory (``WarningIndex``): lookups answer from it; `nil` until the first reload (then,
+    /// or when PostGIS wrote an area the index cannot read, lookups ask PostGIS).
+    private let index = Mutex<WarningIndex?>(nil)
+    private let reloads = Atomic<Int>(0)
 
     public init(
         client: WarningsClient, store: WarningStore, board: SourceStatusBoard, staleAfter: Duration, cacheBytes: Int = defaultCacheBytes,
@@ -76,6 +81,15 @@ public final class WarningsService: Sendable {
 
     /// The set in PostgreSQL changed (read here, or by another replica): anything remembered from before is dropped.
     public func reload(now: Date = Date()) async throws {
+        let ticket = reloads.add(1, ordering: .relaxed).newValue
+        do {
+            let loaded = try await store.inForce(ticket: ticket)
+            // A reload that started later read a set at least as new: an earlier one finishing after it keeps out.
+            index.withLock { if ($0?.ticket ?? 0) < ticket { $0 = loaded } }
+        } catch WarningsError.unreadableArea {
+            index.withLock { $0 = nil }
+            logger.error("a stored warning area could not be read into memory; lookups ask PostGIS until the next set")
+        }
         generationCounter.add(1, ordering: .releasing)
         inForce.store(try await store.countInForce(now: now), ordering: .relaxed)
     }
@@ -165,13 +179,18 @@ public final class WarningsService: Sendable {
         return held
     }
 
-    /// The warnings in force at the point, from memory or PostGIS.
+    /// The warnings in force at the point: remembered, else from the set in memory (PostGIS before the first reload).
     public func warnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) async throws -> WarningList {
         if let held = cachedWarnings(at: point, language: language, now: now) { return held }
         // Read before the query: a set published meanwhile makes this list outdated at once, never wrongly current.
         let generation = generation
-        lookups.database?.increment()
-        let rows = try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
+        let rows: [(entry: String, expires: Date)]
+        if let index = index.withLock({ $0 }) {
+            rows = index.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
+        } else {
+            lookups.database?.increment()
+            rows = try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
+        }
         let list = WarningList(
             json: "[" + rows.map(\.entry).joined(separator: ",") + "]", count: rows.count, until: rows.map(\.expires).min() ?? .distantFuture,
             generation: generation)

@@ -1,6 +1,7 @@
 import DatabaseTesting
 import Feature
 import Foundation
+import Metrics
 import Scheduling
 import UpstreamHTTP
 import UpstreamTesting
@@ -62,6 +63,42 @@ final class WarningsServiceTests: ServiceTestCase {
         }
         let rows = try await pool.query("SELECT count(*)::int AS n FROM weather_warnings")
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 7, "the documents that left the feed are gone")
+    }
+
+    /// Lookups answer from the set held in memory: the same entries, in the same order, as PostGIS gives — on the
+    /// fixtures' points (every vertex of every area too: an edge is inside for both) and on 10,000 random points over
+    /// Finland, in both publications; and they ask no database once the set is loaded.
+    func testTheSetInMemoryAnswersAsPostGISDoes() async throws {
+        let now = Date()
+        for publication in [FixtureUpstream.Mode.previousPublication, .normal] {
+            upstream.set(.fmiWarnings, publication)
+            _ = try await service.refresh(now: now)
+            let index = try await service.store.inForce(ticket: 1)
+            XCTAssertGreaterThan(index.warnings.count, 3)
+            var probes = try points().map { ($0.point.latitude, $0.point.longitude) }
+            for warning in index.warnings {
+                for polygon in warning.area.polygons { probes += polygon.rings.joined().map { ($0.y, $0.x) } }
+            }
+            var generator = SystemRandomNumberGenerator()
+            probes += (0..<10_000).map { _ in (Double.random(in: 59.5...70.2, using: &generator), Double.random(in: 19.0...31.6, using: &generator)) }
+            var covered = 0
+            for (latitude, longitude) in probes {
+                let language = WarningLanguage.allCases[abs(Int(latitude * 1000)) % WarningLanguage.allCases.count]
+                let stored = try await service.store.lookup(latitude: latitude, longitude: longitude, language: language, now: now)
+                let held = index.lookup(latitude: latitude, longitude: longitude, language: language, now: now)
+                XCTAssertEqual(held.map(\.entry), stored.map(\.entry), "at \(latitude), \(longitude)")
+                XCTAssertEqual(held.map(\.expires), stored.map(\.expires))
+                if !stored.isEmpty { covered += 1 }
+            }
+            XCTAssertGreaterThan(covered, 100, "the probes reach the areas")
+        }
+        // Through the service: a loaded set answers a new point without a query.
+        let metrics = MetricsRegistry()
+        let counted = WarningsService(client: service.client, store: service.store, board: board, staleAfter: .seconds(450), metrics: metrics)
+        try await counted.reload(now: now)
+        let helsinki = try identifiers(try await counted.warnings(at: try XCTUnwrap(Coordinate(latitude: 60.17, longitude: 24.94)), language: .en, now: now))
+        XCTAssertFalse(helsinki.isEmpty, "Helsinki has warnings in force")
+        XCTAssertTrue(metrics.render().contains("pier_warnings_lookups_total{from=\"database\"} 0"), metrics.render())
     }
 
     func testTheFeedIsAskedConditionallyAndAnUnchangedFeedCostsNoDocument() async throws {
