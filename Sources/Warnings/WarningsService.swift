@@ -14,8 +14,8 @@ import Synchronization
 /// A feed or document that cannot be fetched fails the run and leaves the published set as it was; a document
 /// that arrives but is not a readable CAP alert is logged, kept out, and the run is reported suspect (it is
 /// captured) after the rest is published. Lookups answer from the set in force held in memory (``WarningIndex``,
-/// reloaded with every published set; PostGIS until the first) and are remembered per point and language until the
-/// set changes or one of the listed warnings expires.
+/// reloaded with every published set), so a point costs no database work whoever asks; before the first reload they
+/// ask PostGIS and are remembered per point and language until the set changes or one of the warnings expires.
 public final class WarningsService: Sendable {
     public static let source = "warnings"
     /// Memory for looked-up lists: ~16,000 points with two warnings each.
@@ -172,31 +172,36 @@ public final class WarningsService: Sendable {
         }
     }
 
-    /// The list memory holds for the point and language, if it still holds (no PostgreSQL: for the event loop).
+    /// The list for the point and language without waiting (no PostgreSQL: for the event loop): from the set in memory
+    /// once it is loaded — every point, asked or not before, at the same cost —, else what a PostGIS lookup left.
     public func cachedWarnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) -> WarningList? {
+        if let index = index.withLock({ $0 }) {
+            lookups.memory?.increment()
+            return Self.list(index.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now), generation: generation)
+        }
         guard let held = memory[Self.key(point, language)], held.generation == generation, now < held.until else { return nil }
         lookups.memory?.increment()
         return held
     }
 
-    /// The warnings in force at the point: remembered, else from the set in memory (PostGIS before the first reload).
+    /// The warnings in force at the point: from the set in memory, else (before the first reload) from PostGIS,
+    /// remembered per point until the set changes or one of them expires.
     public func warnings(at point: Coordinate, language: WarningLanguage, now: Date = Date()) async throws -> WarningList {
         if let held = cachedWarnings(at: point, language: language, now: now) { return held }
         // Read before the query: a set published meanwhile makes this list outdated at once, never wrongly current.
         let generation = generation
-        let rows: [(entry: String, expires: Date)]
-        if let index = index.withLock({ $0 }) {
-            rows = index.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
-        } else {
-            lookups.database?.increment()
-            rows = try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now)
-        }
-        let list = WarningList(
-            json: "[" + rows.map(\.entry).joined(separator: ",") + "]", count: rows.count, until: rows.map(\.expires).min() ?? .distantFuture,
-            generation: generation)
+        lookups.database?.increment()
+        let list = Self.list(
+            try await store.lookup(latitude: point.latitude, longitude: point.longitude, language: language, now: now), generation: generation)
         let key = Self.key(point, language)
         memory.set(list, for: key, cost: key.utf8.count + list.json.utf8.count + 64)
         return list
+    }
+
+    private static func list(_ rows: [(entry: String, expires: Date)], generation: Int) -> WarningList {
+        WarningList(
+            json: "[" + rows.map(\.entry).joined(separator: ",") + "]", count: rows.count, until: rows.map(\.expires).min() ?? .distantFuture,
+            generation: generation)
     }
 
     private static func key(_ point: Coordinate, _ language: WarningLanguage) -> String {
