@@ -33,7 +33,7 @@ let package = Package(
         // libpq wrapper: connections, parameterized queries, the pool, migrations. No domain knowledge.
         .target(
             name: "Postgres",
-            dependencies: ["Basics", "CLibPQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["CLibPQ", "Parsing", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
@@ -141,7 +141,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Basics", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
+                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
                 "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

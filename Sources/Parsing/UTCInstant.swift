@@ -71,4 +71,17 @@ public enum UTCInstant {
         write(seconds, into: &output)
         return String(decoding: output, as: UTF8.self)
     }
+
+    /// `2026-07-05T22:13:00.123Z`: `fraction` of the second written in `digits` digits (log lines: milliseconds;
+    /// PostgreSQL's parameters: microseconds).
+    public static func string(_ seconds: Int, fraction: Int, digits: Int) -> String {
+        var output: [UInt8] = []
+        write(seconds, into: &output)
+        output.removeLast()  // the `Z`, written again after the fraction
+        output.append(0x2E)
+        let text = Array(String(fraction).utf8)
+        output += [UInt8](repeating: 0x30, count: max(0, digits - text.count)) + text
+        output.append(0x5A)
+        return String(decoding: output, as: UTF8.self)
+    }
 }

@@ -1,7 +1,7 @@
-import Basics
 import Glibc
 import HTTPServer
 import Logging
+import Parsing
 
 /// Writes one JSON object per line to standard output: `{"ts":…,"level":…,"logger":…,"msg":…, metadata…}`.
 struct JSONLogHandler: LogHandler {
@@ -42,6 +42,6 @@ struct JSONLogHandler: LogHandler {
     static func timestamp() -> String {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
-        return UTCTimestamp.format(seconds: now.tv_sec, fraction: now.tv_nsec / 1_000_000, digits: 3)
+        return UTCInstant.string(now.tv_sec, fraction: now.tv_nsec / 1_000_000, digits: 3)
     }
 }

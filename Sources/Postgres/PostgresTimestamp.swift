@@ -1,16 +1,16 @@
-import Basics
 import Foundation
 import Glibc
+import Parsing
 
 /// Text conversions for `timestamptz` and `date`, in the ISO style the connection sets (`DateStyle=ISO`,
 /// `TimeZone=UTC`), without DateFormatter (slow, and not thread-safe on every platform).
 enum PostgresTimestamp {
     static func format(_ date: Date) -> String {
         let interval = date.timeIntervalSince1970
-        var seconds = time_t(interval.rounded(.down))
+        var seconds = Int(interval.rounded(.down))
         let micros = Int(((interval - interval.rounded(.down)) * 1_000_000).rounded())
         if micros >= 1_000_000 { seconds += 1 }
-        return UTCTimestamp.format(seconds: Int(seconds), fraction: micros % 1_000_000, digits: 6)
+        return UTCInstant.string(seconds, fraction: micros % 1_000_000, digits: 6)
     }
 
     /// Parses `2026-11-23 07:33:07.123456+00`, `2026-11-23 07:33:07+05:30` or a bare date `2026-11-23`.

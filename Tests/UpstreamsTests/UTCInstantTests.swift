@@ -16,4 +16,11 @@ final class UTCInstantTests: XCTestCase {
         XCTAssertEqual(UTCInstant.string(0), "1970-01-01T00:00:00Z")
         XCTAssertEqual(UTCInstant.string(951_782_400), "2000-02-29T00:00:00Z")
     }
+
+    /// With a fraction: log lines' milliseconds and PostgreSQL parameters' microseconds, zero-padded.
+    func testFractionsArePaddedToTheirDigits() {
+        XCTAssertEqual(UTCInstant.string(Self.instant, fraction: 7, digits: 3), "2026-07-05T22:10:00.007Z")
+        XCTAssertEqual(UTCInstant.string(Self.instant, fraction: 123_456, digits: 6), "2026-07-05T22:10:00.123456Z")
+        XCTAssertEqual(UTCInstant.string(0, fraction: 0, digits: 6), "1970-01-01T00:00:00.000000Z")
+    }
 }
