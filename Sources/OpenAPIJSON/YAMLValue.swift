@@ -1,7 +1,7 @@
 import Foundation
 
 /// A YAML node as PyYAML's safe loader reads it (YAML 1.1's types), mappings in document order.
-enum YAMLValue: Equatable {
+enum YAMLValue {
     case null
     case bool(Bool)
     case int(Int)
@@ -9,19 +9,6 @@ enum YAMLValue: Equatable {
     case string(String)
     case sequence([YAMLValue])
     case mapping([(key: String, value: YAMLValue)])
-
-    static func == (lhs: YAMLValue, rhs: YAMLValue) -> Bool {
-        switch (lhs, rhs) {
-        case (.null, .null): true
-        case let (.bool(a), .bool(b)): a == b
-        case let (.int(a), .int(b)): a == b
-        case let (.float(a), .float(b)): a == b
-        case let (.string(a), .string(b)): a == b
-        case let (.sequence(a), .sequence(b)): a == b
-        case let (.mapping(a), .mapping(b)): a.map(\.key) == b.map(\.key) && a.map(\.value) == b.map(\.value)
-        default: false
-        }
-    }
 
     /// A plain (unquoted) scalar resolved as PyYAML resolves it: null, a boolean (`yes`/`no`/`on`/`off` too), a
     /// decimal integer, a float with a dot, else a string. Forms PyYAML would read as something JSON has no word for

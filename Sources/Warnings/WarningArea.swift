@@ -13,11 +13,10 @@ struct WarningArea: Sendable, Equatable {
 
         init(rings: [[Point]]) {
             self.rings = rings
-            let points = rings.joined()
-            minX = points.map(\.x).min() ?? .infinity
-            minY = points.map(\.y).min() ?? .infinity
-            maxX = points.map(\.x).max() ?? -.infinity
-            maxY = points.map(\.y).max() ?? -.infinity
+            (minX, minY, maxX, maxY) = (.infinity, .infinity, -.infinity, -.infinity)
+            for point in rings.joined() {
+                (minX, minY, maxX, maxY) = (min(minX, point.x), min(minY, point.y), max(maxX, point.x), max(maxY, point.y))
+            }
         }
 
         /// Even-odd over every ring (a hole's crossings cancel its outer ring's); an edge or vertex counts as inside.

@@ -27,6 +27,11 @@ struct WarningIndex: Sendable {
         self.ticket = ticket
     }
 
+    /// Warnings not expired at `now`.
+    func count(now: Date) -> Int {
+        warnings.count { $0.expires > now }
+    }
+
     /// The entries (in `language`) of every warning whose area contains the point and whose expiry is after `now`, with
     /// each its expiry.
     func lookup(latitude: Double, longitude: Double, language: WarningLanguage, now: Date) -> [(entry: String, expires: Date)] {

@@ -70,10 +70,10 @@ public struct WarningStore: Sendable {
     /// Every warning in force with its area, for the index lookups answer from (``WarningIndex``); expired ones too
     /// (expiry is the lookup's). A warning whose area PostGIS holds in a form the index cannot read is an error: the
     /// caller keeps asking PostGIS.
-    func inForce(ticket: Int) async throws -> WarningIndex {
+    func inForce() async throws -> [WarningIndex.Warning] {
         let rows = try await pool.query(
             "SELECT identifier, severity::int AS severity, onset, expires, entry_en, entry_fi, entry_sv, ST_AsText(area) AS area FROM weather_warnings WHERE in_force")
-        return WarningIndex(try rows.map { row in
+        return try rows.map { row in
             var area = WarningArea(polygons: [])
             if let text = try row.decode(String?.self, "area") {
                 guard let read = WarningArea(wellKnownText: text) else { throw WarningsError.unreadableArea }
@@ -84,7 +84,7 @@ public struct WarningStore: Sendable {
                 onset: try row.decode(Date.self, "onset"), expires: try row.decode(Date.self, "expires"),
                 entries: [.en: try row.decode(String.self, "entry_en"), .fi: try row.decode(String.self, "entry_fi"), .sv: try row.decode(String.self, "entry_sv")],
                 area: area)
-        }, ticket: ticket)
+        }
     }
 
     /// Warnings in force and not expired at `now` (for `/health` and the fetch summary).

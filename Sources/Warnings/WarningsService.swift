@@ -83,7 +83,7 @@ public final class WarningsService: Sendable {
     public func reload(now: Date = Date()) async throws {
         let ticket = reloads.add(1, ordering: .relaxed).newValue
         do {
-            let loaded = try await store.inForce(ticket: ticket)
+            let loaded = WarningIndex(try await store.inForce(), ticket: ticket)
             // A reload that started later read a set at least as new: an earlier one finishing after it keeps out.
             index.withLock { if ($0?.ticket ?? 0) < ticket { $0 = loaded } }
         } catch WarningsError.unreadableArea {
@@ -91,7 +91,17 @@ public final class WarningsService: Sendable {
             logger.error("a stored warning area could not be read into memory; lookups ask PostGIS until the next set")
         }
         generationCounter.add(1, ordering: .releasing)
-        inForce.store(try await store.countInForce(now: now), ordering: .relaxed)
+        try await countInForce(now: now)
+    }
+
+    /// Warnings in force and not expired at `now` (`/health`, the fetch summary): counted in the set held in memory,
+    /// else by PostgreSQL.
+    @discardableResult
+    private func countInForce(now: Date) async throws -> Int {
+        let count: Int
+        if let index = index.withLock({ $0 }) { count = index.count(now: now) } else { count = try await store.countInForce(now: now) }
+        inForce.store(count, ordering: .relaxed)
+        return count
     }
 
     /// `"in_force":N` for the source's object in `/health`; `nil` before the set was read.
@@ -121,9 +131,7 @@ public final class WarningsService: Sendable {
         let answer = try await client.feed(validators: validators.withLock { $0 })
         guard case .changed(let listed, let newValidators) = answer else {
             confirmedAt.withLock { $0 = now }
-            let count = try await store.countInForce(now: now)
-            inForce.store(count, ordering: .relaxed)
-            return FetchSummary(itemCount: count, scrapedAt: now)
+            return FetchSummary(itemCount: try await countInForce(now: now), scrapedAt: now)
         }
         let links = listed.filter(client.isOwn)
         if links.count < listed.count {

@@ -73,7 +73,7 @@ final class WarningsServiceTests: ServiceTestCase {
         for publication in [FixtureUpstream.Mode.previousPublication, .normal] {
             upstream.set(.fmiWarnings, publication)
             _ = try await service.refresh(now: now)
-            let index = try await service.store.inForce(ticket: 1)
+            let index = WarningIndex(try await service.store.inForce(), ticket: 1)
             XCTAssertGreaterThan(index.warnings.count, 3)
             var probes = try points().map { ($0.point.latitude, $0.point.longitude) }
             for warning in index.warnings {
