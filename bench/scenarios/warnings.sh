@@ -1,6 +1,6 @@
 # FMI's warnings at their largest realistic size — a publication of BENCH_WARNINGS (default 3000) generated warnings
 # with 60–400-vertex polygons (scripts/fixtures/gen_fmi_warnings.py --bulk) served by a static file server — read by
-# `pier fetch warnings` (timed), then: the lookup at 10,000 random Finnish points (p50/p99 from PostGIS, then from
+# `pier fetch warnings` (timed), then: the lookup at 10,000 random Finnish points (p50/p99, asked and asked again, from
 # memory), and /v1/weather warm (48 hours, ten days and the point's warnings in the body) next to /api/ships, with
 # the bytes of each. Sourced by scripts/bench.
 WARNINGS="${BENCH_WARNINGS:-3000}"

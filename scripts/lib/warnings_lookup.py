@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The warnings lookup as a client sees it, for scripts/bench: N random points in Finland (seeded), each asked once
-from /v1/warnings over one keep-alive connection — the first pass looks each point up in PostGIS, the second asks
-them again newest first (from memory while its budget holds them, then PostGIS again) — with the latency of every
-answer and the server's own count of where each list came from. Prints p50/p99 per pass and how many points had a warning.
+from /v1/warnings over one keep-alive connection — a first pass, then the same points again newest first (both from
+the set in force held in memory once it is loaded; PostGIS only before) — with the latency of every answer and the
+server's own count of where each list came from. Prints p50/p99 per pass and how many points had a warning.
 Usage: warnings_lookup.py PORT [POINTS]"""
 import http.client, json, random, sys, time
 
