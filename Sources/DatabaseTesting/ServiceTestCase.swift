@@ -10,7 +10,7 @@ open class ServiceTestCase: XCTestCase {
     public var upstream: FixtureUpstream!
 
     open override func setUp() async throws {
-        database = try TestDatabase.create()
+        database = try TestDatabase.createMigrated()
         pool = try await database.migratedPool()
         upstream = try FixtureUpstream()
     }

@@ -27,6 +27,18 @@ public struct TestDatabase: Sendable {
         return TestDatabase(url: url, name: name)
     }
 
+    /// A database with every migration applied, copied from a template migrated once per set of migrations
+    /// (``MigratedTemplate``): `CREATE DATABASE … TEMPLATE` copies files, where migrating anew ran every migration —
+    /// PostGIS's extension among them — for every test.
+    public static func createMigrated() throws -> TestDatabase {
+        let url = try serverURL()
+        let template = try MigratedTemplate.name(serverURL: url)
+        let name = "pier_test_\(UInt32.random(in: 0...UInt32.max))"
+        let admin = try PostgresConnection(url: url)
+        try admin.execute("CREATE DATABASE \(name) TEMPLATE \(template)")
+        return TestDatabase(url: url, name: name)
+    }
+
     /// The server URL with its database replaced by this one (for child processes).
     public var childURL: String {
         guard let scheme = url.range(of: "://") else { return url }
@@ -52,11 +64,13 @@ public struct TestDatabase: Sendable {
     /// an earlier release left it (an upgrade's test).
     public func migratedPool(through version: Int = .max) async throws -> PostgresPool {
         let pool = pool()
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Migrations").path
-        try await Migrator(migrations: try Migrator.load(directory: directory).filter { $0.version <= version }).run(on: pool)
+        try await Migrator(migrations: try Migrator.load(directory: Self.migrationsDirectory).filter { $0.version <= version }).run(on: pool)
         return pool
     }
+
+    /// The repository's `Migrations/`.
+    static let migrationsDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Migrations").path
 
     /// Drops the database, and its demo twin (`<name>_demo`, made by `pier serve --demo`) if there is one.
     public func drop() {

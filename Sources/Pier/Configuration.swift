@@ -60,7 +60,7 @@ struct Configuration: Sendable {
     static let neighbourVariables: Set<String> = [
         "PIER_PG_CLUSTER_DIR", "PIER_PG_BINDIR", "PIER_PG_PORT", "PIER_PG_SOCKET_DIR", "PIER_PG_FSYNC", "PIER_PYTHON",
         "PIER_SCHEMATHESIS", "PIER_SCHEMATHESIS_EXAMPLES", "PIER_SCHEMATHESIS_SEED", "PIER_CLIENT_CHECK", "PIER_FIXTURES_DIR",
-        "PIER_FUZZ", "PIER_FUZZ_SECONDS", "PIER_RUNTIME_CACHE", "PIER_UPSTREAM_HOST", "PIER_UPSTREAM_PORT",
+        "PIER_FUZZ", "PIER_FUZZ_SECONDS", "PIER_RUNTIME_CACHE", "PIER_REPLAY_CONFIGURATION", "PIER_UPSTREAM_HOST", "PIER_UPSTREAM_PORT",
     ]
 
     /// Reads the environment variables docs/operations.md documents (the process's own; see ``Features``).

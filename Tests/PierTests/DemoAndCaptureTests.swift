@@ -9,6 +9,9 @@ import XCTest
 final class DemoAndCaptureTests: EndToEndTestCase {
     private var scratch: URL!
 
+    /// The demo must leave the live database as it found it: empty.
+    override class var startsMigrated: Bool { false }
+
     override func setUpWithError() throws {
         try super.setUpWithError()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("pier-capture-\(UUID().uuidString)")

@@ -22,7 +22,7 @@ final class StationboardServiceTests: XCTestCase {
     let clock = SharedValue<Double>(1000)
 
     override func setUp() async throws {
-        database = try TestDatabase.create()
+        database = try TestDatabase.createMigrated()
         pool = try await database.migratedPool()
         upstream = try FixtureUpstream()
         let days = try ["2026-07-04", "2026-07-05"].map(shipDay(servedFor:))

@@ -12,7 +12,7 @@ final class FetchRunnerTests: XCTestCase {
     var pool: PostgresPool!
 
     override func setUp() async throws {
-        database = try TestDatabase.create()
+        database = try TestDatabase.createMigrated()
         pool = try await database.migratedPool()
     }
 

@@ -30,8 +30,13 @@ deployment_checks() {
     (cd "$(mktemp -d)" && HOME="$PWD" XDG_DATA_HOME="$PWD" XDG_CONFIG_HOME="$PWD" ACME_EMAIL=ops@example.org SITE_ADDRESS=api.example.org \
         caddy validate --config "$PIER_ROOT/Caddyfile" --adapter caddyfile 2>&1 | tail -n 1)
     log "deployment: the Dockerfile's build stage replayed from its build context (.build-docker)"
-    mkdir -p "$PIER_ROOT/.build-docker"
-    python3 "$PIER_ROOT/scripts/lib/docker_build_replay.py" "$PIER_ROOT" "$PIER_ROOT/.build-docker" >"$PIER_ROOT/.build-docker/replay.log" 2>&1 \
+    if [ -n "${PIER_REPLAY_PID:-}" ]; then
+        # Started beside the tests (scripts/test, replay_build_stage_in_background): its outcome, once it is done.
+        wait "$PIER_REPLAY_PID" || true
+    else
+        replay_build_stage
+    fi
+    [ -e "$PIER_ROOT/.build-docker/replay.ok" ] \
         || { tail -n 30 "$PIER_ROOT/.build-docker/replay.log" >&2; die "the image's build stage does not build (log: .build-docker/replay.log)"; }
     tail -n 1 "$PIER_ROOT/.build-docker/replay.log"
     "$PIER_ROOT/scripts/lib/check_runtime_libs.sh" "$PIER_ROOT/.build-docker/root/out/pier" "$PIER_ROOT/Dockerfile"
@@ -41,4 +46,12 @@ deployment_checks() {
     else
         log "deployment: WARNING: the runtime stage check needs the test cluster scripts/test starts (DATABASE_URL was given): not run"
     fi
+}
+
+# The Dockerfile's build stage replayed into .build-docker (its log replay.log; replay.ok when it built).
+replay_build_stage() {
+    mkdir -p "$PIER_ROOT/.build-docker"
+    rm -f "$PIER_ROOT/.build-docker/replay.ok"
+    python3 "$PIER_ROOT/scripts/lib/docker_build_replay.py" "$PIER_ROOT" "$PIER_ROOT/.build-docker" >"$PIER_ROOT/.build-docker/replay.log" 2>&1 \
+        && touch "$PIER_ROOT/.build-docker/replay.ok"
 }

@@ -16,6 +16,13 @@ Usage: docker_build_replay.py REPOSITORY WORKDIR            replays the build st
 Copies keep modification times, so a second replay on the same machine builds incrementally. Exits non-zero
 with the failing step when the stage does not build.
 
+PIER_REPLAY_CONFIGURATION (`debug` unless set) is the configuration `swift build -c release` is replayed in: the
+optimiser's release build of every module is the costliest step of the whole test run (about 17 CPU-minutes here,
+where the debug build of the same product takes a third of that), and what the replay is for — the context, the
+manifest evaluated from it, the product linked statically and run in the runtime stage — is the same in both.
+`PIER_REPLAY_CONFIGURATION=release` replays the line exactly (before changing the Dockerfile or the compiler flags;
+scripts/bench and scripts/ab build release too).
+
 With ROOTFS (a Debian root file system made from the runtime stage's packages, see runtime_stage_check.sh): the
 last stage's `COPY` lines are replayed into it (`--from=build` taking the replayed build's files), and its
 `ARG`, `RUN`, `ENV` and `USER` lines are printed for the caller (`ENV NAME=VALUE` one per line). ROOTFS `-`
@@ -182,6 +189,10 @@ def main():
                 print(f"RUN apt-get …: {' '.join(packages)} installed here", flush=True)
                 continue
             command = re.sub(r"(?<![\w/.])/out/", str(image_root / "out") + "/", argument)
+            configuration = os.environ.get("PIER_REPLAY_CONFIGURATION", "debug")
+            if configuration != "release" and "swift build" in command:
+                command = command.replace("-c release", f"-c {configuration}")
+                print(f"RUN (in {configuration}: PIER_REPLAY_CONFIGURATION=release replays it exactly)", flush=True)
             print(f"RUN {argument}", flush=True)
             result = subprocess.run(["sh", "-c", command], cwd=workdir)
             if result.returncode != 0:
