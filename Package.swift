@@ -102,6 +102,13 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1"),
             ],
             swiftSettings: strict),
+        // libcurl's option setters in C (they are variadic): the HTTP/2 transport APNs is reached through.
+        .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
+        // Apple's push service: token authentication (ES256), HTTP/2 over libcurl (one connection per environment, kept
+        // open, multiplexed), every answer sorted into what the delivery does with it. Knows no device, warning or outbox.
+        .target(
+            name: "APNs", dependencies: ["CCurl", "Parsing", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
             name: "METNorway", dependencies: ["Basics", "Feature", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
@@ -192,6 +199,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
