@@ -106,8 +106,26 @@ let package = Package(
         .target(name: "CCurl", linkerSettings: [.linkedLibrary("curl")]),
         // Apple's push service: token authentication (ES256), HTTP/2 over libcurl (one connection per environment, kept
         // open, multiplexed), every answer sorted into what the delivery does with it. Knows no device, warning or outbox.
+        // APNs' values without cryptography or transport (a push, its environment, what an answer means), so that its fuzz
+        // target builds without BoringSSL.
+        .target(name: "APNsFormat", dependencies: ["Parsing"], swiftSettings: strict),
         .target(
-            name: "APNs", dependencies: ["CCurl", "Parsing", .product(name: "Crypto", package: "swift-crypto")],
+            name: "APNs", dependencies: ["APNsFormat", "CCurl", "Parsing", .product(name: "Crypto", package: "swift-crypto")],
+            exclude: ["Testing"], swiftSettings: strict),
+        // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
+        // backoff), APNs' answers acted on; features hand it "this payload to these devices".
+        .target(
+            name: "Push", dependencies: ["APNs", "APNsFormat", "Feature", "HTTPServer", "Metrics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict),
+        // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
+        .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
+        // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
+        .target(
+            name: "WarningPush",
+            dependencies: [
+                "APNsFormat", "Basics", "Feature", "HTTPServer", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
+                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+            ],
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
@@ -148,8 +166,8 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "Weather",
-                "Wikipedia",
+                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings",
+                "WarningPush", "Weather", "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -199,7 +217,17 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
-        .testTarget(name: "APNsTests", dependencies: ["APNs", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsFormat", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(
+            name: "PushTests", dependencies: ["Push", "APNs", "APNsFormat", "Metrics", "Postgres", "UpstreamTesting", "DatabaseTesting", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
+        .testTarget(
+            name: "WarningPushTests",
+            dependencies: [
+                "WarningPush", "WarningPushFormat", "Push", "APNs", "APNsFormat", "Warnings", "Feature", "Metrics", "Postgres", "Scheduling", "UpstreamHTTP", "UpstreamTesting", "DatabaseTesting",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
@@ -226,7 +254,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"],

@@ -1,5 +1,5 @@
+import APNsFormat
 import Foundation
-import Parsing
 
 /// Sends pushes to Apple's push service: token authentication (``ProviderToken``), one HTTP/2 connection per
 /// environment kept open (``HTTP2Transport``), and every answer sorted into what the delivery engine does with it
@@ -38,7 +38,7 @@ public final class APNsClient: Sendable {
         guard let origin = configuration.origins[notification.environment] else {
             return .rejected(status: 0, reason: "NoOrigin")
         }
-        guard Self.isDeviceToken(notification.deviceToken) else {
+        guard APNsNotification.isDeviceToken(notification.deviceToken) else {
             // Never put on the wire: the path would carry whatever it holds.
             return .deviceGone(status: 400, reason: "BadDeviceToken", since: nil)
         }
@@ -61,7 +61,7 @@ public final class APNsClient: Sendable {
             case .stopped: return .retry(status: 0, reason: "stopped")
             }
         case .success(let response):
-            let result = Self.result(of: response)
+            let result = APNsResult(status: response.status, apnsID: response.headers["apns-id"], body: response.body)
             if case .rejected(403, let reason) = result, reason == "ExpiredProviderToken" || reason == "InvalidProviderToken" {
                 token.refused(bearer, now: clock())
             }
@@ -74,27 +74,5 @@ public final class APNsClient: Sendable {
         transport.stop()
     }
 
-    /// An answer sorted by its status and APNs' reason (the body `{"reason":…,"timestamp":…}`).
-    static func result(of response: HTTP2Transport.Response) -> APNsResult {
-        let answer = APNsAnswer(response.body)
-        switch response.status {
-        case 200:
-            return .delivered(apnsID: response.headers["apns-id"] ?? "")
-        case 410:
-            return .deviceGone(status: 410, reason: answer.reason ?? "Unregistered", since: answer.timestamp)
-        case 400 where answer.reason == "BadDeviceToken" || answer.reason == "DeviceTokenNotForTopic":
-            return .deviceGone(status: 400, reason: answer.reason ?? "", since: nil)
-        case 429, 500...599:
-            return .retry(status: response.status, reason: answer.reason ?? "status \(response.status)")
-        default:
-            return .rejected(status: response.status, reason: answer.reason ?? "status \(response.status)")
-        }
-    }
 
-    /// APNs' device tokens are hex (32 bytes today; Apple reserves the right to lengthen them, so up to 200 characters).
-    public static func isDeviceToken(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        return utf8.count >= 16 && utf8.count <= 200 && utf8.count % 2 == 0
-            && utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
-    }
 }

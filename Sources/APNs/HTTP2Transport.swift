@@ -102,6 +102,12 @@ private final class CurlLoop: @unchecked Sendable {
     // The loop thread's own.
     private var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// Requests waiting for their origin's first answer: until a connection has answered once, one request at a time
+    /// goes to it. A server that starts with one stream (APNs does) would otherwise see the streams libcurl opens
+    /// before the server's settings arrive; after the first answer the server's own limit holds.
+    private var waiting: [(request: HTTP2Transport.Request, continuation: Continuation)] = []
+    private var warm: Set<String> = []
+    private var active: [String: Int] = [:]
 
     init(configuration: HTTP2Transport.Configuration) {
         self.configuration = configuration
@@ -142,11 +148,13 @@ private final class CurlLoop: @unchecked Sendable {
                 defer { queue.requests.removeAll(keepingCapacity: true) }
                 return (queue.requests, queue.stopping)
             }
-            for (request, continuation) in requests { start(request, continuation: continuation, on: multi) }
+            waiting.append(contentsOf: requests.map { (request: $0.0, continuation: $0.1) })
+            startWaiting(on: multi)
             if stopping && transfers.isEmpty { break }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             collectFinished(on: multi)
+            startWaiting(on: multi)
             if transfers.isEmpty && queue.withLock({ $0.stopping && $0.requests.isEmpty }) { break }
             curl_multi_poll(multi, nil, 0, 1000, nil)
         }
@@ -167,11 +175,34 @@ private final class CurlLoop: @unchecked Sendable {
         for (_, continuation) in left { continuation.resume(returning: .failure(failure)) }
     }
 
+    /// Starts what may go: every request to a warm origin, the first one to a cold one.
+    private func startWaiting(on multi: UnsafeMutableRawPointer) {
+        guard !waiting.isEmpty else { return }
+        var still: [(request: HTTP2Transport.Request, continuation: Continuation)] = []
+        for entry in waiting {
+            let origin = Self.origin(of: entry.request.url)
+            if warm.contains(origin) || active[origin, default: 0] == 0 {
+                active[origin, default: 0] += 1
+                start(entry.request, continuation: entry.continuation, on: multi)
+            } else {
+                still.append(entry)
+            }
+        }
+        waiting = still
+    }
+
+    /// `https://host:port` of a URL.
+    static func origin(of url: String) -> String {
+        guard let scheme = url.range(of: "://") else { return url }
+        let rest = url[scheme.upperBound...]
+        return String(url[..<(rest.firstIndex(of: "/") ?? url.endIndex)])
+    }
+
     private func start(_ request: HTTP2Transport.Request, continuation: Continuation, on multi: UnsafeMutableRawPointer) {
         guard let handle = idleHandles.popLast() ?? curl_easy_init() else {
             return continuation.resume(returning: .failure(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")))
         }
-        let transfer = CurlTransfer(continuation: continuation, maximumBodyBytes: configuration.maximumBodyBytes)
+        let transfer = CurlTransfer(continuation: continuation, maximumBodyBytes: configuration.maximumBodyBytes, origin: Self.origin(of: request.url))
         transfer.headerList = request.headers.reduce(nil) { list, line in curl_slist_append(list, line) }
         // No `Expect: 100-continue` (an HTTP/1.1 habit) and libcurl's own content type left out.
         transfer.headerList = curl_slist_append(transfer.headerList, "Expect:")
@@ -206,6 +237,9 @@ private final class CurlLoop: @unchecked Sendable {
             let code = message.pointee.data.result
             curl_multi_remove_handle(multi, handle)
             guard let transfer = transfers.removeValue(forKey: handle) else { continue }
+            active[transfer.origin, default: 1] -= 1
+            // Answered: the connection is up and the server's limit known. No answer: the next connection starts cold.
+            if code == CURLE_OK { warm.insert(transfer.origin) } else { warm.remove(transfer.origin) }
             transfer.finish(handle: handle, code: code)
             curl_easy_reset(handle)
             idleHandles.append(handle)
@@ -217,14 +251,16 @@ private final class CurlLoop: @unchecked Sendable {
 private final class CurlTransfer {
     let continuation: CurlLoop.Continuation
     let maximumBodyBytes: Int
+    let origin: String
     var headerList: UnsafeMutablePointer<curl_slist>?
     var body: [UInt8] = []
     var headers: [String: String] = [:]
     var tooLarge = false
 
-    init(continuation: CurlLoop.Continuation, maximumBodyBytes: Int) {
+    init(continuation: CurlLoop.Continuation, maximumBodyBytes: Int, origin: String) {
         self.continuation = continuation
         self.maximumBodyBytes = maximumBodyBytes
+        self.origin = origin
     }
 
     func finish(handle: UnsafeMutableRawPointer, code: CURLcode) {

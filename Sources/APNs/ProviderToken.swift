@@ -8,9 +8,15 @@ import Synchronization
 /// 30 and 50 minutes old (the age chosen at random per token, so replicas started together do not refresh together), and
 /// a token APNs calls expired is replaced only when it is at least 20 minutes old.
 public final class ProviderToken: Sendable {
-    public enum Failure: Error, Equatable, Sendable {
+    public enum Failure: Error, Equatable, Sendable, CustomStringConvertible {
         /// The key file is no PKCS#8 P-256 private key in PEM (the `.p8` Apple hands out).
         case unreadableKey(path: String)
+
+        public var description: String {
+            switch self {
+            case .unreadableKey(let path): "PIER_APNS_KEY_FILE=\(path) is not an APNs key (a .p8 file: a P-256 private key in PEM) or cannot be read"
+            }
+        }
     }
 
     /// Ages in seconds.

@@ -26,6 +26,14 @@ public protocol Feature: Sendable {
     /// not own are ignored. By default: ``load()`` again when `source` is one of the feature's jobs.
     func reload(_ source: String) async throws
 
+    /// Work the feature does beside serving, on every replica, for as long as `pier serve` runs (delivering pushes):
+    /// started once the server listens, cancelled when it shuts down. By default nothing.
+    func run() async
+
+    /// New data for `source` is in PostgreSQL — stored by this process, or by another and reloaded here: for a feature
+    /// that acts on another's data (pushes when warnings change). By default nothing.
+    func changed(_ source: String) async
+
     /// Registers the feature's routes (HTTP lives in the feature's routes, never in its services).
     func register(in router: inout Router)
 
@@ -62,6 +70,8 @@ public protocol Feature: Sendable {
 extension Feature {
     public var jobs: [FetchJob] { [] }
     public func load() async throws {}
+    public func run() async {}
+    public func changed(_ source: String) async {}
     public func reload(_ source: String) async throws {
         if jobs.contains(where: { $0.source == source }) { try await load() }
     }

@@ -6,9 +6,11 @@ import LakeWeather
 import Lakes
 import NSWDepartures
 import Places
+import Push
 import Ships
 import Stationboard
 import Sun
+import WarningPush
 import Warnings
 import Weather
 import Wikipedia
@@ -22,6 +24,7 @@ enum Features {
     static func make(_ reader: SettingsReader, context: FeatureContext) throws -> [any Feature] {
         let ships = ShipsFeature(settings: try .init(reader), context: context)
         let warnings = WarningsFeature(settings: try .init(reader), context: context)
+        let push = try PushFeature(settings: try .init(reader), context: context)
         return [
             ships,
             LakesFeature(settings: try .init(reader), context: context),
@@ -35,6 +38,8 @@ enum Features {
             PlacesFeature(settings: try .init(reader), context: context),
             WikipediaFeature(settings: try .init(reader), context: context),
             try AppAttestFeature(settings: try .init(reader), context: context),
+            push,
+            WarningPushFeature(context: context, push: push.engine),
         ]
     }
 
@@ -42,6 +47,7 @@ enum Features {
     static let types: [any Feature.Type] = [
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
+        PushFeature.self, WarningPushFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

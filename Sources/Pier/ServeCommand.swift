@@ -76,7 +76,10 @@ struct ServeCommand: ParsableCommand {
                 await scheduler.reloadBoard()
             }
         }
-        sources.runner.onSuccess { source in await changes.publish(source, on: pool) }
+        sources.runner.onSuccess { source in
+            await changes.publish(source, on: pool)
+            await sources.stored(source)
+        }
         do {
             try runBlocking {
                 try await sources.load()
@@ -98,6 +101,12 @@ struct ServeCommand: ParsableCommand {
         let signals = Self.onTermination { server.shutdown() }
         try server.start()
         changes.start()
+        let features = sources.features
+        let background = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for feature in features { group.addTask { await feature.run() } }
+            }
+        }
         if let election {
             election.start()
             scheduler.start()
@@ -106,6 +115,7 @@ struct ServeCommand: ParsableCommand {
         }
         server.wait()
         signals.forEach { $0.cancel() }
+        background.cancel()
         scheduler.stop()
         election?.stop()
         changes.stop()

@@ -104,6 +104,14 @@ struct Services {
         } catch {
             Logger(label: "pier.changes").warning("could not reload new data", metadata: ["source": "\(source ?? "all")", "error": "\(error)"])
         }
+        for feature in features {
+            if let source { await feature.changed(source) } else { for job in features.flatMap(\.jobs) { await feature.changed(job.source) } }
+        }
+    }
+
+    /// This process stored new data for `source`.
+    func stored(_ source: String) async {
+        for feature in features { await feature.changed(source) }
     }
 
     func register(in router: inout Router) {

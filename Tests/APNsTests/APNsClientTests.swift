@@ -1,3 +1,4 @@
+import APNsFormat
 import Crypto
 import Foundation
 import UpstreamTesting

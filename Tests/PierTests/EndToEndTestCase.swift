@@ -1,3 +1,4 @@
+import Crypto
 import DatabaseTesting
 import Foundation
 import HTTPTesting
@@ -19,8 +20,28 @@ class EndToEndTestCase: XCTestCase {
     }
 
     override func tearDown() {
+        apns?.standIn.stop()
+        if let key = apns?.keyFile { try? FileManager.default.removeItem(at: key) }
+        apns = nil
         upstream?.stop()
         database?.drop()
+    }
+
+    private var apns: (standIn: APNsStandIn, keyFile: URL)?
+
+    /// Apple's push service played by a fresh stand-in (stopped after the test), and the settings that point pier at it
+    /// with a key of the test's own.
+    func apnsStandIn() throws -> (APNsStandIn, [String: String]) {
+        let key = P256.Signing.PrivateKey()
+        let standIn = try APNsStandIn(keyID: "KEY1234567", teamID: "TEAM123456", topic: "fi.example.weather", publicKeyPEM: key.publicKey.pemRepresentation)
+        let keyFile = FileManager.default.temporaryDirectory.appendingPathComponent("pier-apns-\(UUID().uuidString).p8")
+        try key.pemRepresentation.write(to: keyFile, atomically: true, encoding: .utf8)
+        apns = (standIn, keyFile)
+        return (standIn, [
+            "PIER_APNS_KEY_FILE": keyFile.path, "PIER_APNS_KEY_ID": "KEY1234567", "PIER_APNS_TEAM_ID": "TEAM123456",
+            "PIER_APNS_TOPIC": "fi.example.weather", "PIER_APNS_URL": standIn.origin, "PIER_APNS_CA_FILE": standIn.caFile,
+            "PIER_APNS_ALLOW_TEST_CA": "yes",
+        ])
     }
 
     /// Every upstream is its double (``FixtureUpstream/settings``); no pauses, no jitter, short timeouts; `extra` wins. `on`: another

@@ -86,7 +86,9 @@ public final class APNsStandIn: @unchecked Sendable {
 
     public func stop() {
         if process.isRunning {
-            process.terminate()
+            // SIGKILL, not terminate(): a process started from a concurrency thread inherits its blocked signals
+            // (SIGTERM among them), and the stand-in keeps nothing worth a clean exit.
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: directory)

@@ -28,4 +28,11 @@ public struct APNsNotification: Sendable, Equatable {
         self.priority = priority
         self.pushType = pushType
     }
+
+    /// APNs' device tokens are hex (32 bytes today; Apple reserves the right to lengthen them, so up to 200 characters).
+    public static func isDeviceToken(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        return utf8.count >= 16 && utf8.count <= 200 && utf8.count % 2 == 0
+            && utf8.allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 >= 0x61 && $0 <= 0x66) || ($0 >= 0x41 && $0 <= 0x46) }
+    }
 }

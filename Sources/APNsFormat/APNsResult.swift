@@ -28,4 +28,21 @@ public enum APNsResult: Sendable, Equatable {
         case .retry(_, let reason), .deviceGone(_, let reason, _), .rejected(_, let reason): reason
         }
     }
+
+    /// An answer sorted by its status and APNs' reason (the body `{"reason":…,"timestamp":…}`).
+    public init(status: Int, apnsID: String?, body: [UInt8]) {
+        let answer = APNsAnswer(body)
+        switch status {
+        case 200:
+            self = .delivered(apnsID: apnsID ?? "")
+        case 410:
+            self = .deviceGone(status: 410, reason: answer.reason ?? "Unregistered", since: answer.timestamp)
+        case 400 where answer.reason == "BadDeviceToken" || answer.reason == "DeviceTokenNotForTopic":
+            self = .deviceGone(status: 400, reason: answer.reason ?? "", since: nil)
+        case 429, 500...599:
+            self = .retry(status: status, reason: answer.reason ?? "status \(status)")
+        default:
+            self = .rejected(status: status, reason: answer.reason ?? "status \(status)")
+        }
+    }
 }

@@ -2,15 +2,15 @@ import Parsing
 
 /// APNs' error document, `{"reason":"BadDeviceToken"}` or `{"reason":"Unregistered","timestamp":1700000000000}`, read
 /// leniently: an empty, cut or foreign body yields no reason and the status decides alone.
-struct APNsAnswer: Equatable {
+public struct APNsAnswer: Equatable, Sendable {
     /// At most this many characters of a reason are kept (Apple's longest is 30).
-    static let maximumReason = 64
+    public static let maximumReason = 64
 
-    var reason: String?
+    public var reason: String?
     /// Milliseconds since 1970.
-    var timestamp: Int64?
+    public var timestamp: Int64?
 
-    init(_ body: [UInt8]) {
+    public init(_ body: [UInt8]) {
         guard !body.isEmpty, let document = try? JSONScanner.parse(body) else { return }
         if let reason = document["reason"]?.string, !reason.isEmpty {
             // The reason lands in metrics' labels and logs: Apple's words are letters only.

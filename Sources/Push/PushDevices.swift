@@ -1,0 +1,36 @@
+import APNsFormat
+import Foundation
+import Postgres
+
+/// The devices Pier may notify (`push_devices`): an APNs token in one environment under an id of Pier's. A feature
+/// registers a device inside its own transaction, beside the row of its own that refers to it (deleted with it).
+public enum PushDevices {
+    /// Registers `token` in `environment`, replacing any earlier registration of the same token (its feature rows and
+    /// pushes go with it: the app was reinstalled, or the token moved to another registration). Returns the new id.
+    public static func register(token: String, environment: APNsEnvironment, on connection: PostgresConnection) throws -> String {
+        let id = UUID().uuidString.lowercased()
+        try connection.execute("DELETE FROM push_devices WHERE token = $1", [token.lowercased()])
+        try connection.execute(
+            "INSERT INTO push_devices (id, token, environment) VALUES ($1::uuid, $2, $3)", [id, token.lowercased(), environment.rawValue])
+        return id
+    }
+
+    /// Changes a registered device's token or environment and marks it seen; `false` when there is no such device.
+    /// A token held by another registration moves here (that one is deleted).
+    public static func update(_ id: String, token: String, environment: APNsEnvironment, on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("DELETE FROM push_devices WHERE token = $1 AND id <> $2::uuid", [token.lowercased(), id])
+        return try connection.execute(
+            "UPDATE push_devices SET token = $2, environment = $3, seen_at = now() WHERE id = $1::uuid",
+            [id, token.lowercased(), environment.rawValue]) == 1
+    }
+
+    /// Marks a device seen (its app asked about it): devices unseen for the retention period are deleted.
+    public static func touch(_ id: String, on connection: PostgresConnection) throws {
+        try connection.execute("UPDATE push_devices SET seen_at = now() WHERE id = $1::uuid", [id])
+    }
+
+    /// Deletes a device with everything that refers to it; `false` when there was none.
+    public static func delete(_ id: String, on connection: PostgresConnection) throws -> Bool {
+        try connection.execute("DELETE FROM push_devices WHERE id = $1::uuid", [id]) == 1
+    }
+}

@@ -1,0 +1,82 @@
+import APNsFormat
+import Foundation
+import Logging
+import Synchronization
+
+/// The delivery engine as other features use it: the outbox to enqueue into and a nudge for this replica's delivery
+/// loop. A feature hands it "this payload to these devices" (``PushOutbox/enqueue(_:)``); the engine does the rest.
+public final class PushEngine: Sendable {
+    public let outbox: PushOutbox
+    let delivery: PushDelivery
+    let metrics: PushMetrics
+    private let settings: PushSettings
+    private let state = Mutex(Snapshot())
+    private let logger: Logger
+
+    /// What `/health` shows, refreshed by the delivery loop (never a token, never a place).
+    struct Snapshot: Sendable {
+        var pending = 0
+        var oldestPendingAge = 0.0
+        var devices = 0
+        var lastDelivery: Date?
+        var lastError: String?
+    }
+
+    init(outbox: PushOutbox, sender: any PushSender, settings: PushSettings, metrics: PushMetrics, logger: Logger) {
+        self.outbox = outbox
+        self.settings = settings
+        self.metrics = metrics
+        self.logger = logger
+        delivery = PushDelivery(outbox: outbox, sender: sender, settings: settings.delivery, metrics: metrics, logger: logger)
+    }
+
+    /// Something was enqueued: this replica delivers it now rather than at its next look.
+    public func wake() {
+        delivery.wake()
+    }
+
+    /// Delivers until cancelled; looks at the outbox's depth every few seconds and prunes hourly.
+    func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.delivery.run(onRound: { round in self.delivered(round) }) }
+            group.addTask { await self.watch() }
+            await group.waitForAll()
+        }
+    }
+
+    private func delivered(_ round: PushDelivery.Round) {
+        if round.recorded.delivered > 0 { state.withLock { $0.lastDelivery = Date() } }
+    }
+
+    private func watch() async {
+        var lastPrune = Date.distantPast
+        while !Task.isCancelled {
+            do {
+                if Date().timeIntervalSince(lastPrune) >= 3600 {
+                    let pruned = try await outbox.prune(deviceRetention: settings.deviceRetention, keep: settings.keep)
+                    if pruned.devices > 0 { logger.info("devices not seen for the retention period deleted", metadata: ["devices": "\(pruned.devices)"]) }
+                    lastPrune = Date()
+                }
+                let depth = try await outbox.depth()
+                metrics.set(depth)
+                state.withLock {
+                    $0.pending = depth.pending
+                    $0.oldestPendingAge = depth.oldestPendingAge
+                    $0.devices = depth.devices
+                    $0.lastError = nil
+                }
+            } catch {
+                state.withLock { $0.lastError = "the outbox could not be read" }
+            }
+            try? await Task.sleep(for: .seconds(5))
+        }
+    }
+
+    /// `/health`'s `push` member.
+    func healthJSON() -> String {
+        let snapshot = state.withLock { $0 }
+        let last = snapshot.lastDelivery.map { "\"\(ISO8601DateFormatter().string(from: $0))\"" } ?? "null"
+        let status = snapshot.lastError == nil ? "ok" : "failing"
+        return #"{"state":"\#(status)","pending":\#(snapshot.pending),"oldest_pending_s":\#(Int(snapshot.oldestPendingAge)),"devices":\#(snapshot.devices),"last_delivery":\#(last)}"#
+    }
+}

@@ -1,0 +1,57 @@
+import APNs
+import APNsFormat
+import Feature
+import Foundation
+import HTTPServer
+import Logging
+
+/// The push delivery engine as a feature: APNs' settings read once, the outbox delivered by every replica, `/health`'s
+/// `push` member and the push metrics. It serves no route of its own; the features that register devices (official
+/// warnings for the places people saved) hold its ``engine`` and enqueue.
+public struct PushFeature: Feature {
+    public var name: String { "push" }
+
+    /// `nil` when the key settings are missing (the engine is off).
+    public let engine: PushEngine?
+    private let missing: [String]
+
+    public init(settings: PushSettings, context: FeatureContext, logger: Logger = Logger(label: "pier.push")) throws {
+        missing = settings.missing
+        let registry = context.metrics ?? .init()
+        let sender: any PushSender
+        if context.upstreamsAreRecordings {
+            // The demo and replays send nothing anywhere, key or not: every push is logged as it would go.
+            sender = LoggedPushSender()
+        } else if let key = settings.key {
+            if let ca = settings.testCAFile {
+                logger.error("APNs is reached trusting a test CA (PIER_APNS_CA_FILE with PIER_APNS_ALLOW_TEST_CA=yes): never in production", metadata: ["ca_file": "\(ca)"])
+            }
+            let token = try ProviderToken(keyFile: key.file, keyID: key.id, teamID: key.team)
+            let origins = settings.origin.map { origin in Dictionary(uniqueKeysWithValues: APNsEnvironment.allCases.map { ($0, origin) }) }
+            sender = APNsClient(
+                configuration: .init(topic: key.topic, origins: origins ?? APNsClient.Configuration.apple, transport: .init(caFile: settings.testCAFile)),
+                token: token)
+            registry.gauge("pier_push_provider_tokens_signed", help: "APNs provider tokens this process signed (about two an hour; more means refused tokens).") {
+                Double(token.signed)
+            }
+        } else {
+            engine = nil
+            return
+        }
+        let metrics = PushMetrics(registry: registry)
+        engine = PushEngine(outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, metrics: metrics, logger: logger)
+    }
+
+    public func run() async {
+        await engine?.run()
+    }
+
+    /// No route of its own: the features that register devices serve theirs.
+    public func register(in router: inout Router) {}
+
+    public var healthMembers: [String: @Sendable () -> String] {
+        if let engine { return ["push": { engine.healthJSON() }] }
+        let names = missing.map { "\"\($0)\"" }.joined(separator: ",")
+        return ["push": { #"{"state":"disabled","missing":[\#(names)]}"# }]
+    }
+}

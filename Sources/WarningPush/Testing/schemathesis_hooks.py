@@ -1,0 +1,35 @@
+"""The device routes' secret: `POST /v1/devices` answers it once; later calls on that device (the stateful phase) send
+it as the bearer token, as the app does. Cases whose device schemathesis made up keep what they had (401 or 404).
+A valid token is made unique per request: the same token registered twice replaces the first registration (as
+documented), which a stateful sequence would take for a created resource that vanished."""
+import re
+import secrets
+
+import schemathesis
+from schemathesis_shared import operation_path
+
+_secrets = {}
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    if operation_path(context) == "/v1/devices" and case.method.upper() == "POST" and response.status_code == 201:
+        try:
+            made = response.json()
+            _secrets[made["id"]] = made["secret"]
+        except (ValueError, KeyError, TypeError):
+            pass
+
+
+@schemathesis.hook
+def before_call(context, case, kwargs):
+    path = operation_path(context)
+    if path in ("/v1/devices", "/v1/devices/{id}") and isinstance(case.body, dict):
+        token = case.body.get("token")
+        if isinstance(token, str) and re.fullmatch(r"([0-9a-fA-F]{2}){8,100}", token):
+            case.body = {**case.body, "token": secrets.token_hex(32)}
+    if path != "/v1/devices/{id}":
+        return
+    secret = _secrets.get((case.path_parameters or {}).get("id"))
+    if secret is not None:
+        case.headers = {**(case.headers or {}), "Authorization": f"Bearer {secret}"}

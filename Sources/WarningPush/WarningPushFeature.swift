@@ -1,0 +1,62 @@
+import Feature
+import HTTPServer
+import Logging
+import Push
+import WarningPushFormat
+import Warnings
+
+/// Official warnings pushed to the places people saved: the device routes (`/v1/devices`), and the notifier that
+/// looks at the warnings in force whenever they change (and every minute, for expiries) and hands the pushes to the
+/// push engine. Off — routes `503` — while the engine is (no APNs key).
+public struct WarningPushFeature: Feature {
+    public var name: String { "warning-push" }
+
+    /// How often the notifier looks without being asked (a warning's expiry is noticed within this).
+    static let interval: Duration = .seconds(60)
+
+    private let store: WarningSubscriptionStore?
+    private let notifier: WarningNotifier
+    private let engine: PushEngine?
+    private let nudge = Nudge()
+    private let logger = Logger(label: "pier.warning-push")
+
+    public init(context: FeatureContext, push: PushEngine?) {
+        engine = push
+        store = push == nil ? nil : WarningSubscriptionStore(pool: context.pool)
+        notifier = WarningNotifier(pool: context.pool)
+    }
+
+    public func run() async {
+        guard let engine else { return }
+        while !Task.isCancelled {
+            do {
+                let summary = try await notifier.notify()
+                if summary.pushes + summary.allClears > 0 {
+                    logger.info("warning pushes enqueued", metadata: ["pushes": "\(summary.pushes)", "all_clears": "\(summary.allClears)", "warnings": "\(summary.warnings)"])
+                    engine.wake()
+                }
+            } catch {
+                logger.error("the warnings could not be matched with the registrations", metadata: ["error": "\(error)"])
+            }
+            await nudge.wait(atMost: Self.interval)
+        }
+    }
+
+    /// The demo's device: one registration over Helsinki (English, all-clears too), whose pushes the demo logs as they
+    /// would go.
+    public func seedDemo(from directory: String) async throws {
+        guard let store else { return }
+        let body = #"{"token":"\#(String(repeating: "de", count: 32))","environment":"development","language":"en","places":[{"lat":60.17,"lon":24.94}],"all_clear":true}"#
+        _ = try await store.create(try DeviceRegistration(json: Array(body.utf8)))
+    }
+
+    /// New warnings (fetched here or by another replica): look now.
+    public func changed(_ source: String) async {
+        if source == WarningsFeature.source { nudge.nudge() }
+    }
+
+    public func register(in router: inout Router) {
+        let nudge = self.nudge
+        DeviceRoutes(store: store, changed: { nudge.nudge() }).register(in: &router)
+    }
+}

@@ -1,0 +1,97 @@
+import APNsFormat
+import Feature
+import Parsing
+import Warnings
+
+/// What an app registers for warnings: its APNs token, the places it saved (at most ten), the least severity worth a
+/// push, its language and whether it wants an all-clear. Read from the request's JSON with every refusal saying
+/// which member is wrong (never echoing what was sent: a token or a place is not repeated in an error).
+public struct DeviceRegistration: Sendable, Equatable {
+    public static let maximumPlaces = 10
+    public static let maximumBodyBytes = 8 * 1024
+
+    public var token: String
+    public var environment: APNsEnvironment
+    public var language: WarningLanguage
+    /// Rounded to two decimals (about a kilometre, less across in the north): what is stored and shown.
+    public var places: [Coordinate]
+    public var minimumSeverity: CAPSeverity
+    public var allClear: Bool
+
+    public enum Problem: Error, Equatable, CustomStringConvertible {
+        case notJSON
+        case member(String, expected: String)
+
+        public var description: String {
+            switch self {
+            case .notJSON: "the body must be a JSON object (at most \(DeviceRegistration.maximumBodyBytes) bytes)"
+            case .member(let name, let expected): "\(name): expected \(expected)"
+            }
+        }
+    }
+
+    /// The severities a device may ask for (a minor, green warning is never pushed).
+    static let severities: [String: CAPSeverity] = ["moderate": .moderate, "severe": .severe, "extreme": .extreme]
+
+    public init(
+        token: String, environment: APNsEnvironment, language: WarningLanguage, places: [Coordinate], minimumSeverity: CAPSeverity,
+        allClear: Bool
+    ) {
+        self.token = token
+        self.environment = environment
+        self.language = language
+        self.places = places
+        self.minimumSeverity = minimumSeverity
+        self.allClear = allClear
+    }
+
+    /// `{"token", "environment", "language"?, "places", "min_severity"?, "all_clear"?}`.
+    public init(json body: [UInt8]) throws(Problem) {
+        guard body.count <= Self.maximumBodyBytes, let object = try? JSONScanner.parse(body), object.isObject else { throw .notJSON }
+        guard let token = object["token"]?.string, APNsNotification.isDeviceToken(token) else {
+            throw .member("token", expected: "the APNs device token in hex (16 to 200 hex digits)")
+        }
+        guard let environmentName = object["environment"]?.string, let environment = APNsEnvironment(rawValue: environmentName) else {
+            throw .member("environment", expected: "\"production\" (App Store, TestFlight) or \"development\" (run from Xcode)")
+        }
+        var language = WarningLanguage.fi
+        if let member = object["language"] {
+            guard let name = member.string, let known = WarningLanguage(rawValue: name) else { throw .member("language", expected: "\"fi\", \"sv\" or \"en\"") }
+            language = known
+        }
+        guard let list = object["places"]?.elements, !list.isEmpty, list.count <= Self.maximumPlaces else {
+            throw .member("places", expected: "an array of 1 to \(Self.maximumPlaces) places, each {\"lat\": …, \"lon\": …}")
+        }
+        var places: [Coordinate] = []
+        for (index, place) in list.enumerated() {
+            guard case .object(let members) = place.kind, members.allSatisfy({ ["lat", "lon", "place"].contains($0.key) }) else {
+                throw .member("places[\(index)]", expected: "{\"lat\": …, \"lon\": …} and nothing else")
+            }
+            if place["place"] != nil {
+                throw .member("places[\(index)]", expected: "{\"lat\": …, \"lon\": …} (a place by name is not accepted yet: resolve it with /v1/weather?place=)")
+            }
+            guard let latitude = place["lat"]?.number(in: body), let longitude = place["lon"]?.number(in: body),
+                let rounded = Coordinate(latitude: Self.rounded(latitude), longitude: Self.rounded(longitude))
+            else { throw .member("places[\(index)]", expected: "{\"lat\": -90…90, \"lon\": -180…180}") }
+            if !places.contains(rounded) { places.append(rounded) }
+        }
+        var minimum = CAPSeverity.moderate
+        if let member = object["min_severity"] {
+            guard let name = member.string, let severity = Self.severities[name] else {
+                throw .member("min_severity", expected: "\"moderate\", \"severe\" or \"extreme\"")
+            }
+            minimum = severity
+        }
+        var allClear = false
+        if let member = object["all_clear"] {
+            guard case .bool(let value) = member.kind else { throw .member("all_clear", expected: "true or false") }
+            allClear = value
+        }
+        self.init(token: token.lowercased(), environment: environment, language: language, places: places, minimumSeverity: minimum, allClear: allClear)
+    }
+
+    /// Two decimals.
+    static func rounded(_ degrees: Double) -> Double {
+        (degrees * 100).rounded() / 100
+    }
+}
