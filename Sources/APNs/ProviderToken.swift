@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Parsing
 import Synchronization
 
 /// APNs' provider authentication token: a JWT signed with ES256 by the team's `.p8` key, `kid` its key id, `iss` the
@@ -74,20 +75,13 @@ public final class ProviderToken: Sendable {
     }
 
     private func make(now: Int64) -> Current {
-        let header = Self.base64URL(Array(#"{"alg":"ES256","kid":"\#(Self.escaped(keyID))"}"#.utf8))
-        let claims = Self.base64URL(Array(#"{"iss":"\#(Self.escaped(teamID))","iat":\#(now)}"#.utf8))
+        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(Self.escaped(keyID))"}"#.utf8))
+        let claims = Base64URL.encode(Array(#"{"iss":"\#(Self.escaped(teamID))","iat":\#(now)}"#.utf8))
         let input = header + "." + claims
         // ES256's JWS form is r‖s (64 bytes), which is the signature's raw representation.
-        let signature = (try? key.signature(for: Array(input.utf8)).rawRepresentation).map { Self.base64URL(Array($0)) } ?? ""
+        let signature = (try? key.signature(for: Array(input.utf8)).rawRepresentation).map { Base64URL.encode(Array($0)) } ?? ""
         made.add(1, ordering: .relaxed)
         return Current(token: input + "." + signature, issuedAt: now, refreshAt: now + Int64.random(in: Self.refreshRange))
-    }
-
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        var text = Data(bytes).base64EncodedString()
-        text = text.replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-        while text.hasSuffix("=") { text.removeLast() }
-        return text
     }
 
     /// Key and team ids are ten capital letters and digits; anything that would break the JSON is dropped.

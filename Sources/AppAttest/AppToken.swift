@@ -1,3 +1,4 @@
+import Parsing
 import Foundation
 
 /// `X-Pier-App-Token`: who proved itself — a device (its key id, after an attestation and assertions) or a debug
@@ -50,14 +51,7 @@ struct AppToken: Sendable {
         return value[0] == 0 ? .device(id) : .debug(id)
     }
 
-    static func base64URL(_ bytes: [UInt8]) -> String {
-        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
+    static func base64URL(_ bytes: [UInt8]) -> String { Base64URL.encode(bytes) }
 
-    static func bytes(base64URL text: Substring) -> [UInt8]? {
-        var standard = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        standard += String(repeating: "=", count: (4 - standard.count % 4) % 4)
-        return Data(base64Encoded: standard).map { Array($0) }
-    }
+    static func bytes(base64URL text: Substring) -> [UInt8]? { Base64URL.decode(text) }
 }

@@ -1,6 +1,7 @@
 import APNsFormat
 import Foundation
 import Logging
+import Parsing
 import Synchronization
 
 /// The delivery engine as other features use it: the outbox to enqueue into and a nudge for this replica's delivery
@@ -75,7 +76,7 @@ public final class PushEngine: Sendable {
     /// `/health`'s `push` member.
     func healthJSON() -> String {
         let snapshot = state.withLock { $0 }
-        let last = snapshot.lastDelivery.map { "\"\(ISO8601DateFormatter().string(from: $0))\"" } ?? "null"
+        let last = snapshot.lastDelivery.map { "\"\(UTCInstant.string(Int($0.timeIntervalSince1970)))\"" } ?? "null"
         let status = snapshot.lastError == nil ? "ok" : "failing"
         return #"{"state":"\#(status)","pending":\#(snapshot.pending),"oldest_pending_s":\#(Int(snapshot.oldestPendingAge)),"devices":\#(snapshot.devices),"last_delivery":\#(last)}"#
     }

@@ -49,7 +49,7 @@ public final class WarningNotifier: Sendable {
             var summary = Summary()
             let documents = try connection.query(
                 """
-                SELECT url, identifier, refs::text AS refs, msg_type, in_force AND expires > now() AND area IS NOT NULL AS live,
+                SELECT url, identifier, refs[1] AS reference, msg_type, in_force AND expires > now() AND area IS NOT NULL AS live,
                     severity::int AS severity, extract(epoch FROM expires)::bigint AS expires, entry_en, entry_fi, entry_sv
                 FROM weather_warnings
                 """
@@ -143,7 +143,8 @@ public final class WarningNotifier: Sendable {
     struct Document {
         var url: String
         var identifier: String
-        var references: [String]
+        /// The first document it references (an Update's or Cancel's original), if any.
+        var reference: String?
         var live: Bool
         var severity: Int
         var expires: Int64
@@ -152,49 +153,23 @@ public final class WarningNotifier: Sendable {
         init(_ row: PostgresRow) throws {
             url = try row.decode(String.self, "url")
             identifier = try row.decode(String.self, "identifier")
-            references = Self.array(try row.decode(String.self, "refs"))
+            reference = try row.decode(String?.self, "reference")
             live = try row.decode(Bool.self, "live") && (try row.decode(String.self, "msg_type")) != "Cancel"
             severity = try row.decode(Int.self, "severity")
             expires = try row.decode(Int64.self, "expires")
             entries = [.en: try row.decode(String.self, "entry_en"), .fi: try row.decode(String.self, "entry_fi"), .sv: try row.decode(String.self, "entry_sv")]
-        }
-
-        /// `{a,b}` or `{"a,b",c}` as PostgreSQL writes a text array.
-        static func array(_ text: String) -> [String] {
-            guard text.count > 2 else { return [] }
-            var elements: [String] = []
-            var current = ""
-            var quoted = false
-            var escaped = false
-            for character in text.dropFirst().dropLast() {
-                if escaped {
-                    current.append(character)
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == "\"" {
-                    quoted.toggle()
-                } else if character == "," && !quoted {
-                    elements.append(current)
-                    current = ""
-                } else {
-                    current.append(character)
-                }
-            }
-            elements.append(current)
-            return elements
         }
     }
 
     /// Each document's root: its first reference's root, followed through the documents the feed lists (at most ten
     /// steps: references never loop in FMI's feed, and a loop must not hang the notifier).
     static func roots(_ documents: [Document]) -> [String: String] {
-        let references = Dictionary(documents.map { ($0.identifier, $0.references) }, uniquingKeysWith: { first, _ in first })
+        let references = Dictionary(documents.map { ($0.identifier, $0.reference) }, uniquingKeysWith: { first, _ in first })
         var roots: [String: String] = [:]
         for document in documents {
             var root = document.identifier
             var steps = 0
-            while let first = references[root]?.first, steps < 10 {
+            while let first = references[root] ?? nil, steps < 10 {
                 root = first
                 steps += 1
             }

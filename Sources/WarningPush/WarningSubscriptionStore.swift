@@ -2,6 +2,7 @@ import APNsFormat
 import Crypto
 import Feature
 import Foundation
+import Parsing
 import Postgres
 import Push
 import WarningPushFormat
@@ -105,8 +106,7 @@ public final class WarningSubscriptionStore: Sendable {
     static func newSecret() -> String {
         var generator = SystemRandomNumberGenerator()
         let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode(bytes)
     }
 
     static func hash(_ secret: String) -> String {
