@@ -115,7 +115,7 @@ let package = Package(
         // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
         // backoff), APNs' answers acted on; features hand it "this payload to these devices".
         .target(
-            name: "Push", dependencies: ["APNs", "APNsFormat", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
         .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
@@ -123,7 +123,7 @@ let package = Package(
         .target(
             name: "WarningPush",
             dependencies: [
-                "APNsFormat", "Basics", "Feature", "HTTPServer", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
+                "APNsFormat", "Basics", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
                 .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["Testing"], swiftSettings: strict),

@@ -37,7 +37,9 @@ public final class AppAttestService: Sendable {
     public let apps: [String]
     public let environments: [AppAttestEnvironment]
     /// New devices a network (an IPv4 /24, an IPv6 /48) may register per UTC day.
-    public let registrationsPerDay: Int
+    public var registrationsPerDay: Int { registrations.limit }
+    /// The networks' registrations of the day, in PostgreSQL (every replica counts the same).
+    let registrations: DailyCounter
     /// Whether debug tokens are exchanged and their tokens taken (`PIER_APP_ATTEST_DEBUG`).
     public let debugDevices: Bool
     private let verifier: AttestationVerifier
@@ -66,7 +68,7 @@ public final class AppAttestService: Sendable {
         mode = settings.mode
         apps = settings.apps
         environments = settings.environments
-        registrationsPerDay = settings.registrationsPerDay
+        registrations = DailyCounter(scope: "app-attest-registrations", limit: settings.registrationsPerDay)
         debugDevices = settings.debugDevices
         verifier = AttestationVerifier(roots: roots)
         let signer = SignedBytes(secret: secret, previous: settings.previousSecret)
@@ -214,16 +216,16 @@ public final class AppAttestService: Sendable {
     /// (free), the challenge spent (one row: a replay is refused whatever the first outcome), the caller's share of the
     /// verifications (its address's and its network's, and everybody's), and for a registration its network's day.
     /// The network a registration counts against (none without an address).
-    private func admit(_ challenge: [UInt8], _ client: IPAddress?, registering: Bool, now: Date) async throws -> (name: String, day: CalendarDate, limit: Int)? {
+    private func admit(_ challenge: [UInt8], _ client: IPAddress?, registering: Bool, now: Date) async throws -> AppAttestStore.Counted? {
         let expires = try challenges.check(challenge, now: now)
         guard try await stored({ try await store.spend(challenge, expires: expires) }) else { throw AppAttestFailure.challenge("was used already") }
-        let groups = client?.groups ?? []
-        try share(groups)
-        guard registering, let network = groups.last else { return nil }
-        let day = CalendarDate(now, in: DailyQuota.utc)
-        let name = network.description
-        guard try await stored({ try await store.registrations(of: name, day: day) }) < registrationsPerDay else { throw registrationsSpent(now) }
-        return (name, day, registrationsPerDay)
+        try share(client?.groups ?? [])
+        guard registering, let network = client?.network else { return nil }
+        let counted = AppAttestStore.Counted(counter: registrations, key: network.description, day: DailyCounter.day(now))
+        guard try await stored({ try await registrations.count(counted.key, day: counted.day, in: store.pool) }) < registrationsPerDay else {
+            throw registrationsSpent(now)
+        }
+        return counted
     }
 
     /// One verification taken from the shares of `groups` (an address's, its network's) and everybody's.
@@ -238,7 +240,7 @@ public final class AppAttestService: Sendable {
     /// The network's registrations of the day are spent: retry on the next UTC day.
     private func registrationsSpent(_ now: Date) -> Unavailable {
         refused[Unavailable.Whose.registrations.rawValue]?.increment()
-        return .busy(retryAfter: DailyQuota.secondsToNextDay(CalendarDate(now, in: DailyQuota.utc), now: now), whose: .registrations)
+        return .busy(retryAfter: DailyCounter.secondsToNextDay(now), whose: .registrations)
     }
 
     private func stored<T>(_ body: () async throws -> T) async throws(Unavailable) -> T {

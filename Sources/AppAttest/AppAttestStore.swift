@@ -1,9 +1,10 @@
 import Foundation
+import Limits
 import Parsing
 import Postgres
 
-/// The devices App Attest proved, the challenges spent, the registrations per network and the debug devices
-/// (migrations 0015–0017),
+/// The devices App Attest proved, the challenges spent and the debug devices (migrations 0015–0017; the registrations
+/// per network are Limits' ``DailyCounter``),
 /// shared by every replica. A challenge is spent by the first request that shows it, before any work for it, so it is
 /// tried once across replicas whatever the outcome; a refused step stores nothing else.
 public struct AppAttestStore: Sendable {
@@ -17,7 +18,7 @@ public struct AppAttestStore: Sendable {
         public var revoked: Bool
     }
 
-    private let pool: PostgresPool
+    let pool: PostgresPool
 
     public init(pool: PostgresPool) {
         self.pool = pool
@@ -75,26 +76,20 @@ public struct AppAttestStore: Sendable {
         }
     }
 
-    /// How many devices `network` registered on `day`.
-    func registrations(of network: String, day: CalendarDate) async throws -> Int {
-        let rows = try await pool.query(
-            "SELECT registrations FROM app_attest_registrations WHERE network = $1 AND day = $2::date", [network, day.description])
-        return try rows.first?.decode(Int.self, "registrations") ?? 0
+    /// Where a registration is counted: its network's count of the day.
+    struct Counted: Sendable {
+        var counter: DailyCounter
+        var key: String
+        var day: CalendarDate
     }
 
-    /// Stores a verified device, counted against its network's registrations of `day` (at most `limit`; no network: not
-    /// counted); refused when the key is known or the network has registered its day's devices.
-    func register(_ verified: AttestationVerifier.Verified, keyID: [UInt8], network: (name: String, day: CalendarDate, limit: Int)?) async throws -> Registration {
+    /// Stores a verified device, counted against its network's registrations of the day (none without an address);
+    /// refused when the key is known or the network has registered its day's devices.
+    func register(_ verified: AttestationVerifier.Verified, keyID: [UInt8], network: Counted?) async throws -> Registration {
         do {
             return try await pool.transaction { connection in
-                if let network {
-                    _ = try connection.execute("DELETE FROM app_attest_registrations WHERE day < $1::date - 1", [network.day.description])
-                    let counted = try connection.execute(
-                        """
-                        INSERT INTO app_attest_registrations AS r (network, day, registrations) VALUES ($1, $2::date, 1)
-                        ON CONFLICT (network, day) DO UPDATE SET registrations = r.registrations + 1 WHERE r.registrations < $3
-                        """, [network.name, network.day.description, network.limit])
-                    guard counted == 1, network.limit > 0 else { throw Refused(outcome: .networkSpent) }
+                if let network, try !network.counter.take(network.key, day: network.day, on: connection) {
+                    throw Refused(outcome: .networkSpent)
                 }
                 let inserted = try connection.execute(
                     """

@@ -105,3 +105,10 @@ extension IPAddress {
             : [ClientGroup(self, size: .ipv6Subscriber), ClientGroup(self, size: .ipv6Site), ClientGroup(self, size: .ipv6Network)]
     }
 }
+
+extension IPAddress {
+    /// The network this address belongs to (an IPv4 /24, an IPv6 /48): what the per-network limits of a day count.
+    public var network: ClientGroup {
+        ClientGroup(self, size: isIPv4 ? .ipv4Network : .ipv6Network)
+    }
+}

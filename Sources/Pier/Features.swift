@@ -39,7 +39,7 @@ enum Features {
             WikipediaFeature(settings: try .init(reader), context: context),
             try AppAttestFeature(settings: try .init(reader), context: context),
             push,
-            WarningPushFeature(context: context, push: push.engine),
+            WarningPushFeature(context: context, push: push.engine, warnings: warnings.service),
         ]
     }
 

@@ -8,6 +8,8 @@ import Synchronization
 /// loop. A feature hands it "this payload to these devices" (``PushOutbox/enqueue(_:)``); the engine does the rest.
 public final class PushEngine: Sendable {
     public let outbox: PushOutbox
+    /// What registering a device may cost (the features' device routes ask it first).
+    public let registrations: RegistrationLimits
     let delivery: PushDelivery
     let metrics: PushMetrics
     private let settings: PushSettings
@@ -23,8 +25,9 @@ public final class PushEngine: Sendable {
         var lastError: String?
     }
 
-    init(outbox: PushOutbox, sender: any PushSender, settings: PushSettings, metrics: PushMetrics, logger: Logger) {
+    init(outbox: PushOutbox, sender: any PushSender, settings: PushSettings, registrations: RegistrationLimits, metrics: PushMetrics, logger: Logger) {
         self.outbox = outbox
+        self.registrations = registrations
         self.settings = settings
         self.metrics = metrics
         self.logger = logger

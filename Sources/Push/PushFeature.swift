@@ -39,7 +39,9 @@ public struct PushFeature: Feature {
             return
         }
         let metrics = PushMetrics(registry: registry)
-        engine = PushEngine(outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, metrics: metrics, logger: logger)
+        let registrations = RegistrationLimits(settings: settings.registrations, spenders: context.spenders, metrics: registry)
+        engine = PushEngine(
+            outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, registrations: registrations, metrics: metrics, logger: logger)
     }
 
     public func run() async {

@@ -21,6 +21,9 @@ public struct PushSettings: Sendable {
     public var keep: Duration = .seconds(30 * 86_400)
     /// `PIER_PUSH_BATCH`, `PIER_PUSH_LEASE_S`, `PIER_PUSH_MAX_ATTEMPTS`.
     public var delivery = PushDelivery.Settings()
+    /// `PIER_PUSH_DEVICES_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE`, `PIER_PUSH_REGISTRATIONS_PER_DAY`: what a
+    /// device's registration may cost.
+    public var registrations = RegistrationLimits.Settings()
 
     public init() {}
 
@@ -44,6 +47,7 @@ public struct PushSettings: Sendable {
         delivery.batch = try reader.int("PIER_PUSH_BATCH", default: delivery.batch, in: 1...10_000)
         delivery.lease = try reader.seconds("PIER_PUSH_LEASE_S", default: delivery.lease)
         delivery.maximumAttempts = try reader.int("PIER_PUSH_MAX_ATTEMPTS", default: delivery.maximumAttempts, in: 1...100)
+        registrations = try RegistrationLimits.Settings(reader)
     }
 
     /// The key settings, all four, or `nil` (the engine is off).

@@ -5,27 +5,37 @@ import HTTPServer
 import Parsing
 import Push
 import WarningPushFormat
+import Warnings
 
 /// `POST /v1/devices` registers a device for warnings at its places; `GET`, `PUT` and `DELETE /v1/devices/{id}`
 /// with `Authorization: Bearer <secret>` show, change and remove it. Never cached. Refusals, cheapest first: `503`
 /// while the push engine is off (no APNs key), `401` without a bearer secret, `400` for a body that is not the
-/// documented JSON (naming the member), `401` for another secret, `404` for an unknown id.
+/// documented JSON (naming the member), then what a registration or a change may cost (``RegistrationLimits``: `401`
+/// without the App Attest token `require` asks for, `429` past the client's share or its network's registrations of
+/// the day), `401` for another secret, `404` for an unknown id.
 struct DeviceRoutes: Sendable {
     static let collection = "/v1/devices"
     static let item = "/v1/devices/{id}"
 
+    /// Both or neither: the engine is on.
     let store: WarningSubscriptionStore?
+    let limits: RegistrationLimits?
+    /// The points of places saved by name (the weather's names, FMI's): read when a registration names one.
+    let places: @Sendable () -> (any WarningPlaces)?
     /// Told when a registration changed, so that a warning already in force over a new place is pushed at once.
     let changed: @Sendable () -> Void
 
     func register(in router: inout Router) {
         let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
         // The refusals are decided on the event loop; only what needs PostgreSQL leaves it.
-        router.hybrid(.post, Self.collection) { [store, changed] request in
-            let store = try Self.on(store)
-            let registration = try Self.registration(request)
+        router.hybrid(.post, Self.collection) { [store, limits, places, changed] request in
+            let (store, limits) = try Self.on(store, limits)
+            let asked = try Self.registration(request)
+            let admitted = try limits.admit(request)
+            let named = try Self.whereabouts(of: asked, for: request, places: places())
             return .later {
-                let made = try await store.create(registration)
+                let registration = asked.resolved(try await Self.points(named))
+                let made = try await store.create(registration, counted: { try limits.take(admitted, on: $0) })
                 changed()
                 let body = "{\"id\":\(JSONString.quote(made.id)),\"secret\":\(JSONString.quote(made.secret))}"
                 var headers = noStore
@@ -33,19 +43,24 @@ struct DeviceRoutes: Sendable {
                 return .json(Array(body.utf8), status: .created, headers: headers)
             }
         }
-        router.hybrid(.get, Self.item) { [store] request in
-            let store = try Self.on(store)
+        router.hybrid(.get, Self.item) { [store, limits] request in
+            let (store, _) = try Self.on(store, limits)
             let (id, secret) = try Self.credentials(request)
             return .later {
                 guard let stored = try await store.show(id, secret: secret) else { throw try await Self.refusal(id, store) }
                 return .json(Self.view(stored), headers: noStore)
             }
         }
-        router.hybrid(.put, Self.item) { [store, changed] request in
-            let store = try Self.on(store)
+        router.hybrid(.put, Self.item) { [store, limits, places, changed] request in
+            let (store, limits) = try Self.on(store, limits)
             let (id, secret) = try Self.credentials(request)
-            let registration = try Self.registration(request)
+            let asked = try Self.registration(request)
+            // A change moves places like a registration (the notifier looks again): it spends the same share; the
+            // network's day counts new devices only.
+            _ = try limits.admit(request)
+            let named = try Self.whereabouts(of: asked, for: request, places: places())
             return .later {
+                let registration = asked.resolved(try await Self.points(named))
                 guard try await store.update(id, secret: secret, with: registration), let stored = try await store.show(id, secret: secret) else {
                     throw try await Self.refusal(id, store)
                 }
@@ -53,8 +68,8 @@ struct DeviceRoutes: Sendable {
                 return .json(Self.view(stored), headers: noStore)
             }
         }
-        router.hybrid(.delete, Self.item) { [store] request in
-            let store = try Self.on(store)
+        router.hybrid(.delete, Self.item) { [store, limits] request in
+            let (store, _) = try Self.on(store, limits)
             let (id, secret) = try Self.credentials(request)
             return .later {
                 guard try await store.delete(id, secret: secret) else { throw try await Self.refusal(id, store) }
@@ -75,13 +90,45 @@ struct DeviceRoutes: Sendable {
         try await store.exists(id) ? wrongSecret : unknown
     }
 
-    private static func on(_ store: WarningSubscriptionStore?) throws(HTTPError) -> WarningSubscriptionStore {
-        guard let store else { throw off }
-        return store
+    private static func on(
+        _ store: WarningSubscriptionStore?, _ limits: RegistrationLimits?
+    ) throws(HTTPError) -> (WarningSubscriptionStore, RegistrationLimits) {
+        guard let store, let limits else { throw off }
+        return (store, limits)
     }
 
     private static func registration(_ request: HTTPRequest) throws(HTTPError) -> DeviceRegistration {
         do { return try DeviceRegistration(json: request.body) } catch { throw HTTPError(.badRequest, error.description) }
+    }
+
+    /// Where the places saved by name lie (memory now, or FMI off the loop on the share of whoever `request` counts as).
+    private static func whereabouts(
+        of registration: DeviceRegistration, for request: HTTPRequest, places: (any WarningPlaces)?
+    ) throws -> [WarningWhereabouts] {
+        guard !registration.placeNames.isEmpty else { return [] }
+        guard let places else { throw HTTPError(.badRequest, "places: this server looks up no place by name; send {\"lat\": …, \"lon\": …}") }
+        do { return try registration.placeNames.map { try places.whereabouts(ofPlace: $0, for: request) } } catch { throw placeRefusal(error) }
+    }
+
+    /// The points of `whereabouts`, resolving those memory did not hold.
+    private static func points(_ whereabouts: [WarningWhereabouts]) async throws -> [Coordinate] {
+        var points: [Coordinate] = []
+        for place in whereabouts {
+            switch place {
+            case .known(let point, _): points.append(point)
+            case .resolving(let resolve):
+                do { points.append(try await resolve().0) } catch { throw placeRefusal(error) }
+            }
+        }
+        return points
+    }
+
+    /// A name FMI does not know (`404`, as `/v1/weather?place=` answers it) or a place outside its coverage (`422`)
+    /// names the member at fault (never the name). FMI unavailable, or the client's share spent, stays as the one
+    /// refusal rule says.
+    private static func placeRefusal(_ error: any Error) -> any Error {
+        guard let refused = error as? HTTPError, refused.status == .notFound || refused.status == .unprocessableContent else { return error }
+        return HTTPError(refused.status, "places: \(refused.message)")
     }
 
     /// The path's id and the bearer secret.

@@ -1,6 +1,7 @@
 import Feature
 import HTTPServer
 import Logging
+import Metrics
 import Push
 import WarningPushFormat
 import Warnings
@@ -19,18 +20,32 @@ public struct WarningPushFeature: Feature {
     private let engine: PushEngine?
     private let nudge = Nudge()
     private let logger = Logger(label: "pier.warning-push")
+    /// The last look's duration (the fan-out query's time when a warning reached many places) and what looks enqueued.
+    private let lookSeconds: Gauge?
+    private let enqueued: Counter?
 
-    public init(context: FeatureContext, push: PushEngine?) {
+    private let warnings: WarningsService
+
+    /// - Parameter warnings: FMI's warnings (whose offered places resolve a place saved by name).
+    public init(context: FeatureContext, push: PushEngine?, warnings: WarningsService) {
         engine = push
+        self.warnings = warnings
         store = push == nil ? nil : WarningSubscriptionStore(pool: context.pool)
         notifier = WarningNotifier(pool: context.pool)
+        lookSeconds = push == nil ? nil : context.metrics?.gauge(
+            "pier_warning_push_look_seconds", help: "How long the notifier's last look took (matching the warnings in force with the places saved, and enqueueing).")
+        enqueued = push == nil ? nil : context.metrics?.counter(
+            "pier_warning_push_enqueued_total", help: "Warning pushes and all-clears the notifier handed to the push engine.")
     }
 
     public func run() async {
         guard let engine else { return }
         while !Task.isCancelled {
             do {
+                let started = ContinuousClock.now
                 let summary = try await notifier.notify()
+                if summary.ran { lookSeconds?.set(Self.seconds(ContinuousClock.now - started)) }
+                enqueued?.increment(by: UInt64(summary.pushes + summary.allClears))
                 if summary.pushes + summary.allClears > 0 {
                     logger.info("warning pushes enqueued", metadata: ["pushes": "\(summary.pushes)", "all_clears": "\(summary.allClears)", "warnings": "\(summary.warnings)"])
                     engine.wake()
@@ -40,6 +55,10 @@ public struct WarningPushFeature: Feature {
             }
             await nudge.wait(atMost: Self.interval)
         }
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The demo's device: one registration over Helsinki (English, all-clears too), whose pushes the demo logs as they
@@ -56,7 +75,7 @@ public struct WarningPushFeature: Feature {
     }
 
     public func register(in router: inout Router) {
-        let nudge = self.nudge
-        DeviceRoutes(store: store, changed: { nudge.nudge() }).register(in: &router)
+        let (nudge, warnings) = (self.nudge, self.warnings)
+        DeviceRoutes(store: store, limits: engine?.registrations, places: { warnings.places }, changed: { nudge.nudge() }).register(in: &router)
     }
 }

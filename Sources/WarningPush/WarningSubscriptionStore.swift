@@ -25,11 +25,15 @@ public final class WarningSubscriptionStore: Sendable {
         self.pool = pool
     }
 
-    /// Registers the device (replacing the token's earlier registration); returns its id and secret.
-    public func create(_ registration: DeviceRegistration) async throws -> (id: String, secret: String) {
+    /// Registers the device (replacing the token's earlier registration); returns its id and secret. `counted` runs
+    /// first in the same transaction (the network's registrations of the day): what it throws stores nothing.
+    public func create(
+        _ registration: DeviceRegistration, counted: @escaping @Sendable (PostgresConnection) throws -> Void = { _ in }
+    ) async throws -> (id: String, secret: String) {
         let secret = Self.newSecret()
         let hash = Self.hash(secret)
         let id = try await pool.transaction { connection in
+            try counted(connection)
             let id = try PushDevices.register(token: registration.token, environment: registration.environment, on: connection)
             try connection.execute(
                 """

@@ -15,6 +15,9 @@ public struct DeviceRegistration: Sendable, Equatable {
     public var language: WarningLanguage
     /// Rounded to two decimals (about a kilometre, less across in the north): what is stored and shown.
     public var places: [Coordinate]
+    /// Places saved by name (`{"place": "Kumpula"}`, normalised), resolved to FMI's point for them before anything is
+    /// stored (``resolved(_:)``): only the point is kept.
+    public var placeNames: [String] = []
     public var minimumSeverity: CAPSeverity
     public var allClear: Bool
 
@@ -60,19 +63,25 @@ public struct DeviceRegistration: Sendable, Equatable {
             language = known
         }
         guard let list = object["places"]?.elements, !list.isEmpty, list.count <= Self.maximumPlaces else {
-            throw .member("places", expected: "an array of 1 to \(Self.maximumPlaces) places, each {\"lat\": …, \"lon\": …}")
+            throw .member("places", expected: "an array of 1 to \(Self.maximumPlaces) places, each {\"lat\": …, \"lon\": …} or {\"place\": …}")
         }
         var places: [Coordinate] = []
+        var names: [String] = []
         for (index, place) in list.enumerated() {
+            let member = "places[\(index)]"
             guard case .object(let members) = place.kind, members.allSatisfy({ ["lat", "lon", "place"].contains($0.key) }) else {
-                throw .member("places[\(index)]", expected: "{\"lat\": …, \"lon\": …} and nothing else")
+                throw .member(member, expected: "{\"lat\": …, \"lon\": …} or {\"place\": \"<a place FMI names>\"} and nothing else")
             }
-            if place["place"] != nil {
-                throw .member("places[\(index)]", expected: "{\"lat\": …, \"lon\": …} (a place by name is not accepted yet: resolve it with /v1/weather?place=)")
+            if let named = place["place"] {
+                guard members.count == 1, let text = named.string,
+                    let name = try? QueryText.normalised(text, parameter: member, maximumLength: Self.maximumNameLength, example: "")
+                else { throw .member(member, expected: "{\"place\": a place's name, 1 to \(Self.maximumNameLength) characters} alone") }
+                if !names.contains(name) { names.append(name) }
+                continue
             }
             guard let latitude = place["lat"]?.number(in: body), let longitude = place["lon"]?.number(in: body),
                 let rounded = Coordinate(latitude: Self.rounded(latitude), longitude: Self.rounded(longitude))
-            else { throw .member("places[\(index)]", expected: "{\"lat\": -90…90, \"lon\": -180…180}") }
+            else { throw .member(member, expected: "{\"lat\": -90…90, \"lon\": -180…180}") }
             if !places.contains(rounded) { places.append(rounded) }
         }
         var minimum = CAPSeverity.moderate
@@ -88,6 +97,21 @@ public struct DeviceRegistration: Sendable, Equatable {
             allClear = value
         }
         self.init(token: token.lowercased(), environment: environment, language: language, places: places, minimumSeverity: minimum, allClear: allClear)
+        placeNames = names
+    }
+
+    /// A place's name is at most this long (as `/v1/weather?place=` takes it).
+    public static let maximumNameLength = 100
+
+    /// The registration with its named places replaced by the points they were resolved to (rounded like every place).
+    public func resolved(_ points: [Coordinate]) -> DeviceRegistration {
+        var registration = self
+        registration.placeNames = []
+        for point in points {
+            guard let rounded = Coordinate(latitude: Self.rounded(point.latitude), longitude: Self.rounded(point.longitude)) else { continue }
+            if !registration.places.contains(rounded) { registration.places.append(rounded) }
+        }
+        return registration
     }
 
     /// Two decimals.

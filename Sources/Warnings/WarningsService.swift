@@ -75,7 +75,8 @@ public final class WarningsService: Sendable {
         offered.withLock { $0 = places }
     }
 
-    var places: (any WarningPlaces)? { offered.withLock { $0 } }
+    /// The points and place names offered (``offer(_:)``): what `/v1/warnings` and a device's saved places read.
+    public var places: (any WarningPlaces)? { offered.withLock { $0 } }
 
     public var generation: Int { generationCounter.load(ordering: .acquiring) }
 

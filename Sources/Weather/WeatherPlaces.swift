@@ -8,7 +8,15 @@ struct WeatherPlaces: WarningPlaces {
     let places: PlaceResolver
 
     func whereabouts(of request: HTTPRequest) throws -> WarningWhereabouts {
-        switch try WeatherRoutes.whereabouts(of: request, places: places, anywhere: true) {
+        Self.warning(try WeatherRoutes.whereabouts(of: request, places: places, anywhere: true))
+    }
+
+    func whereabouts(ofPlace name: String, for request: HTTPRequest) throws -> WarningWhereabouts {
+        Self.warning(try WeatherRoutes.whereabouts(named: name, for: request, places: places))
+    }
+
+    private static func warning(_ whereabouts: WeatherRoutes.Whereabouts) -> WarningWhereabouts {
+        switch whereabouts {
         case .known(let point, let place):
             return .known(point, location: place?.json)
         case .resolving(let resolve):

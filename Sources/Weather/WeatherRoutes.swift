@@ -72,6 +72,12 @@ public struct WeatherRoutes: Sendable {
     /// - Parameter anywhere: any valid point (warnings: none outside FMI's areas), not only FMI's coverage (`422`).
     static func whereabouts(of request: HTTPRequest, places: PlaceResolver, anywhere: Bool = false) throws -> Whereabouts {
         guard let name = try place(in: request) else { return .known(anywhere ? try Coordinate(request.query) : try point(in: request), nil) }
+        return try whereabouts(named: name, for: request, places: places)
+    }
+
+    /// Where the place `name` (normalised) lies: known from memory now, or resolved off the loop on the share of whoever
+    /// `request` counts as. An unknown place is `404`, one outside FMI's coverage `422`.
+    static func whereabouts(named name: String, for request: HTTPRequest, places: PlaceResolver) throws -> Whereabouts {
         switch places.cached(name) {
         case .found(let place)?:
             return .known(try point(of: place), place)

@@ -245,8 +245,8 @@ final class AppAttestServiceTests: ServiceTestCase {
         }
         let sameSite = try await register(from: "2001:db8:1:7::1")
         XCTAssertNil(sameSite, "the /48 has registered its two")
-        let counted = try await pool.query("SELECT network, registrations FROM app_attest_registrations ORDER BY network")
-            .map { "\(try $0.decode(String.self, "network"))=\(try $0.decode(Int.self, "registrations"))" }
+        let counted = try await pool.query("SELECT key, count FROM daily_counts WHERE scope = 'app-attest-registrations' ORDER BY key")
+            .map { "\(try $0.decode(String.self, "key"))=\(try $0.decode(Int.self, "count"))" }
         XCTAssertEqual(counted, ["198.51.100.0/24=2", "198.51.101.0/24=1", "2001:db8:1::/48=2"])
         let devices = try await rows("app_attest_devices")
         XCTAssertEqual(devices, 5)

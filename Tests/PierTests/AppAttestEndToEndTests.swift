@@ -263,6 +263,30 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         }
     }
 
+    func testRegisteringForPushesSpendsLikeAnyRequestAndAnAttestedDeviceCountsOnItsOwn() throws {
+        let created = try command(["debug-token", "create", "ci-pushes"])
+        let debugToken = try XCTUnwrap(created.output.split(separator: "\n").last.map(String.init))
+        // Without a device's proof not one registration a day: only attested devices register.
+        let pier = try startAttesting("require", try apnsStandIn().1.merging(["PIER_APP_ATTEST_DEBUG": "on", "PIER_PUSH_REGISTRATIONS_PER_DAY": "0"]) { $1 })
+        func register(token: String?) throws -> RawResponse {
+            var headers = [("Content-Type", "application/json")]
+            if let token { headers.append(("X-Pier-App-Token", token)) }
+            let body = #"{"token":"\#(String(repeating: "ab", count: 32))","environment":"development","places":[{"lat":60.2,"lon":24.96}]}"#
+            return try RawClient(port: pier.port).request("POST", "/v1/devices", headers: headers, body: Array(body.utf8))
+        }
+        let tokenless = try register(token: nil)
+        XCTAssertEqual(tokenless.status, 401, tokenless.bodyText)
+        XCTAssertEqual(tokenless.header("WWW-Authenticate"), "Pier-App-Token")
+        let token = try XCTUnwrap(try post(pier, "/v1/app-attest/debug", ["debugToken": debugToken]).json["token"] as? String)
+        let registered = try register(token: token)
+        XCTAssertEqual(registered.status, 201, registered.bodyText)
+        let counted = try database.connection().query("SELECT count(*)::int AS n FROM daily_counts WHERE scope = 'push-registrations'")
+        XCTAssertEqual(try counted[0].decode(Int.self, "n"), 0, "an attested device is not counted against its network's day")
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_push_registrations_refused_total{reason="credential"} 1"#), metrics)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testMonitorCountsWhatRequireWouldRefuseAndRefusesNothing() throws {
         let pier = try startAttesting("monitor")
         XCTAssertEqual(try places(pier, 0).status, 200)

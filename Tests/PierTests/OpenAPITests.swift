@@ -15,8 +15,13 @@ final class OpenAPITests: EndToEndTestCase {
             "PIER_APP_ATTEST": "prefer", "PIER_APP_ATTEST_APPS": "ABCDE12345.org.example.pier", "PIER_APP_ATTEST_SECRET": "schemathesis-secret-of-thirty-two-characters",
             "PIER_APP_ATTEST_REQUESTS_PER_MINUTE": "100000", "PIER_APP_ATTEST_BURST": "100000", "PIER_APP_ATTEST_CLIENT_SHARE": "1",
         ]) { $1 }
-        // Pushes on, against the APNs stand-in, so that the device routes answer rather than 503.
+        // Pushes on, against the APNs stand-in, so that the device routes answer rather than 503; registrations out of
+        // reach of their limits like the upstreams' budgets.
         environment.merge(try apnsStandIn().1) { $1 }
+        environment.merge([
+            "PIER_PUSH_DEVICES_REQUESTS_PER_MINUTE": "100000", "PIER_PUSH_DEVICES_BURST": "100000", "PIER_PUSH_DEVICES_CLIENT_SHARE": "1",
+            "PIER_PUSH_REGISTRATIONS_PER_DAY": "10000000",
+        ]) { $1 }
         environment.merge(extra) { $1 }
         let pier = try startPier(environment)
         let deadline = Date().addingTimeInterval(30)

@@ -141,3 +141,20 @@ final class WarningPushTests: ServiceTestCase {
         XCTAssertEqual(summary.pushes, 2, "Helsinki's orange wind and the traffic warning")
     }
 }
+
+/// A registration's places by name: read, normalised and deduplicated; then replaced by the points they resolve to.
+final class DeviceRegistrationTests: XCTestCase {
+    func testPlacesByNameAreNormalisedAndReplacedByTheirRoundedPoints() throws {
+        let body = #"{"token":"\#(String(repeating: "0a", count: 32))","environment":"production","places":[{"place":"  Kumpula \t"},{"lat":60.2,"lon":24.96},{"place":"Kumpula"},{"place":"Oulu"}]}"#
+        let registration = try DeviceRegistration(json: Array(body.utf8))
+        XCTAssertEqual(registration.placeNames, ["Kumpula", "Oulu"])
+        XCTAssertEqual(registration.places.count, 1)
+        let resolved = registration.resolved([try XCTUnwrap(Coordinate(latitude: 60.20307, longitude: 24.96131)), try XCTUnwrap(Coordinate(latitude: 65.0124, longitude: 25.4682))])
+        XCTAssertEqual(resolved.placeNames, [])
+        XCTAssertEqual(resolved.places.map { [$0.latitude, $0.longitude] }, [[60.2, 24.96], [65.01, 25.47]], "Kumpula's point was saved already")
+        let long = #"{"token":"\#(String(repeating: "0a", count: 32))","environment":"production","places":[{"place":"\#(String(repeating: "x", count: 101))"}]}"#
+        XCTAssertThrowsError(try DeviceRegistration(json: Array(long.utf8))) { error in
+            XCTAssertEqual((error as? DeviceRegistration.Problem)?.description.hasPrefix("places[0]: expected"), true, "\(error)")
+        }
+    }
+}

@@ -18,6 +18,9 @@ public final class APNsStandIn: @unchecked Sendable {
         public var reason: String?
         /// The payload as sent (JSON text).
         public var payload: String
+        /// When it was answered (seconds since 1970) and over which connection (1 for the first one made).
+        public var at: Double
+        public var connection: Int
     }
 
     public struct Stats: Decodable, Sendable {

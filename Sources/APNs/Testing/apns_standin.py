@@ -1,6 +1,6 @@
 """APNs stand-in for Pier's tests and benchmark: HTTP/2 over TLS (h2, a trustme test CA), checking what Apple checks.
 
-    apns_standin.py --dir DIR --key-id KID --team-id TEAM --topic TOPIC --public-key PEM [--workers N]
+    apns_standin.py --dir DIR --key-id KID --team-id TEAM --topic TOPIC --public-key PEM [--count-only]
 
 Writes DIR/ca.pem (the test CA Pier is pointed at with PIER_APNS_CA_FILE) and DIR/ports ("<push port> <control port>")
 once it listens. Each push is checked as Apple does — the provider token (ES256 over the header and claims, `kid`,
@@ -10,8 +10,12 @@ BadTopic, InvalidPushType, PayloadEmpty, 413 PayloadTooLarge). A connection star
 does, and gets 1000 after its first success.
 
 The control port (plain HTTP/1.1 on loopback) is the test's:
-    GET  /received          every push taken so far, JSON lines (token, headers, the payload as text, the answer given)
-    GET  /stats             {"connections":…, "max_streams_seen":…, "tokens_seen":…, "pushes":…}
+    GET  /received          every push taken so far, JSON lines (token, headers, the payload as text, the answer given,
+                            when, and the number of the connection it came on: 1 for the first one made)
+    GET  /stats             {"connections":…, "max_streams_seen":…, "tokens_seen":…, "pushes":…, "delivered":…,
+                             "first_at":…, "last_at":…} (seconds since the epoch of the first and last answer)
+
+--count-only (the benchmark) keeps counts and times instead of every push: /received is empty.
     POST /script            {"<device token>": [{"status": 410, "reason": "Unregistered", "timestamp": 1700000000000}, …]}
                             answers given, in order, to that token's next pushes (then 200 again); the key "*"
                             applies to every token
@@ -52,6 +56,11 @@ class State:
         self.connections = 0
         self.max_streams_seen = 0
         self.tokens_seen = set()
+        self.pushes = 0
+        self.connections_made = 0
+        self.delivered = 0
+        self.first_at = None
+        self.last_at = None
 
     def scripted(self, device):
         for key in (device, "*"):
@@ -83,16 +92,19 @@ def check_token(state, authorization, now):
         return "InvalidProviderToken"
     if len(signature) != 64:
         return "InvalidProviderToken"
-    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
-    try:
-        state.public_key.verify(der, (parts[0] + "." + parts[1]).encode(), ec.ECDSA(hashes.SHA256()))
-    except InvalidSignature:
-        return "InvalidProviderToken"
     issued = claims.get("iat")
     if not isinstance(issued, int) or issued > now + 60:
         return "InvalidProviderToken"
     if now - issued > 3600:
         return "ExpiredProviderToken"
+    if token in state.tokens_seen:
+        # Verified once already (APNs too checks a token once, not on every push).
+        return None
+    der = encode_dss_signature(int.from_bytes(signature[:32], "big"), int.from_bytes(signature[32:], "big"))
+    try:
+        state.public_key.verify(der, (parts[0] + "." + parts[1]).encode(), ec.ECDSA(hashes.SHA256()))
+    except InvalidSignature:
+        return "InvalidProviderToken"
     state.tokens_seen.add(token)
     return None
 
@@ -141,6 +153,8 @@ class PushConnection(asyncio.Protocol):
     def connection_made(self, transport):
         self.transport = transport
         self.state.connections += 1
+        self.state.connections_made += 1
+        self.number = self.state.connections_made
         self.conn.local_settings = h2.settings.Settings(client=False, initial_values={h2.settings.SettingCodes.MAX_CONCURRENT_STREAMS: 1})
         self.conn.initiate_connection()
         self.transport.write(self.conn.data_to_send())
@@ -181,18 +195,25 @@ class PushConnection(asyncio.Protocol):
             if scripted:
                 status, reason, timestamp = scripted.get("status", 200), scripted.get("reason"), scripted.get("timestamp")
         apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
-        self.state.received.append({
-            "token": device,
-            "topic": headers.get("apns-topic"),
-            "push_type": headers.get("apns-push-type"),
-            "priority": headers.get("apns-priority"),
-            "expiration": headers.get("apns-expiration"),
-            "collapse_id": headers.get("apns-collapse-id"),
-            "payload": body.decode("utf-8", "replace"),
-            "status": status,
-            "reason": reason,
-            "at": time.time(),
-        })
+        now = time.time()
+        self.state.pushes += 1
+        self.state.delivered += status == 200
+        self.state.first_at = self.state.first_at or now
+        self.state.last_at = now
+        if not self.state.args.count_only:
+            self.state.received.append({
+                "token": device,
+                "topic": headers.get("apns-topic"),
+                "push_type": headers.get("apns-push-type"),
+                "priority": headers.get("apns-priority"),
+                "expiration": headers.get("apns-expiration"),
+                "collapse_id": headers.get("apns-collapse-id"),
+                "payload": body.decode("utf-8", "replace"),
+                "status": status,
+                "reason": reason,
+                "at": now,
+                "connection": self.number,
+            })
         response_headers = [(":status", str(status)), ("apns-id", apns_id)]
         data = b""
         if reason:
@@ -235,12 +256,14 @@ async def control(state, reader, writer):
             answer = "".join(json.dumps(push) + "\n" for push in state.received).encode()
         elif method == "GET" and path == "/stats":
             answer = json.dumps({"connections": state.connections, "max_streams_seen": state.max_streams_seen,
-                                 "tokens_seen": len(state.tokens_seen), "pushes": len(state.received)}).encode()
+                                 "tokens_seen": len(state.tokens_seen), "pushes": state.pushes, "delivered": state.delivered,
+                                 "first_at": state.first_at, "last_at": state.last_at}).encode()
         elif method == "POST" and path == "/script":
             for device, answers in json.loads(body).items():
                 state.script.setdefault(device, []).extend(answers)
         elif method == "POST" and path == "/reset":
             state.received.clear()
+            state.pushes, state.delivered, state.first_at, state.last_at = 0, 0, None, None
             state.script.clear()
             state.delay_ms = 0
         elif method == "POST" and path == "/delay":
@@ -260,6 +283,7 @@ async def main():
     parser.add_argument("--team-id", required=True)
     parser.add_argument("--topic", required=True)
     parser.add_argument("--public-key", required=True)
+    parser.add_argument("--count-only", action="store_true")
     args = parser.parse_args()
     state = State(args)
 

@@ -1,7 +1,9 @@
 """The device routes' secret: `POST /v1/devices` answers it once; later calls on that device (the stateful phase) send
 it as the bearer token, as the app does. Cases whose device schemathesis made up keep what they had (401 or 404).
 A valid token is made unique per request: the same token registered twice replaces the first registration (as
-documented), which a stateful sequence would take for a created resource that vanished."""
+documented), which a stateful sequence would take for a created resource that vanished. A place saved by name is made
+one FMI knows (the double's Kumpula): which names exist is FMI's data, not the schema's, and an unknown name is answered
+`404` as `/v1/weather?place=` answers it — which a stateful sequence would take for a vanished device."""
 import re
 import secrets
 
@@ -28,6 +30,10 @@ def before_call(context, case, kwargs):
         token = case.body.get("token")
         if isinstance(token, str) and re.fullmatch(r"([0-9a-fA-F]{2}){8,100}", token):
             case.body = {**case.body, "token": secrets.token_hex(32)}
+        places = case.body.get("places")
+        if isinstance(places, list):
+            known = [{"place": "Kumpula"} if isinstance(p, dict) and isinstance(p.get("place"), str) and len(p) == 1 else p for p in places]
+            case.body = {**case.body, "places": known}
     if path != "/v1/devices/{id}":
         return
     secret = _secrets.get((case.path_parameters or {}).get("id"))
