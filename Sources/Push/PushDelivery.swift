@@ -14,6 +14,9 @@ public final class PushDelivery: Sendable {
         public var backoff = RetryBackoff()
         /// The wait between rounds when nothing is due (another replica's enqueue is seen within it).
         public var idlePoll: Duration = .seconds(1)
+        /// Rounds under way at once in this process: while one waits for PostgreSQL (its claim, its record), the other's
+        /// pushes are on the wire, so the connection is never idle between batches.
+        public var concurrentRounds = 2
 
         public init() {}
     }
@@ -39,8 +42,17 @@ public final class PushDelivery: Sendable {
         self.logger = logger
     }
 
-    /// Rounds until the task is cancelled; `onRound` hears each one.
+    /// Rounds until the task is cancelled (``Settings/concurrentRounds`` at a time, each claiming its own batch);
+    /// `onRound` hears each one.
     public func run(onRound: @escaping @Sendable (Round) -> Void = { _ in }) async {
+        await withTaskGroup(of: Void.self) { group in
+            for _ in 0..<max(1, settings.concurrentRounds) {
+                group.addTask { await self.rounds(onRound: onRound) }
+            }
+        }
+    }
+
+    private func rounds(onRound: @escaping @Sendable (Round) -> Void) async {
         while !Task.isCancelled {
             do {
                 let round = try await deliverDue()

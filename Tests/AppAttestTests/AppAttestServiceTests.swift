@@ -221,6 +221,24 @@ final class AppAttestServiceTests: ServiceTestCase {
         }
     }
 
+    /// Migration 0022 moved the day's registrations per network into Limits' one table: a network that had registered
+    /// its devices before the upgrade has still registered them after it.
+    func testRegistrationsCountedBeforeTheUpgradeStillCount() async throws {
+        let previous = try TestDatabase.create()
+        defer { previous.drop() }
+        let old = try await previous.migratedPool(through: 21)
+        let today = DailyCounter.day(Date())
+        _ = try await old.execute(
+            "INSERT INTO app_attest_registrations (network, day, registrations) VALUES ('198.51.100.0/24', $1::date, 2), ('2001:db8::/48', $1::date - 3, 1)",
+            [today.description])
+        let upgraded = try await previous.migratedPool()
+        let counter = service().registrations
+        let counted = try await counter.count("198.51.100.0/24", day: today, in: upgraded)
+        XCTAssertEqual(counted, 2)
+        let moved = try await upgraded.query("SELECT count(*)::int AS n FROM daily_counts WHERE scope = $1", [counter.scope])
+        XCTAssertEqual(try moved[0].decode(Int.self, "n"), 2, "every row moved, old days too (the next registration drops them)")
+    }
+
     func testANetworkRegistersItsDaysDevicesAndNoMore() async throws {
         let service = service { $0.registrationsPerDay = 2 }
         func register(from text: String) async throws -> Result<String, AppAttestFailure>? {
