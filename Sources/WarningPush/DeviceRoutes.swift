@@ -123,12 +123,12 @@ struct DeviceRoutes: Sendable {
         return points
     }
 
-    /// A name FMI does not know (`404`, as `/v1/weather?place=` answers it) or a place outside its coverage (`422`)
-    /// names the member at fault (never the name). FMI unavailable, or the client's share spent, stays as the one
-    /// refusal rule says.
+    /// A name FMI does not know or a place outside its coverage is `422`, naming the member at fault (never the name):
+    /// not `404` as `/v1/weather?place=` says it, because on `/v1/devices/{id}` a `404` tells the app its registration is
+    /// gone and to register anew. FMI unavailable, or the client's share spent, stays as the one refusal rule says.
     private static func placeRefusal(_ error: any Error) -> any Error {
         guard let refused = error as? HTTPError, refused.status == .notFound || refused.status == .unprocessableContent else { return error }
-        return HTTPError(refused.status, "places: \(refused.message)")
+        return HTTPError(.unprocessableContent, "places: \(refused.message)")
     }
 
     /// The path's id and the bearer secret.

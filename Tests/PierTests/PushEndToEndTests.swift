@@ -118,7 +118,7 @@ final class PushEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(upstream.requests(.fmi).filter { $0.query["place"] != nil }.count, 1)
 
         let unknown = try send(pier, "POST", "/v1/devices", body: registration(token: 7, places: #"[{"place":"Atlantis"}]"#))
-        XCTAssertEqual(unknown.status, 404, "as /v1/weather?place= answers it")
+        XCTAssertEqual(unknown.status, 422, "not 404: on /v1/devices/{id} that says the registration is gone")
         XCTAssertEqual(unknown.bodyText, #"{"error":"places: FMI knows no place by that name"}"#, "the name is not repeated")
         XCTAssertEqual(try send(pier, "POST", "/v1/devices", body: registration(token: 8, places: #"[{"lat":60,"lon":25}]"#)).status, 201)
         // The network's two of the day are made: the next new device waits for tomorrow (UTC), and nothing is stored.

@@ -3,7 +3,7 @@ it as the bearer token, as the app does. Cases whose device schemathesis made up
 A valid token is made unique per request: the same token registered twice replaces the first registration (as
 documented), which a stateful sequence would take for a created resource that vanished. A place saved by name is made
 one FMI knows (the double's Kumpula): which names exist is FMI's data, not the schema's, and an unknown name is answered
-`404` as `/v1/weather?place=` answers it — which a stateful sequence would take for a vanished device."""
+`422`, which schemathesis would count as a schema-valid body refused."""
 import re
 import secrets
 
