@@ -17,9 +17,8 @@ struct DeviceRoutes: Sendable {
     static let collection = "/v1/devices"
     static let item = "/v1/devices/{id}"
 
-    /// Both or neither: the engine is on.
-    let store: WarningSubscriptionStore?
-    let limits: RegistrationLimits?
+    /// The registrations and what making one may cost: `nil` while the push engine is off.
+    let on: (store: WarningSubscriptionStore, limits: RegistrationLimits)?
     /// The points of places saved by name (the weather's names, FMI's): read when a registration names one.
     let places: @Sendable () -> (any WarningPlaces)?
     /// Told when a registration changed, so that a warning already in force over a new place is pushed at once.
@@ -28,8 +27,8 @@ struct DeviceRoutes: Sendable {
     func register(in router: inout Router) {
         let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
         // The refusals are decided on the event loop; only what needs PostgreSQL leaves it.
-        router.hybrid(.post, Self.collection) { [store, limits, places, changed] request in
-            let (store, limits) = try Self.on(store, limits)
+        router.hybrid(.post, Self.collection) { [on, places, changed] request in
+            let (store, limits) = try Self.running(on)
             let asked = try Self.registration(request)
             let admitted = try limits.admit(request)
             let named = try Self.whereabouts(of: asked, for: request, places: places())
@@ -43,16 +42,16 @@ struct DeviceRoutes: Sendable {
                 return .json(Array(body.utf8), status: .created, headers: headers)
             }
         }
-        router.hybrid(.get, Self.item) { [store, limits] request in
-            let (store, _) = try Self.on(store, limits)
+        router.hybrid(.get, Self.item) { [on] request in
+            let store = try Self.running(on).store
             let (id, secret) = try Self.credentials(request)
             return .later {
                 guard let stored = try await store.show(id, secret: secret) else { throw try await Self.refusal(id, store) }
                 return .json(Self.view(stored), headers: noStore)
             }
         }
-        router.hybrid(.put, Self.item) { [store, limits, places, changed] request in
-            let (store, limits) = try Self.on(store, limits)
+        router.hybrid(.put, Self.item) { [on, places, changed] request in
+            let (store, limits) = try Self.running(on)
             let (id, secret) = try Self.credentials(request)
             let asked = try Self.registration(request)
             // A change moves places like a registration (the notifier looks again): it spends the same share; the
@@ -68,8 +67,8 @@ struct DeviceRoutes: Sendable {
                 return .json(Self.view(stored), headers: noStore)
             }
         }
-        router.hybrid(.delete, Self.item) { [store, limits] request in
-            let (store, _) = try Self.on(store, limits)
+        router.hybrid(.delete, Self.item) { [on] request in
+            let store = try Self.running(on).store
             let (id, secret) = try Self.credentials(request)
             return .later {
                 guard try await store.delete(id, secret: secret) else { throw try await Self.refusal(id, store) }
@@ -90,11 +89,11 @@ struct DeviceRoutes: Sendable {
         try await store.exists(id) ? wrongSecret : unknown
     }
 
-    private static func on(
-        _ store: WarningSubscriptionStore?, _ limits: RegistrationLimits?
-    ) throws(HTTPError) -> (WarningSubscriptionStore, RegistrationLimits) {
-        guard let store, let limits else { throw off }
-        return (store, limits)
+    private static func running(
+        _ on: (store: WarningSubscriptionStore, limits: RegistrationLimits)?
+    ) throws(HTTPError) -> (store: WarningSubscriptionStore, limits: RegistrationLimits) {
+        guard let on else { throw off }
+        return on
     }
 
     private static func registration(_ request: HTTPRequest) throws(HTTPError) -> DeviceRegistration {

@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import HTTPServer
 import Logging
@@ -44,7 +45,7 @@ public struct WarningPushFeature: Feature {
             do {
                 let started = ContinuousClock.now
                 let summary = try await notifier.notify()
-                if summary.ran { lookSeconds?.set(Self.seconds(ContinuousClock.now - started)) }
+                if summary.ran { lookSeconds?.set((ContinuousClock.now - started).seconds) }
                 enqueued?.increment(by: UInt64(summary.pushes + summary.allClears))
                 if summary.pushes + summary.allClears > 0 {
                     logger.info("warning pushes enqueued", metadata: ["pushes": "\(summary.pushes)", "all_clears": "\(summary.allClears)", "warnings": "\(summary.warnings)"])
@@ -55,10 +56,6 @@ public struct WarningPushFeature: Feature {
             }
             await nudge.wait(atMost: Self.interval)
         }
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// The demo's device: one registration over Helsinki (English, all-clears too), whose pushes the demo logs as they
@@ -76,6 +73,7 @@ public struct WarningPushFeature: Feature {
 
     public func register(in router: inout Router) {
         let (nudge, warnings) = (self.nudge, self.warnings)
-        DeviceRoutes(store: store, limits: engine?.registrations, places: { warnings.places }, changed: { nudge.nudge() }).register(in: &router)
+        let on = store.flatMap { store in engine.map { (store: store, limits: $0.registrations) } }
+        DeviceRoutes(on: on, places: { warnings.places }, changed: { nudge.nudge() }).register(in: &router)
     }
 }

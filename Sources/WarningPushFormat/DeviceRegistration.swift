@@ -80,9 +80,8 @@ public struct DeviceRegistration: Sendable, Equatable {
                 continue
             }
             guard let latitude = place["lat"]?.number(in: body), let longitude = place["lon"]?.number(in: body),
-                let rounded = Coordinate(latitude: Self.rounded(latitude), longitude: Self.rounded(longitude))
+                Self.add(latitude, longitude, to: &places)
             else { throw .member(member, expected: "{\"lat\": -90…90, \"lon\": -180…180}") }
-            if !places.contains(rounded) { places.append(rounded) }
         }
         var minimum = CAPSeverity.moderate
         if let member = object["min_severity"] {
@@ -107,11 +106,15 @@ public struct DeviceRegistration: Sendable, Equatable {
     public func resolved(_ points: [Coordinate]) -> DeviceRegistration {
         var registration = self
         registration.placeNames = []
-        for point in points {
-            guard let rounded = Coordinate(latitude: Self.rounded(point.latitude), longitude: Self.rounded(point.longitude)) else { continue }
-            if !registration.places.contains(rounded) { registration.places.append(rounded) }
-        }
+        for point in points { _ = Self.add(point.latitude, point.longitude, to: &registration.places) }
         return registration
+    }
+
+    /// Adds the point rounded (once: two places in one square kilometre are one); `false` when it is no coordinate.
+    private static func add(_ latitude: Double, _ longitude: Double, to places: inout [Coordinate]) -> Bool {
+        guard let rounded = Coordinate(latitude: rounded(latitude), longitude: rounded(longitude)) else { return false }
+        if !places.contains(rounded) { places.append(rounded) }
+        return true
     }
 
     /// Two decimals.

@@ -12,10 +12,9 @@ does, and gets 1000 after its first success.
 The control port (plain HTTP/1.1 on loopback) is the test's:
     GET  /received          every push taken so far, JSON lines (token, headers, the payload as text, the answer given,
                             when, and the number of the connection it came on: 1 for the first one made)
-    GET  /stats             {"connections":…, "max_streams_seen":…, "tokens_seen":…, "pushes":…, "delivered":…,
-                             "first_at":…, "last_at":…} (seconds since the epoch of the first and last answer)
+    GET  /stats             {"connections":…, "max_streams_seen":…, "tokens_seen":…, "pushes":…}
 
---count-only (the benchmark) keeps counts and times instead of every push: /received is empty.
+--count-only (the benchmark's own-rate run) keeps the count instead of every push: /received is empty.
     POST /script            {"<device token>": [{"status": 410, "reason": "Unregistered", "timestamp": 1700000000000}, …]}
                             answers given, in order, to that token's next pushes (then 200 again); the key "*"
                             applies to every token
@@ -58,9 +57,6 @@ class State:
         self.tokens_seen = set()
         self.pushes = 0
         self.connections_made = 0
-        self.delivered = 0
-        self.first_at = None
-        self.last_at = None
 
     def scripted(self, device):
         for key in (device, "*"):
@@ -195,11 +191,7 @@ class PushConnection(asyncio.Protocol):
             if scripted:
                 status, reason, timestamp = scripted.get("status", 200), scripted.get("reason"), scripted.get("timestamp")
         apns_id = headers.get("apns-id") or str(uuid.uuid4()).upper()
-        now = time.time()
         self.state.pushes += 1
-        self.state.delivered += status == 200
-        self.state.first_at = self.state.first_at or now
-        self.state.last_at = now
         if not self.state.args.count_only:
             self.state.received.append({
                 "token": device,
@@ -211,7 +203,7 @@ class PushConnection(asyncio.Protocol):
                 "payload": body.decode("utf-8", "replace"),
                 "status": status,
                 "reason": reason,
-                "at": now,
+                "at": time.time(),
                 "connection": self.number,
             })
         response_headers = [(":status", str(status)), ("apns-id", apns_id)]
@@ -256,14 +248,13 @@ async def control(state, reader, writer):
             answer = "".join(json.dumps(push) + "\n" for push in state.received).encode()
         elif method == "GET" and path == "/stats":
             answer = json.dumps({"connections": state.connections, "max_streams_seen": state.max_streams_seen,
-                                 "tokens_seen": len(state.tokens_seen), "pushes": state.pushes, "delivered": state.delivered,
-                                 "first_at": state.first_at, "last_at": state.last_at}).encode()
+                                 "tokens_seen": len(state.tokens_seen), "pushes": state.pushes}).encode()
         elif method == "POST" and path == "/script":
             for device, answers in json.loads(body).items():
                 state.script.setdefault(device, []).extend(answers)
         elif method == "POST" and path == "/reset":
             state.received.clear()
-            state.pushes, state.delivered, state.first_at, state.last_at = 0, 0, None, None
+            state.pushes = 0
             state.script.clear()
             state.delay_ms = 0
         elif method == "POST" and path == "/delay":
