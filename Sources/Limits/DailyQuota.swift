@@ -152,6 +152,11 @@ public final class DailyQuota: Sendable {
         return Snapshot(day: day, limit: limit, used: used, reserve: limit - shares.unreserved(day: limit))
     }
 
+    /// When the upstream's day that holds `now` ends (its next midnight in its own time zone).
+    public func dayEnds(now: Date = Date()) -> Date {
+        day(at: now).0.adding(days: 1).start(in: timeZone)
+    }
+
     private func learn(day: CalendarDate, used: Int, groups: [ClientGroup], counts: [Int], spent: (index: Int, limit: Int)?) {
         known.withLock { known in
             var today = known.flatMap { $0.day == day ? $0 : nil } ?? Known(day: day)

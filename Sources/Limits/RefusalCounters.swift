@@ -12,13 +12,15 @@ public struct RefusalCounters: Sendable {
     /// a group's share spent, the count not readable.
     public static let quotaReasons = ["daily_quota", "reserve", "daily_share", "quota_unknown"]
 
-    /// - Parameter name: the metric (`pier_tfnsw_refusals_total`), labelled `reason` (and `group`).
-    public init(metrics: MetricsRegistry?, name: String, help: String, reasons: [String]) {
+    /// - Parameters:
+    ///   - name: the metric (`pier_upstream_refusals_total`), labelled `labels` (`upstream="tfnsw"`), then `reason`
+    ///     (and `group`).
+    public init(metrics: MetricsRegistry?, name: String, help: String, labels: MetricsRegistry.Labels = [], reasons: [String]) {
         var counters: [String: Counter] = [:], byGroup: [String: [ClientGroup.Size: Counter]] = [:]
-        for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: [("reason", reason)]) }
+        for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: labels + [("reason", reason)]) }
         for reason in [UpstreamRefusal.clientShare.rawValue, UpstreamRefusal.concurrency.rawValue, "daily_share"] where reasons.contains(reason) {
             for size in ClientGroup.Size.allCases {
-                byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: [("reason", reason), ("group", size.rawValue)])
+                byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: labels + [("reason", reason), ("group", size.rawValue)])
             }
         }
         self.counters = counters

@@ -53,6 +53,12 @@ public final class MetricsRegistry: Sendable {
         _ = lookup(name, type: "gauge", help: help, labels: labels) { .sampled(sample) }
     }
 
+    /// A counter whose value is read from `sample` when the registry is rendered (a total the owner or the kernel
+    /// already keeps: CPU seconds). Registering the same name and labels again keeps the first.
+    public func counter(_ name: String, help: String, labels: Labels = [], sample: @escaping @Sendable () -> Double) {
+        _ = lookup(name, type: "counter", help: help, labels: labels) { .sampled(sample) }
+    }
+
     public func histogram(
         _ name: String, help: String, labels: Labels = [], buckets: [Double] = Histogram.latencyBuckets
     ) -> Histogram {

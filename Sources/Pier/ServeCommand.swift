@@ -90,6 +90,7 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
 
+        ServiceMetrics.register(in: registry, version: PierCommand.version, database: database, pool: pool, leader: election)
         let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
             fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,

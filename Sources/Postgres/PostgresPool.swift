@@ -67,6 +67,9 @@ public final class PostgresPool: Sendable {
     /// Connections open now (idle and in use).
     public var openConnections: Int { state.withLock { $0.open } }
 
+    /// Connections open now, those of them idle, and the callers waiting for one (`/metrics`).
+    public var usage: (open: Int, idle: Int, waiting: Int) { state.withLock { ($0.open, $0.idle.count, $0.waiters.count) } }
+
     /// Runs `body` with a connection of its own, on a Dispatch thread.
     @discardableResult
     public func withConnection<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws -> T {

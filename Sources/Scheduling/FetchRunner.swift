@@ -55,12 +55,28 @@ public final class FetchRunner: Sendable {
 
     /// Registers the last-success gauge of every source on the board (again after sources were added; a
     /// gauge registered twice is the same gauge).
+    /// Beside it, what `/health` says of each source, by the same rule (``SourceStatusBoard/statuses(now:)``): its state
+    /// (one series per state, `1` for the one it is in), its data's age and the age at which it turns stale — the
+    /// operator's freshness panel and alert read these rather than recomputing the rule.
     public func publishMetrics() {
+        guard let metrics else { return }
         for source in board.sources {
-            metrics?.gauge(
-                "pier_fetch_last_success_timestamp_seconds", help: "Unix time of the last successful fetch per source.",
-                labels: [("source", source.name)]
+            let labels = [("source", source.name)]
+            metrics.gauge(
+                "pier_fetch_last_success_timestamp_seconds", help: "Unix time of the last successful fetch per source.", labels: labels
             ) { [board] in board.history(source.name).lastSuccess?.timeIntervalSince1970 ?? 0 }
+            metrics.gauge(
+                "pier_source_stale_after_seconds", help: "The age at which a source's data turns stale in /health.", labels: labels
+            ) { source.staleAfter.seconds }
+            metrics.gauge(
+                "pier_source_age_seconds", help: "Age of each source's data (NaN before its first success).", labels: labels
+            ) { [board] in board.status(of: source.name)?.ageSeconds.map(Double.init) ?? .nan }
+            for state in SourceStatus.State.allCases {
+                metrics.gauge(
+                    "pier_source_state", help: "Each source's state in /health: 1 for the state it is in, 0 for the others.",
+                    labels: labels + [("state", state.rawValue)]
+                ) { [board] in board.status(of: source.name)?.state == state ? 1 : 0 }
+            }
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 
 /// What `/health` says about one source.
 public struct SourceStatus: Sendable, Equatable {
-    public enum State: String, Sendable {
+    public enum State: String, Sendable, CaseIterable {
         /// The last run stored data and it is fresh.
         case ok
         /// No success yet, or the data is older than the schedule allows.

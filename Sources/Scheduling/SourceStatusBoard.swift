@@ -60,6 +60,11 @@ public final class SourceStatusBoard: Sendable {
         }
     }
 
+    /// One source's status at `now` (`nil`: not on the board).
+    public func status(of source: String, now: Date = Date()) -> SourceStatus? {
+        statuses(now: now).first { $0.source == source }
+    }
+
     /// Records a finished run of this process.
     public func record(_ source: String, outcome: FetchOutcome, error: String?, at date: Date) {
         state.withLock { state in

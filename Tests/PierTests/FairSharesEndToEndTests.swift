@@ -45,8 +45,8 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(upstream.requests(.geoapify).count, 21)
 
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="daily_share",group="ipv4/32"} 10"#), metrics)
-        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="daily_share",group="ipv4/24"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_refusals_total{upstream="geoapify",reason="daily_share",group="ipv4/32"} 10"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_refusals_total{upstream="geoapify",reason="daily_share",group="ipv4/24"} 1"#), metrics)
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""quota":{"per_day":200,"used_today":21,"left_today":179,"reserve":60}"#), health)
         XCTAssertFalse(health.contains("198.51.100"), "no addresses on /health")
@@ -94,7 +94,7 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""quota":{"per_day":20,"used_today":15,"left_today":5,"reserve":6}"#), health)
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains(#"pier_geoapify_refusals_total{reason="reserve"} 3"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_refusals_total{upstream="geoapify",reason="reserve"} 3"#), metrics)
         XCTAssertEqual(pier.stop(), 0)
     }
 
@@ -170,9 +170,9 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(statuses.filter { $0 == 429 }.count, 15, "\(statuses)")
         XCTAssertLessThanOrEqual(upstream.requests(.wikipedia).count, 9, "the client's share and its turn's wait, not the flood")
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains(#"pier_wikipedia_refusals_total{reason="client_share",group="ipv4/32"}"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_refusals_total{upstream="wikipedia",reason="client_share",group="ipv4/32"}"#), metrics)
         // Refused before any PostgreSQL work: only the admitted requests looked for a stored answer.
-        let reads = metrics.split(separator: "\n").first { $0.hasPrefix("pier_wikipedia_summary_stored_reads_total ") }
+        let reads = metrics.split(separator: "\n").first { $0.hasPrefix(#"pier_ondemand_stored_reads_total{kind="wikipedia_summary",upstream="wikipedia"} "#) }
         let readCount = try XCTUnwrap(Int(reads?.split(separator: " ").last ?? ""))
         XCTAssertGreaterThanOrEqual(readCount, statuses.filter { $0 != 429 }.count)
         XCTAssertLessThanOrEqual(readCount, 12, "of 24 (answered: \(statuses.filter { $0 != 429 }.count))")

@@ -33,7 +33,7 @@ final class LakeWeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/lake-weather?lat=46.5&lon=6.6&units=imperial").status, 400)
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/lake-weather?lat=abc&lon=6.6").status, 400)
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains("pier_openweather_requests_total 1"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_requests_total{upstream="openweather"} 1"#), metrics)
         XCTAssertTrue(metrics.contains("pier_openweather_slots_dropped_total 1"))
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""lake-weather":{"status":"ok""#), health)

@@ -45,7 +45,7 @@ final class NSWDeparturesEndToEndTests: EndToEndTestCase {
         upstream.set(.tfnsw, .garbage)
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=203294").status, 503)
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains("pier_tfnsw_requests_total 3"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_requests_total{upstream="tfnsw"} 3"#), metrics)
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""nsw":{"status":"#), health)
         XCTAssertTrue(health.contains(#""left_today":49997"#), health)

@@ -62,8 +62,8 @@ final class PlacesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/geocode?text=Berlin").status, 503)
         let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         // Places and geocoding count their calls on the one Geoapify upstream.
-        XCTAssertTrue(metrics.contains("pier_geoapify_requests_total \(upstream.requests(.geoapify).count)"), metrics)
-        XCTAssertTrue(metrics.contains("pier_geoapify_credits_left_today 2495"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_requests_total{upstream="geoapify"} "# + "\(upstream.requests(.geoapify).count)"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_quota_left{upstream="geoapify"} 2495"#), metrics)
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""left_today":2495"#), health)
         XCTAssertEqual(pier.stop(), 0)

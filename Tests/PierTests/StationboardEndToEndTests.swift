@@ -66,9 +66,9 @@ final class StationboardEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(health.contains(#""stationboard":{"status":"ok""#), health)
         XCTAssertTrue(health.contains(#""upstream":"reachable""#), health)
         let metrics = try get(pier, "/metrics").bodyText
-        XCTAssertTrue(metrics.contains("pier_transport_requests_total 1"), metrics)
-        XCTAssertTrue(metrics.contains("pier_stationboard_cache_hits_total"), metrics)
-        XCTAssertTrue(metrics.contains("pier_stationboard_cache_misses_total 1"), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_requests_total{upstream="transport"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_ondemand_cache_hits_total{kind="stationboard",upstream="transport"}"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_ondemand_cache_misses_total{kind="stationboard",upstream="transport"} 1"#), metrics)
     }
 
     /// A Zurich date `days` from today, `YYYY-MM-DD` (the fixture upstream serves a board for any date).

@@ -12,7 +12,7 @@ import Scheduling
 /// is spent, `401` for a missing credential, with `Retry-After`; a stale answer marked (`X-Pier-Stale`).
 ///
 /// A feature supplies only what is its own (``OnDemandSource``). Metrics: the core's, and
-/// `pier_<kind>_cache_bytes`, `…_cache_entries`.
+/// `pier_ondemand_cache_bytes{kind}`, `…_cache_entries{kind}`.
 public final class OnDemand<Source: OnDemandSource>: Sendable {
     public typealias Settings = OnDemandSettings
 
@@ -54,9 +54,13 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         refusalBodies = RefusalBodies(nothingToServe: source.nothingToServe, upstream: upstream.name)
         if let metrics {
             let core = core
-            let prefix = "pier_" + kind.replacingOccurrences(of: "-", with: "_")
-            metrics.gauge(prefix + "_cache_bytes", help: "Bytes of \(kind) answers held in memory.") { Double(core.bytes + renderings.bytes) }
-            metrics.gauge(prefix + "_cache_entries", help: "\(kind) answers held in memory, ready to send.") { Double(renderings.count) }
+            let labels = [("kind", kind.replacingOccurrences(of: "-", with: "_"))]
+            metrics.gauge("pier_ondemand_cache_bytes", help: "Bytes of answers held in memory, by kind.", labels: labels) {
+                Double(core.bytes + renderings.bytes)
+            }
+            metrics.gauge("pier_ondemand_cache_entries", help: "Answers held in memory, ready to send, by kind.", labels: labels) {
+                Double(renderings.count)
+            }
         }
     }
 

@@ -16,9 +16,9 @@ import UpstreamHTTP
 ///
 /// It returns values (``OnDemandOutcome``), never HTTP: the ``OnDemand`` adapter renders answers sent as they are,
 /// and a feature that combines answers (weather: a point's cell, its neighbours, MET Norway's stand-in) renders its
-/// own — through the same refusal rule. Metrics: `pier_<kind>_cache_hits_total`, `…_cache_misses_total`,
-/// `…_stale_total`, `…_unavailable_total`, `…_stored_reads_total` (dashes in the kind as underscores), and the
-/// upstream's (``OnDemandUpstream``).
+/// own — through the same refusal rule. Metrics: `pier_ondemand_cache_hits_total`, `…_cache_misses_total`,
+/// `…_stale_total`, `…_unavailable_total`, `…_stored_reads_total`, labelled `kind` (dashes as underscores) and
+/// `upstream`, and the upstream's (``OnDemandUpstream``).
 public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     public typealias Answer = OnDemandAnswer<Source.Value>
     public typealias Outcome = OnDemandOutcome<Source.Value>
@@ -68,12 +68,16 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         gate = UpstreamGate(limits: upstream.limits)
         askers = OnDemandAskers(budgetBytes: max(64 * 1024, settings.cacheBytes / 32))
         data = LRUCache(budgetBytes: memoryBytes ?? settings.cacheBytes)
-        let prefix = "pier_" + kind.replacingOccurrences(of: "-", with: "_")
-        hits = metrics?.counter(prefix + "_cache_hits_total", help: "\(kind) answers served from memory.")
-        storedReads = metrics?.counter(prefix + "_stored_reads_total", help: "\(kind) answers looked up in PostgreSQL (requests admitted past memory).")
-        misses = metrics?.counter(prefix + "_cache_misses_total", help: "\(kind) requests memory could not answer (PostgreSQL or \(upstream.name) asked).")
-        staleAnswers = metrics?.counter(prefix + "_stale_total", help: "\(kind) answers served stale (\(upstream.name) failed or could not be asked).")
-        unavailableAnswers = metrics?.counter(prefix + "_unavailable_total", help: "\(kind) requests answered 503 or 429 (nothing to serve).")
+        let labels = [("kind", kind.replacingOccurrences(of: "-", with: "_")), ("upstream", upstream.metric)]
+        hits = metrics?.counter("pier_ondemand_cache_hits_total", help: "Answers served from memory, by kind.", labels: labels)
+        storedReads = metrics?.counter(
+            "pier_ondemand_stored_reads_total", help: "Answers looked up in PostgreSQL (requests admitted past memory), by kind.", labels: labels)
+        misses = metrics?.counter(
+            "pier_ondemand_cache_misses_total", help: "Requests memory could not answer (PostgreSQL or the upstream asked), by kind.", labels: labels)
+        staleAnswers = metrics?.counter(
+            "pier_ondemand_stale_total", help: "Answers served stale (the upstream failed or could not be asked), by kind.", labels: labels)
+        unavailableAnswers = metrics?.counter(
+            "pier_ondemand_unavailable_total", help: "Requests answered 503 or 429 (nothing to serve), by kind.", labels: labels)
     }
 
     /// Reads what `/health` shows before the first request: the day's quota and the newest stored answer.

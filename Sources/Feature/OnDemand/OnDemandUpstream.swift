@@ -7,8 +7,9 @@ import Scheduling
 
 /// One upstream as every ``OnDemand`` engine that asks it shares it: its name, its ``UpstreamLimits`` (the
 /// budget with each client's share, the upstream's pause), its ``DailyQuota`` and the metrics of its calls
-/// (`pier_<metric>_requests_total`, `pier_<metric>_failures_total`, `pier_<metric>_refusals_total{reason}`, `pier_<metric>_budget_tokens`,
-/// `pier_<metric>_<unit>_left_today`).
+/// (`pier_upstream_requests_total`, `…_failures_total`, `…_refusals_total{reason,group}`, `…_budget_tokens` and, with a
+/// daily quota, `pier_upstream_quota_limit`, `…_used`, `…_left`, `…_reserve`, `…_resets_timestamp_seconds`: every
+/// family labelled `upstream="<metric>"`, so one dashboard panel or alert rule covers every upstream).
 public final class OnDemandUpstream: Sendable {
     public struct Settings: Sendable {
         /// Requests a minute, the burst and each client's share.
@@ -75,22 +76,43 @@ public final class OnDemandUpstream: Sendable {
         self.quota = quota
         self.spenders = spenders
         limits = UpstreamLimits(budget: settings.budget, waiting: settings.waiting, clock: clock)
-        calls = metrics?.counter("pier_\(metric)_requests_total", help: "Requests made to \(name).")
-        failures = metrics?.counter("pier_\(metric)_failures_total", help: "Requests to \(name) that failed, were throttled or refused.")
+        let labels = [("upstream", metric)]
+        calls = metrics?.counter("pier_upstream_requests_total", help: "Requests made to each upstream.", labels: labels)
+        failures = metrics?.counter(
+            "pier_upstream_failures_total", help: "Requests to each upstream that failed, were throttled or refused.", labels: labels)
         refusals = RefusalCounters(
-            metrics: metrics, name: "pier_\(metric)_refusals_total",
-            help: "Requests not sent to \(name), by reason (budget, client share, pause, requests at once, daily quota, reserve, daily share) and the size of the client group whose share was spent.",
-            reasons: UpstreamRefusal.allCases.map(\.rawValue) + RefusalCounters.quotaReasons)
+            metrics: metrics, name: "pier_upstream_refusals_total",
+            help: "Requests not sent to each upstream, by reason (budget, client share, pause, requests at once, daily quota, reserve, daily share) and the size of the client group whose share was spent.",
+            labels: labels, reasons: UpstreamRefusal.allCases.map(\.rawValue) + RefusalCounters.quotaReasons)
         if let metrics {
             let budget = limits.budget
-            metrics.gauge("pier_\(metric)_budget_tokens", help: "Requests to \(name) that could be made at once now.") { budget.snapshot().tokens }
-            if let quota {
-                metrics.gauge("pier_\(metric)_\(settings.unit)_left_today", help: "\(name)'s daily \(settings.unit) left today (all replicas).") {
-                    let snapshot = quota.snapshot()
-                    return Double(snapshot.limit - (snapshot.used ?? 0))
-                }
+            metrics.gauge("pier_upstream_budget_tokens", help: "Requests to each upstream that could be made at once now.", labels: labels) {
+                budget.snapshot().tokens
             }
+            if let quota { Self.publish(quota, unit: settings.unit, labels: labels, in: metrics) }
         }
+    }
+
+    /// The daily quota's gauges (all replicas' count, as PostgreSQL last told this process): what an operator's alert
+    /// extrapolates to the end of the upstream's own day, and the reserve it should not reach for anything but popular
+    /// answers. Units: requests, or Geoapify's credits (`/health` says which).
+    private static func publish(_ quota: DailyQuota, unit: String, labels: MetricsRegistry.Labels, in metrics: MetricsRegistry) {
+        metrics.gauge("pier_upstream_quota_limit", help: "Each upstream's daily quota (requests or credits).", labels: labels) {
+            Double(quota.snapshot().limit)
+        }
+        metrics.gauge("pier_upstream_quota_used", help: "Each upstream's daily quota used today (all replicas).", labels: labels) {
+            Double(quota.snapshot().used ?? 0)
+        }
+        metrics.gauge("pier_upstream_quota_left", help: "Each upstream's daily quota left today (all replicas).", labels: labels) {
+            let snapshot = quota.snapshot()
+            return Double(max(0, snapshot.limit - (snapshot.used ?? 0)))
+        }
+        metrics.gauge(
+            "pier_upstream_quota_reserve", help: "The part of each upstream's day kept for answers more than one client asked for.", labels: labels
+        ) { Double(quota.snapshot().reserve) }
+        metrics.gauge(
+            "pier_upstream_quota_resets_timestamp_seconds", help: "Unix time at which each upstream's day ends (its own time zone).", labels: labels
+        ) { quota.dayEnds().timeIntervalSince1970 }
     }
 
     /// `"upstream":…,"paused_s":…,"budget":{…}` and, for an upstream with a daily quota, `"quota":{…}`.
