@@ -66,7 +66,9 @@ public final class RawClient {
     public func request(
         _ method: String = "GET", _ target: String, headers: [(String, String)] = [], body: [UInt8] = []
     ) throws -> RawResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: test\r\n"
+        var head = "\(method) \(target) HTTP/1.1\r\n"
+        // `Host: test` unless the caller names its own (a virtual host behind a proxy).
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: test\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         if !body.isEmpty || method == "POST" { head += "Content-Length: \(body.count)\r\n" }
         try send(Array((head + "\r\n").utf8) + body)

@@ -55,6 +55,9 @@ public final class FetchRunner: Sendable {
 
     /// Registers the last-success gauge of every source on the board (again after sources were added; a
     /// gauge registered twice is the same gauge).
+    static let runsMetric = "pier_fetch_runs_total"
+    static let runsHelp = "Fetch runs by source and outcome."
+
     /// Beside it, what `/health` says of each source, by the same rule (``SourceStatusBoard/statuses(now:)``): its state
     /// (one series per state, `1` for the one it is in), its data's age and the age at which it turns stale — the
     /// operator's freshness panel and alert read these rather than recomputing the rule.
@@ -71,6 +74,10 @@ public final class FetchRunner: Sendable {
             metrics.gauge(
                 "pier_source_age_seconds", help: "Age of each source's data (NaN before its first success).", labels: labels
             ) { [board] in board.status(of: source.name)?.ageSeconds.map(Double.init) ?? .nan }
+            // Every outcome from zero, so that a rate or an increase over the first run is counted rather than missed.
+            for outcome in FetchOutcome.allCases {
+                _ = metrics.counter(Self.runsMetric, help: Self.runsHelp, labels: labels + [("outcome", outcome.rawValue)])
+            }
             for state in SourceStatus.State.allCases {
                 metrics.gauge(
                     "pier_source_state", help: "Each source's state in /health: 1 for the state it is in, 0 for the others.",
@@ -179,10 +186,7 @@ public final class FetchRunner: Sendable {
     private func finish(_ job: FetchJob, id: Int64?, result: Result, started: Date) {
         let milliseconds = Int(Date().timeIntervalSince(started) * 1000)
         board.record(job.source, outcome: result.outcome, error: result.failure.map { "\($0)" }, at: Date())
-        metrics?.counter(
-            "pier_fetch_runs_total", help: "Fetch runs by source and outcome.",
-            labels: [("source", job.source), ("outcome", result.outcome.rawValue)]
-        ).increment()
+        metrics?.counter(Self.runsMetric, help: Self.runsHelp, labels: [("source", job.source), ("outcome", result.outcome.rawValue)]).increment()
         var metadata: Logger.Metadata = ["source": "\(job.source)", "outcome": "\(result.outcome.rawValue)", "ms": "\(milliseconds)"]
         if let id { metadata["run"] = "\(id)" }
         switch result {

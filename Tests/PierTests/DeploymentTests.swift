@@ -24,7 +24,7 @@ final class DeploymentTests: EndToEndTestCase {
     }
 
     /// Starts `caddy run` with the repository's Caddyfile: plain HTTP on a free port, proxying to `pierPort`.
-    private func startCaddy(proxyingTo pierPort: Int) throws -> Int {
+    private func startCaddy(proxyingTo pierPort: Int, environment extra: [String: String] = [:]) throws -> Int {
         let port = try PierProcess.freePort()
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("pier-caddy-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
@@ -40,6 +40,7 @@ final class DeploymentTests: EndToEndTestCase {
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.path
         environment["XDG_CONFIG_HOME"] = home.path
+        environment.merge(extra) { $1 }
         process.environment = environment
         _ = FileManager.default.createFile(atPath: caddyLog.path, contents: nil)
         let output = try FileHandle(forWritingTo: caddyLog)
@@ -105,6 +106,42 @@ final class DeploymentTests: EndToEndTestCase {
             XCTAssertNotNil(try? JSONSerialization.jsonObject(with: Data(line.utf8)), "access logs are JSON: \(line)")
         }
         XCTAssertEqual(pier.stop(), 0)
+    }
+
+    /// Grafana (the monitoring profile) is reached through Caddy under its own name only when the operator names it:
+    /// unset, the block answers 404 even to a request naming its placeholder host; set, it proxies (here to pier,
+    /// standing in for Grafana).
+    func testGrafanaOnlyUnderTheNameTheOperatorSets() throws {
+        let pier = try startPier()
+        // Unset: the placeholder site (plain HTTP on port 80, as in production where Caddy holds it anyway).
+        let port = try startCaddy(proxyingTo: pier.port, environment: ["GRAFANA_UPSTREAM": "127.0.0.1:\(pier.port)"])
+        XCTAssertTrue(waitUntil { (try? self.through(port, "/health/live"))?.status == 200 }, "Caddy never answered")
+        let refused = try through(80, "/health/live", headers: [("Host", "grafana.invalid")])
+        XCTAssertEqual(refused.status, 404, "no Grafana without GRAFANA_SITE_ADDRESS")
+        caddy?.terminate()
+        caddy?.waitUntilExit()
+
+        let grafanaPort = try PierProcess.freePort()
+        let named = try startCaddy(
+            proxyingTo: pier.port,
+            environment: ["GRAFANA_SITE_ADDRESS": "http://grafana.localhost:\(grafanaPort)", "GRAFANA_UPSTREAM": "127.0.0.1:\(pier.port)"])
+        XCTAssertTrue(waitUntil { (try? self.through(named, "/health/live"))?.status == 200 }, "Caddy never answered")
+        let proxied = try through(grafanaPort, "/health/live", headers: [("Host", "grafana.localhost:\(grafanaPort)")])
+        XCTAssertEqual(proxied.status, 200, "Grafana's site proxies once named")
+        XCTAssertEqual(proxied.header("Strict-Transport-Security"), "max-age=63072000")
+        XCTAssertFalse(proxied.body.isEmpty)
+        // Another name on that port matches no site: Caddy's empty answer, nothing of what is behind it.
+        XCTAssertTrue(try through(grafanaPort, "/health/live", headers: [("Host", "elsewhere.localhost")]).body.isEmpty, "only under its name")
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    private func waitUntil(_ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(100_000)
+        }
+        return false
     }
 
     /// A database outage with Caddy in front: readiness (`/health`) says 503, but liveness keeps the replica in

@@ -46,15 +46,16 @@ ensure_system_packages() {
 }
 
 # Debian starts a package's service when it installs it (on machines run by systemd): PostgreSQL's own
-# cluster on port 5432, Caddy's default site on port 80. Pier uses neither (its scripts start a private cluster
-# and their own Caddy), so a service that this run's install started is stopped and disabled again — said, not
-# asked: CI has no input. A service that was installed before is left alone.
+# cluster on port 5432, Caddy's default site on port 80, Prometheus on 9090. Pier uses none of them (its scripts
+# start a private cluster and their own Caddy and Prometheus), so a service that this run's install started is
+# stopped and disabled again — said, not asked: CI has no input. A service that was installed before is left alone.
 stop_services_started_by_install() {
     local package service
     for package in "${PIER_NEWLY_INSTALLED[@]}"; do
         case "$package" in
             postgresql) service=postgresql ;;
             caddy) service=caddy ;;
+            prometheus) service=prometheus ;;
             *) continue ;;
         esac
         command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$service" 2>/dev/null || continue
