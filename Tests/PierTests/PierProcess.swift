@@ -50,6 +50,12 @@ final class PierProcess {
     }
 
     /// Sends a signal and waits for the exit status.
+    /// One series' value from `/metrics` (`name{labels}` exactly as rendered), `nil` when it is not there.
+    func metric(_ series: String) throws -> Double? {
+        let text = try RawClient.request(port: port, "/metrics").bodyText
+        return text.split(separator: "\n").first { $0.hasPrefix(series + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+    }
+
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         kill(process.processIdentifier, signal)
         process.waitUntilExit()

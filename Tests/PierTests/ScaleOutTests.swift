@@ -118,6 +118,16 @@ final class ScaleOutTests: EndToEndTestCase {
         let third = try startPier(settings)
         XCTAssertEqual(role(third), "standby")
         XCTAssertEqual(fetched.map { sourceStates(third)[$0] }, ["ok", "ok", "ok"], "\(sourceStates(third))")
+        // What the operator's alerts read (PierNoFetchLeader, PierTwoFetchLeaders, PierSourceStale): one fetching
+        // replica among the three, and /health's source states in /metrics.
+        let leaders: [Double?] = [leader === first ? 1 : 0, leader === second ? 1 : 0, 0]
+        XCTAssertEqual(try [first, second, third].map { try $0.metric("pier_fetch_leader") }, leaders)
+        for pier in [first, second, third] {
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",state="ok"}"#), 1)
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",state="stale"}"#), 0)
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="stationboard",state="idle"}"#), 1)
+            XCTAssertEqual(try pier.metric("pier_postgres_up"), 1)
+        }
 
         // Asked once, the on-demand source is no longer idle on the replica that asked.
         XCTAssertEqual(try RawClient.request(port: standby.port, "/v1/stationboard?id=8503651").status, 200)

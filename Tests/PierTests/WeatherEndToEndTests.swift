@@ -211,8 +211,8 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(response.header("Cache-Control"), "public, max-age=60", "a stand-in is reused for a minute, then FMI is tried again")
         XCTAssertEqual(upstream.requests(.metNorway).first?.headers["user-agent"], "Pier/0.1.0 (ops@example.org)")
         XCTAssertEqual(upstream.requests(.metNorway).first?.query["lat"], "65.0100")
-        XCTAssertEqual(try metric(pier, #"pier_upstream_requests_total{upstream="metno"}"#), 1)
-        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="met_norway"}"#), 1)
+        XCTAssertEqual(try pier.metric(#"pier_upstream_requests_total{upstream="metno"}"#), 1)
+        XCTAssertEqual(try pier.metric(#"pier_weather_answers_total{provenance="met_norway"}"#), 1)
         let health = try RawClient.request(port: pier.port, "/health").bodyText
         XCTAssertTrue(health.contains(#""metno":{"upstream":"reachable","paused_s":0,"budget":"#), health)
         XCTAssertEqual(pier.stop(), 0)
@@ -230,11 +230,6 @@ final class WeatherEndToEndTests: EndToEndTestCase {
     }
 
     private var forecastCalls: Int { upstream.requests(.fmi).filter { $0.query["latlon"] != nil }.count }
-
-    private func metric(_ pier: PierProcess, _ line: String) throws -> Double? {
-        let text = try RawClient.request(port: pier.port, "/metrics").bodyText
-        return text.split(separator: "\n").first { $0.hasPrefix(line + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
-    }
 
     func testWithoutATokenANeighbouringCellAnswersWithItsDistanceElse503() throws {
         // One token, refilled once a minute: the first cell spends it.
@@ -279,12 +274,12 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         let cache = try XCTUnwrap(weatherSource["forecast_cache"] as? [String: Any])
         XCTAssertEqual(cache["budget_bytes"] as? Int, 64 << 20)
         XCTAssertGreaterThan(cache["bytes"] as? Int ?? 0, 4000)
-        XCTAssertEqual(try metric(pier, #"pier_upstream_requests_total{upstream="fmi"}"#), 1)
-        XCTAssertEqual(try metric(pier, #"pier_upstream_refusals_total{upstream="fmi",reason="budget"}"#), 2)
-        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="own"}"#), 1)
-        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="neighbour"}"#), 2)
-        XCTAssertEqual(try metric(pier, #"pier_weather_answers_total{provenance="unavailable"}"#), 1)
-        XCTAssertGreaterThan(try metric(pier, "pier_weather_cache_bytes") ?? 0, 4000)
+        XCTAssertEqual(try pier.metric(#"pier_upstream_requests_total{upstream="fmi"}"#), 1)
+        XCTAssertEqual(try pier.metric(#"pier_upstream_refusals_total{upstream="fmi",reason="budget"}"#), 2)
+        XCTAssertEqual(try pier.metric(#"pier_weather_answers_total{provenance="own"}"#), 1)
+        XCTAssertEqual(try pier.metric(#"pier_weather_answers_total{provenance="neighbour"}"#), 2)
+        XCTAssertEqual(try pier.metric(#"pier_weather_answers_total{provenance="unavailable"}"#), 1)
+        XCTAssertGreaterThan(try pier.metric("pier_weather_cache_bytes") ?? 0, 4000)
         XCTAssertEqual(pier.stop(), 0)
     }
 
@@ -307,7 +302,7 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(polite.status, 200)
         XCTAssertNil(polite.header("X-Pier-Forecast-Distance-Km"), "its own cell")
         XCTAssertEqual(forecastCalls, 3)
-        XCTAssertEqual(try metric(pier, #"pier_upstream_refusals_total{upstream="fmi",reason="client_share",group="ipv4/32"}"#), 6)
+        XCTAssertEqual(try pier.metric(#"pier_upstream_refusals_total{upstream="fmi",reason="client_share",group="ipv4/32"}"#), 6)
         XCTAssertEqual(pier.stop(), 0)
     }
 
