@@ -89,6 +89,19 @@ class Board:
 
 I = 'instance=~"$instance"'
 U = 'upstream=~"$upstream"'
+def rate(metric, by="", *filters):
+    """`sum by (<by>) (rate(<metric>{instance=~"$instance",<filters>}[$__rate_interval]))`: a counter a second."""
+    selector = ",".join((I,) + filters)
+    return f"sum{f' by ({by}) ' if by else ''}(rate({metric}{{{selector}}}[{RATE}]))"
+
+
+def share_gauge(board, title, description, expr, legend, steps):
+    """A horizontal bar per series of a 0–1 share, coloured by `steps` ([(colour, from), …], the first from nothing)."""
+    board.panel("bargauge", title, description, [(expr, legend)], unit="percentunit",
+                defaults={"min": 0, "max": 1, "thresholds": {"mode": "absolute", "steps": [{"color": colour, "value": start} for colour, start in steps]}},
+                options={"orientation": "horizontal", "displayMode": "gradient"})
+
+
 STATES = {"mappings": [{"type": "value", "options": {"0": {"text": "no", "color": "red"}, "1": {"text": "yes", "color": "green"}}}]}
 
 
@@ -112,18 +125,18 @@ def service():
             [("count by (version) (pier_build_info)", "{{version}}")], width=4, height=5)
     b.row("Requests")
     b.panel("timeseries", "Requests by route", "Answers a second per route (all statuses).",
-            [(f"sum by (route) (rate(http_requests_total{{{I}}}[{RATE}]))", "{{route}}")], unit="reqps")
+            [(rate("http_requests_total", "route"), "{{route}}")], unit="reqps")
     b.panel("timeseries", "Requests by status", "Answers a second per status code.",
-            [(f"sum by (status) (rate(http_requests_total{{{I}}}[{RATE}]))", "{{status}}")], unit="reqps")
+            [(rate("http_requests_total", "status"), "{{status}}")], unit="reqps")
     b.panel("timeseries", "p50 latency by route", "Median time from the request's last byte to the answer, per route.",
             [(f"histogram_quantile(0.5, sum by (route, le) (rate(http_request_duration_seconds_bucket{{{I}}}[{RATE}])))", "{{route}}")], unit="s")
     b.panel("timeseries", "p99 latency by route", "99th percentile per route: what the slowest of a hundred waits.",
             [(f"histogram_quantile(0.99, sum by (route, le) (rate(http_request_duration_seconds_bucket{{{I}}}[{RATE}])))", "{{route}}")], unit="s")
     b.panel("timeseries", "Open connections", "Client connections open per replica, and those refused at PIER_MAX_CONNECTIONS.",
             [(f"sum by (instance) (http_open_connections{{{I}}})", "{{instance}} open"),
-             (f"sum by (instance) (rate(http_refused_connections_total{{{I}}}[{RATE}]))", "{{instance}} refused/s")])
+             (rate("http_refused_connections_total", "instance"), "{{instance}} refused/s")])
     b.panel("timeseries", "Cached responses", "Ships and lakes served ready-encoded from memory: hits and rebuilds a second.",
-            [(f"sum by (cache, result) (rate(pier_cache_requests_total{{{I}}}[{RATE}]))", "{{cache}} {{result}}")], unit="reqps")
+            [(rate("pier_cache_requests_total", "cache, result"), "{{cache}} {{result}}")], unit="reqps")
     b.row("Process and PostgreSQL")
     b.panel("timeseries", "Memory", "Resident memory per replica: it should level off within hours (the caches have budgets).",
             [(f'process_resident_memory_bytes{{job="pier",{I}}}', "{{instance}}")], unit="bytes", width=8)
@@ -145,11 +158,11 @@ def upstreams():
               "and how fresh the data is against the threshold /health uses.", variables=("instance", "upstream"))
     b.row("Calls")
     b.panel("timeseries", "Calls", "Requests made to each upstream a second (all replicas).",
-            [(f"sum by (upstream) (rate(pier_upstream_requests_total{{{I},{U}}}[{RATE}]))", "{{upstream}}")], unit="reqps")
+            [(rate("pier_upstream_requests_total", "upstream", U), "{{upstream}}")], unit="reqps")
     b.panel("timeseries", "Failures", "Calls that failed, were throttled or refused by the upstream, a second.",
-            [(f"sum by (upstream) (rate(pier_upstream_failures_total{{{I},{U}}}[{RATE}]))", "{{upstream}}")], unit="reqps")
+            [(rate("pier_upstream_failures_total", "upstream", U), "{{upstream}}")], unit="reqps")
     b.panel("timeseries", "Refusals by reason", "Requests Pier did not send, by reason: budget, client_share, paused, concurrency, daily_quota, reserve, daily_share, quota_unknown.",
-            [(f"sum by (upstream, reason) (rate(pier_upstream_refusals_total{{{I},{U}}}[{RATE}]))", "{{upstream}} {{reason}}")], unit="reqps")
+            [(rate("pier_upstream_refusals_total", "upstream, reason", U), "{{upstream}} {{reason}}")], unit="reqps")
     b.panel("timeseries", "Budget left", "Requests each upstream's budget allows at once now, per replica (0: callers wait or are refused).",
             [(f"min by (upstream) (pier_upstream_budget_tokens{{{I},{U}}})", "{{upstream}}")])
     b.row("Daily quotas")
@@ -157,33 +170,29 @@ def upstreams():
             [(f"max by (upstream) (pier_upstream_quota_used{{{I},{U}}})", "{{upstream}} used"),
              (f"max by (upstream) (pier_upstream_quota_limit{{{I},{U}}})", "{{upstream}} limit"),
              (f"max by (upstream) (pier_upstream_quota_limit{{{I},{U}}} - pier_upstream_quota_reserve{{{I},{U}}})", "{{upstream}} reserve starts")])
-    b.panel("bargauge", "Quota left today", "What is left of each upstream's day, as a share of its limit (red: into the reserve).",
-            [(f"max by (upstream) (pier_upstream_quota_left{{{I},{U}}}) / max by (upstream) (pier_upstream_quota_limit{{{I},{U}}})", "{{upstream}}")],
-            unit="percentunit", defaults={"min": 0, "max": 1, "thresholds": {"mode": "absolute", "steps": [
-                {"color": "red", "value": None}, {"color": "orange", "value": 0.3}, {"color": "green", "value": 0.5}]}},
-            options={"orientation": "horizontal", "displayMode": "gradient"})
+    share_gauge(b, "Quota left today", "What is left of each upstream's day, as a share of its limit (red: into the reserve).",
+                f"max by (upstream) (pier_upstream_quota_left{{{I},{U}}}) / max by (upstream) (pier_upstream_quota_limit{{{I},{U}}})", "{{upstream}}",
+                [("red", None), ("orange", 0.3), ("green", 0.5)])
     b.panel("bargauge", "Hours until each upstream's day ends", "Its own midnight (Sydney's for TfNSW, UTC for the others).",
             [(f"(max by (upstream) (pier_upstream_quota_resets_timestamp_seconds{{{I},{U}}}) - time()) / 3600", "{{upstream}}")],
             unit="h", options={"orientation": "horizontal", "displayMode": "basic"})
     b.row("Freshness and stale answers")
-    b.panel("bargauge", "Data age against the stale threshold", "Each source's age as a share of the age at which /health calls it stale (1 = stale).",
-            [(f"max by (source) (pier_source_age_seconds{{{I}}}) / max by (source) (pier_source_stale_after_seconds{{{I}}})", "{{source}}")],
-            unit="percentunit", defaults={"min": 0, "max": 1, "thresholds": {"mode": "absolute", "steps": [
-                {"color": "green", "value": None}, {"color": "orange", "value": 0.7}, {"color": "red", "value": 1}]}},
-            options={"orientation": "horizontal", "displayMode": "gradient"})
+    share_gauge(b, "Data age against the stale threshold", "Each source's age as a share of the age at which /health calls it stale (1 = stale).",
+                f"max by (source) (pier_source_age_seconds{{{I}}}) / max by (source) (pier_source_stale_after_seconds{{{I}}})", "{{source}}",
+                [("green", None), ("orange", 0.7), ("red", 1)])
     b.panel("table", "Source states", "Each source as /health states it: ok, stale, failing (last run failed, data still fresh), idle (on demand, not asked yet), disabled (no key).",
             [(f"max by (source, state) (pier_source_state{{{I}}}) == 1", "")],
             options={"showHeader": True}, transformations=[{"id": "labelsToFields", "options": {}},
                                                            {"id": "organize", "options": {"excludeByName": {"Time": True, "Value": True}}}])
     b.panel("timeseries", "Stale answers by kind", "Answers served stale (marked X-Pier-Stale) because the upstream failed or could not be asked.",
-            [(f"sum by (kind) (rate(pier_ondemand_stale_total{{{I},{U}}}[{RATE}]))", "{{kind}}")], unit="reqps")
+            [(rate("pier_ondemand_stale_total", "kind", U), "{{kind}}")], unit="reqps")
     b.panel("timeseries", "Nothing to serve by kind", "Requests answered 503 or 429 with nothing to serve.",
-            [(f"sum by (kind) (rate(pier_ondemand_unavailable_total{{{I},{U}}}[{RATE}]))", "{{kind}}")], unit="reqps")
+            [(rate("pier_ondemand_unavailable_total", "kind", U), "{{kind}}")], unit="reqps")
     b.panel("timeseries", "Memory hit ratio by kind", "Share of requests answered from memory (the rest read PostgreSQL or ask the upstream).",
             [(f"sum by (kind) (rate(pier_ondemand_cache_hits_total{{{I},{U}}}[{RATE}])) / (sum by (kind) (rate(pier_ondemand_cache_hits_total{{{I},{U}}}[{RATE}])) + sum by (kind) (rate(pier_ondemand_cache_misses_total{{{I},{U}}}[{RATE}])))", "{{kind}}")],
             unit="percentunit")
     b.panel("timeseries", "Weather answers by provenance", "Where /v1/weather's answers came from: own cell, stale, a neighbour, MET Norway, none.",
-            [(f"sum by (provenance) (rate(pier_weather_answers_total{{{I}}}[{RATE}]))", "{{provenance}}")], unit="reqps")
+            [(rate("pier_weather_answers_total", "provenance"), "{{provenance}}")], unit="reqps")
     b.panel("timeseries", "Fetch runs by outcome", "The scheduled fetches' runs in the last hour by source and outcome (ok, suspect, failed).",
             [(f"sum by (source, outcome) (increase(pier_fetch_runs_total{{{I}}}[1h]))", "{{source}} {{outcome}}")])
     return b
@@ -198,10 +207,10 @@ def fair_shares():
             [(f"topk(5, sum by (upstream, reason) (increase(pier_upstream_refusals_total{{{I}}}[1h])))", "{{upstream}} {{reason}}")],
             options={"orientation": "horizontal", "displayMode": "basic"})
     b.panel("timeseries", "Refusals by reason", "Every upstream's refusals a second, by reason.",
-            [(f"sum by (reason) (rate(pier_upstream_refusals_total{{{I}}}[{RATE}]))", "{{reason}}")], unit="reqps")
+            [(rate("pier_upstream_refusals_total", "reason"), "{{reason}}")], unit="reqps")
     b.panel("timeseries", "Registrations refused", "App Attest verifications refused before any work (by whose share was spent) and push registrations refused (credential, share, the network's day).",
-            [(f"sum by (share) (rate(pier_app_attest_verifications_refused_total{{{I}}}[{RATE}]))", "app attest {{share}}"),
-             (f"sum by (reason) (rate(pier_push_registrations_refused_total{{{I}}}[{RATE}]))", "push {{reason}}")], unit="reqps")
+            [(rate("pier_app_attest_verifications_refused_total", "share"), "app attest {{share}}"),
+             (rate("pier_push_registrations_refused_total", "reason"), "push {{reason}}")], unit="reqps")
     return b
 
 
@@ -218,12 +227,12 @@ def app_attest():
     b.panel("stat", "Refused for want of a token (last hour)", "Requests refused 401 under prefer or require.",
             [(f"sum(increase(pier_app_attest_spending_refused_total{{{I}}}[1h]))", "refused")], width=6)
     b.panel("timeseries", "Attestations by result", "Device registrations: accepted, or the first check that failed.",
-            [(f"sum by (result) (rate(pier_app_attest_attestations_total{{{I}}}[{RATE}]))", "{{result}}")], unit="reqps")
+            [(rate("pier_app_attest_attestations_total", "result"), "{{result}}")], unit="reqps")
     b.panel("timeseries", "Assertions by result", "Token exchanges: accepted, or the first check that failed.",
-            [(f"sum by (result) (rate(pier_app_attest_assertions_total{{{I}}}[{RATE}]))", "{{result}}")], unit="reqps")
+            [(rate("pier_app_attest_assertions_total", "result"), "{{result}}")], unit="reqps")
     b.panel("timeseries", "Tokens issued and debug exchanges", "Tokens issued a second, and debug-token exchanges by result.",
-            [(f"sum(rate(pier_app_attest_tokens_issued_total{{{I}}}[{RATE}]))", "tokens"),
-             (f"sum by (result) (rate(pier_app_attest_debug_exchanges_total{{{I}}}[{RATE}]))", "debug {{result}}")], unit="reqps")
+            [(rate("pier_app_attest_tokens_issued_total"), "tokens"),
+             (rate("pier_app_attest_debug_exchanges_total", "result"), "debug {{result}}")], unit="reqps")
     return b
 
 
@@ -239,17 +248,17 @@ def push():
     b.panel("stat", "Oldest pending", "How long the oldest waiting push has waited (alert past 15 minutes).",
             [(f"max(pier_push_outbox_oldest_pending_seconds{{{I}}})", "oldest")], unit="s", width=6, height=5)
     b.panel("timeseries", "Pushes by result", "APNs' answers a second: delivered, retried, rejected (with Apple's reason), failed.",
-            [(f"sum by (result, reason) (rate(pier_push_total{{{I}}}[{RATE}]))", "{{result}} {{reason}}")], unit="reqps")
+            [(rate("pier_push_total", "result, reason"), "{{result}} {{reason}}")], unit="reqps")
     b.panel("timeseries", "Outbox", "Pushes pending and the oldest one's wait.",
             [(f"max(pier_push_outbox_pending{{{I}}})", "pending"), (f"max(pier_push_outbox_oldest_pending_seconds{{{I}}})", "oldest (s)")])
     b.panel("timeseries", "Notifier", "The notifier's last look (fan-out query and enqueue, seconds) and pushes it enqueued a second.",
             [(f"max(pier_warning_push_look_seconds{{{I}}})", "look (s)"),
-             (f"sum(rate(pier_warning_push_enqueued_total{{{I}}}[{RATE}]))", "enqueued/s")])
+             (rate("pier_warning_push_enqueued_total"), "enqueued/s")])
     b.panel("timeseries", "Devices removed", "Devices deleted because APNs said their token is gone (410, BadDeviceToken).",
             [(f"sum(increase(pier_push_devices_removed_total{{{I}}}[1h]))", "removed in the last hour")])
     b.panel("timeseries", "Warning lookups", "Points' warnings looked up in memory (or PostGIS before the set first loaded), and CAP documents read.",
-            [(f"sum by (from) (rate(pier_warnings_lookups_total{{{I}}}[{RATE}]))", "lookup {{from}}"),
-             (f"sum by (result) (rate(pier_warnings_documents_total{{{I}}}[{RATE}]))", "documents {{result}}")], unit="reqps")
+            [(rate("pier_warnings_lookups_total", "from"), "lookup {{from}}"),
+             (rate("pier_warnings_documents_total", "result"), "documents {{result}}")], unit="reqps")
     return b
 
 
