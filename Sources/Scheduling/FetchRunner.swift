@@ -78,10 +78,13 @@ public final class FetchRunner: Sendable {
             for outcome in FetchOutcome.allCases {
                 _ = metrics.counter(Self.runsMetric, help: Self.runsHelp, labels: labels + [("outcome", outcome.rawValue)])
             }
+            // `fetched`: an on-demand source's data ages whenever nobody asks (its /health `stale` then says only that),
+            // so the operator's staleness alert reads the scheduled ones.
+            let fetched = board.isOnDemand(source.name) ? "on_demand" : "scheduled"
             for state in SourceStatus.State.allCases {
                 metrics.gauge(
                     "pier_source_state", help: "Each source's state in /health: 1 for the state it is in, 0 for the others.",
-                    labels: labels + [("state", state.rawValue)]
+                    labels: labels + [("fetched", fetched), ("state", state.rawValue)]
                 ) { [board] in board.status(of: source.name)?.state == state ? 1 : 0 }
             }
         }

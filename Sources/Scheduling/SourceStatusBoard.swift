@@ -60,6 +60,11 @@ public final class SourceStatusBoard: Sendable {
         }
     }
 
+    /// Whether `source` is asked when a request needs it rather than on a schedule.
+    public func isOnDemand(_ source: String) -> Bool {
+        state.withLock { $0.onDemand.contains(source) }
+    }
+
     /// One source's status at `now` (`nil`: not on the board).
     public func status(of source: String, now: Date = Date()) -> SourceStatus? {
         statuses(now: now).first { $0.source == source }

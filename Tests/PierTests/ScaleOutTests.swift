@@ -123,9 +123,9 @@ final class ScaleOutTests: EndToEndTestCase {
         let leaders: [Double?] = [leader === first ? 1 : 0, leader === second ? 1 : 0, 0]
         XCTAssertEqual(try [first, second, third].map { try $0.metric("pier_fetch_leader") }, leaders)
         for pier in [first, second, third] {
-            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",state="ok"}"#), 1)
-            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",state="stale"}"#), 0)
-            XCTAssertEqual(try pier.metric(#"pier_source_state{source="stationboard",state="idle"}"#), 1)
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",fetched="scheduled",state="ok"}"#), 1)
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="ships",fetched="scheduled",state="stale"}"#), 0)
+            XCTAssertEqual(try pier.metric(#"pier_source_state{source="stationboard",fetched="on_demand",state="idle"}"#), 1)
             XCTAssertEqual(try pier.metric("pier_postgres_up"), 1)
         }
 

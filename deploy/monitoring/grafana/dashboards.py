@@ -119,8 +119,8 @@ def service():
     b.panel("stat", "Answers 5xx", "Share of answers with a 5xx status over the last 5 minutes (/health left out).",
             [(f'sum(rate(http_requests_total{{{I},status=~"5..",route!~"/health.*"}}[5m])) / sum(rate(http_requests_total{{{I},route!~"/health.*"}}[5m]))', "5xx")],
             unit="percentunit", width=4, height=5)
-    b.panel("stat", "Sources stale", "Sources whose data /health calls stale (older than their threshold).",
-            [('count(max by (source) (pier_source_state{state="stale"}) == 1) or vector(0)', "stale")], width=4, height=5)
+    b.panel("stat", "Sources stale", "Scheduled sources whose data /health calls stale (older than their threshold; on-demand ones age whenever nobody asks).",
+            [('count(max by (source) (pier_source_state{fetched="scheduled",state="stale"}) == 1) or vector(0)', "stale")], width=4, height=5)
     b.panel("stat", "Versions", "Running versions and how many replicas run each.",
             [("count by (version) (pier_build_info)", "{{version}}")], width=4, height=5)
     b.row("Requests")
@@ -181,7 +181,7 @@ def upstreams():
                 f"max by (source) (pier_source_age_seconds{{{I}}}) / max by (source) (pier_source_stale_after_seconds{{{I}}})", "{{source}}",
                 [("green", None), ("orange", 0.7), ("red", 1)])
     b.panel("table", "Source states", "Each source as /health states it: ok, stale, failing (last run failed, data still fresh), idle (on demand, not asked yet), disabled (no key).",
-            [(f"max by (source, state) (pier_source_state{{{I}}}) == 1", "")],
+            [(f"max by (source, fetched, state) (pier_source_state{{{I}}}) == 1", "")],
             options={"showHeader": True}, transformations=[{"id": "labelsToFields", "options": {}},
                                                            {"id": "organize", "options": {"excludeByName": {"Time": True, "Value": True}}}])
     b.panel("timeseries", "Stale answers by kind", "Answers served stale (marked X-Pier-Stale) because the upstream failed or could not be asked.",
