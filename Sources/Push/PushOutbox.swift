@@ -1,7 +1,7 @@
 import APNsFormat
 import Postgres
 
-/// The outbox in PostgreSQL (`push_outbox`, Migrations/0020_push.sql): features enqueue, every replica claims what is
+/// The outbox in PostgreSQL (`push_outbox`, Migrations/0020_push.sql; its payloads once each in `push_payloads`, 0024): features enqueue, every replica claims what is
 /// due under a lease and records what APNs answered. The statements are here and nowhere else.
 public final class PushOutbox: Sendable {
     /// What one round recorded, by what APNs answered.
@@ -31,10 +31,11 @@ public final class PushOutbox: Sendable {
     @discardableResult
     public func enqueue(_ messages: [PushMessage]) async throws -> Int {
         guard !messages.isEmpty else { return 0 }
-        return try await pool.withConnection { connection in
-            try connection.insert(
-                "INSERT INTO push_outbox (device_id, push_key, payload, collapse_id, expires_at, priority) VALUES",
-                row: "($1::uuid, $2, $3, $4, to_timestamp($5), $6)",
+        return try await pool.transaction { connection in
+            try Self.storePayloads(Array(Set(messages.map(\.payload))), on: connection)
+            return try connection.insert(
+                "INSERT INTO push_outbox (device_id, push_key, payload_id, collapse_id, expires_at, priority) VALUES",
+                row: "($1::uuid, $2, (SELECT id FROM push_payloads WHERE digest = sha256(convert_to($3, 'UTF8'))), $4, to_timestamp($5), $6)",
                 rows: messages.map { [$0.deviceID, $0.key, $0.payload, $0.collapseID, $0.expiresAt, $0.priority] },
                 tail: "ON CONFLICT (device_id, push_key) DO NOTHING")
         }
@@ -42,15 +43,36 @@ public final class PushOutbox: Sendable {
 
     /// Adds the pushes a feature's query selects, in the feature's transaction — for a fan-out to many devices, which
     /// never leaves PostgreSQL. `select` yields, in this order: the device id, the push's key, the payload, the collapse
-    /// id, when it expires (timestamptz) and its priority; a key the device already has is left out. Returns how many
-    /// were added.
+    /// id, when it expires (timestamptz) and its priority; a key the device already has is left out. Each distinct
+    /// payload is stored once (`push_payloads`). Returns how many were added.
     /// `with` (`WITH a AS (…), b AS (…)`) goes before the insert: PostgreSQL takes a data-modifying `WITH` only there.
     public static func enqueue(
         with: String = "", selecting select: String, _ parameters: [any PostgresEncodable], on connection: PostgresConnection
     ) throws -> Int {
-        try connection.execute(
-            "\(with) INSERT INTO push_outbox (device_id, push_key, payload, collapse_id, expires_at, priority) \(select) ON CONFLICT (device_id, push_key) DO NOTHING",
+        let pushes = "pushes (device_id, push_key, payload, collapse_id, expires_at, priority) AS (\(select))"
+        return try connection.execute(
+            """
+            \(with.isEmpty ? "WITH" : with + ",") \(pushes),
+            bodies AS (
+                INSERT INTO push_payloads (digest, body) SELECT sha256(convert_to(body, 'UTF8')), body FROM (SELECT DISTINCT payload FROM pushes) AS d (body)
+                ON CONFLICT (digest) DO UPDATE SET used_at = now()
+                RETURNING id, body
+            )
+            INSERT INTO push_outbox (device_id, push_key, payload_id, collapse_id, expires_at, priority)
+            SELECT p.device_id, p.push_key, b.id, p.collapse_id, p.expires_at, p.priority FROM pushes p JOIN bodies b ON b.body = p.payload
+            ON CONFLICT (device_id, push_key) DO NOTHING
+            """,
             parameters)
+    }
+
+    /// Stores each of `bodies` unless stored already (then marks it used now, so a prune under way keeps it).
+    private static func storePayloads(_ bodies: [String], on connection: PostgresConnection) throws {
+        _ = try connection.execute(
+            """
+            INSERT INTO push_payloads (digest, body) SELECT sha256(convert_to(b, 'UTF8')), b FROM unnest($1::text[]) AS b
+            ON CONFLICT (digest) DO UPDATE SET used_at = now()
+            """,
+            [PostgresArray.literal(bodies)])
     }
 
     /// Claims at most `limit` due pushes for `lease` (no other replica takes them before it ends), after marking those
@@ -71,9 +93,9 @@ public final class PushOutbox: Sendable {
                 )
                 UPDATE push_outbox AS o
                 SET leased_until = now() + make_interval(secs => $2), attempts = o.attempts + 1
-                FROM due, push_devices AS d
-                WHERE o.id = due.id AND d.id = o.device_id
-                RETURNING o.id, o.device_id::text AS device, d.token, d.environment, o.payload, o.collapse_id,
+                FROM due, push_devices AS d, push_payloads AS b
+                WHERE o.id = due.id AND d.id = o.device_id AND b.id = o.payload_id
+                RETURNING o.id, o.device_id::text AS device, d.token, d.environment, b.body AS payload, o.collapse_id,
                     extract(epoch FROM o.expires_at)::bigint AS expires, o.priority, o.push_type, o.attempts
                 """, [limit, seconds]
             ).map { row in
@@ -177,6 +199,11 @@ public final class PushOutbox: Sendable {
                 "DELETE FROM push_devices WHERE seen_at < now() - make_interval(secs => $1)", [Double(deviceRetention.components.seconds)])
             let pushes = try connection.execute(
                 "DELETE FROM push_outbox WHERE state <> 'pending' AND finished_at < now() - make_interval(secs => $1)", [Double(keep.components.seconds)])
+            try connection.execute(
+                """
+                DELETE FROM push_payloads AS b WHERE b.used_at < now() - make_interval(secs => $1)
+                    AND NOT EXISTS (SELECT 1 FROM push_outbox AS o WHERE o.payload_id = b.id)
+                """, [Double(keep.components.seconds)])
             return (devices, pushes)
         }
     }

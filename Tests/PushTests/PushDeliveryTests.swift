@@ -72,6 +72,64 @@ final class PushDeliveryTests: ServiceTestCase {
         XCTAssertEqual(again, 0, "not after delivery either")
     }
 
+    /// A payload is stored once however many devices get it (a warning's fan-out: three payloads for 100,000 rows),
+    /// through either way of enqueueing, delivered as it was given, and pruned once nothing names it.
+    func testEachPayloadIsStoredOnceAndPrunedWhenNothingNamesIt() async throws {
+        let ids = try await devices(3)
+        let expires = Int64(Date().timeIntervalSince1970) + 3600
+        let (a, b, c) = (#"{"aps":{"alert":"a \"quoted\" \\ one"}}"#, #"{"aps":{"alert":"b"}}"#, #"{"aps":{"alert":"c"}}"#)
+        try await outbox.enqueue([
+            PushMessage(deviceID: ids[0], key: "test:1", payload: a, expiresAt: expires),
+            PushMessage(deviceID: ids[1], key: "test:1", payload: a, expiresAt: expires),
+            PushMessage(deviceID: ids[2], key: "test:1", payload: b, expiresAt: expires),
+        ])
+        let stored = try await count("SELECT count(*)::int AS n FROM push_payloads")
+        XCTAssertEqual(stored, 2)
+        // A feature's fan-out in its own query: every device, payload a again.
+        let fanned = try await pool.transaction { connection in
+            try PushOutbox.enqueue(
+                selecting: "SELECT id, 'fan:1', $1::text, NULL::text, to_timestamp($2), 10 FROM push_devices", [a, expires], on: connection)
+        }
+        XCTAssertEqual(fanned, 3)
+        let (payloads, pushes) = (try await count("SELECT count(*)::int AS n FROM push_payloads"), try await count("SELECT count(*)::int AS n FROM push_outbox"))
+        XCTAssertEqual(payloads, 2, "a is stored once for five pushes")
+        XCTAssertEqual(pushes, 6)
+
+        let round = try await delivery().deliverDue()
+        XCTAssertEqual(round.recorded.delivered, 6)
+        XCTAssertEqual(try standIn.received().map(\.payload).sorted(), [a, a, a, a, a, b].sorted(), "each sent as it was given")
+
+        try await outbox.enqueue([PushMessage(deviceID: ids[0], key: "test:2", payload: c, expiresAt: expires)])
+        let pruned = try await outbox.prune(deviceRetention: .seconds(86_400), keep: .zero)
+        XCTAssertEqual(pruned.pushes, 6)
+        let left = try await pool.query("SELECT body FROM push_payloads").map { try $0.decode(String.self, "body") }
+        XCTAssertEqual(left, [c], "delivered pushes' payloads go with them; a pending push's stays")
+    }
+
+    /// Migration 0024 moved the payloads out of the outbox's rows: pushes pending before the upgrade go out after it
+    /// with the payloads they were enqueued with.
+    func testPushesPendingBeforeThePayloadsMovedAreSentAsTheyWere() async throws {
+        let previous = try TestDatabase.create()
+        defer { previous.drop() }
+        let old = try await previous.migratedPool(through: 23)
+        let ids = try await old.transaction { connection in
+            try (0..<3).map { try PushDevices.register(token: String(format: "%064x", $0), environment: .production, on: connection) }
+        }
+        let (a, b) = (#"{"aps":{"alert":"before"}}"#, #"{"aps":{"alert":"other"}}"#)
+        for (id, payload) in zip(ids, [a, a, b]) {
+            _ = try await old.execute(
+                "INSERT INTO push_outbox (device_id, push_key, payload, expires_at) VALUES ($1::uuid, 'old:1', $2, now() + interval '1 hour')", [id, payload])
+        }
+        let upgraded = try await previous.migratedPool()
+        let moved = try await upgraded.query("SELECT count(*)::int AS n FROM push_payloads")[0].decode(Int.self, "n")
+        XCTAssertEqual(moved, 2)
+        let round = try await PushDelivery(
+            outbox: PushOutbox(pool: upgraded), sender: client, settings: .init(), metrics: PushMetrics(registry: MetricsRegistry())
+        ).deliverDue()
+        XCTAssertEqual(round.recorded.delivered, 3)
+        XCTAssertEqual(try standIn.received().map(\.payload).sorted(), [a, a, b].sorted())
+    }
+
     func testDeadTokensAreDeletedRetriesWaitAndRefusalsAreDone() async throws {
         let ids = try await devices(5)
         try standIn.script(token(0), [["status": 410, "reason": "Unregistered", "timestamp": Int64(Date().timeIntervalSince1970 + 60) * 1000]])

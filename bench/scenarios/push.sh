@@ -12,7 +12,7 @@ TITLE="Push: $DEVICES devices inside one warning's area, from its publication to
 SCENARIO_DEFAULT=no
 SEED_SHIPS=no
 PUSH_DIR="$WORK/push"
-CLEAR_TABLES="push_outbox warning_notified warning_push_roots warning_subscriptions push_devices weather_warnings"
+CLEAR_TABLES="push_outbox push_payloads warning_notified warning_push_roots warning_subscriptions push_devices weather_warnings"
 rm -rf "$PUSH_DIR"
 mkdir -p "$PUSH_DIR"
 # One publication of one warning (the fixtures' traffic warning over Uusimaa) and its area as WKT.
@@ -82,6 +82,8 @@ SQL
     PIER_APNS_KEY_FILE="$PUSH_DIR/key.p8" PIER_APNS_KEY_ID=BENCHKEY01 PIER_APNS_TEAM_ID=BENCHTEAM1 PIER_APNS_TOPIC=fi.example.weather \
         PIER_APNS_URL="https://127.0.0.1:$sink_port" PIER_APNS_CA_FILE="$PUSH_DIR/sink.pem" PIER_APNS_ALLOW_TEST_CA=yes start_server pier
     sleep 1  # the notifier's first look (nothing in force yet)
+    local wal_before
+    wal_before=$(psql_value "SELECT pg_current_wal_lsn()")
     start=$(now_ns)
     "$PIER_BIN" fetch warnings --once >/dev/null
     local published=$(( ($(now_ns) - start) / 1000000 )) figures
@@ -94,15 +96,18 @@ SQL
     done
     read -r delivered total first last < <(psql_value "SELECT count(*) FILTER (WHERE state = 'delivered') || ' ' || count(*) || ' '
         || extract(epoch FROM min(created_at)) || ' ' || extract(epoch FROM max(finished_at)) FROM push_outbox")
-    local look rss fanout
+    local look rss fanout wal
     look=$(metric pier_warning_push_look_seconds)
+    # PostgreSQL's write-ahead log from the publication to the last delivery, per push: the database's work for each
+    # push as bytes (enqueue, claim, result), a figure the machine's load does not move.
+    wal=$(psql_value "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal_before') / greatest(count(*), 1)) FROM push_outbox")
     # The fan-out query alone (the devices whose places the warning's area contains), as the notifier asks it.
     fanout=$(psql_value "EXPLAIN (ANALYZE, FORMAT JSON) SELECT s.device_id, s.language FROM warning_subscriptions s, weather_warnings w
         WHERE s.min_severity <= w.severity::int AND ST_Intersects(s.places, w.area)" | python3 -c 'import json, sys; plan = json.load(sys.stdin)[0]; print("%.0f ms for %d devices" % (plan["Execution Time"], plan["Plan"]["Actual Rows"]))')
     rss=$(peak_rss_mib)
-    printf 'publication (pier fetch warnings --once, %s ms) to the last delivery: %s s; %s of %s pushes delivered, %s pushes/s from the first enqueued to the last delivered; the notifier'"'"'s look (fan-out query and enqueue) %s s, the fan-out query alone %s; pier peak RSS %s MiB\n' \
+    printf 'publication (pier fetch warnings --once, %s ms) to the last delivery: %s s; %s of %s pushes delivered, %s pushes/s from the first enqueued to the last delivered; the notifier'"'"'s look (fan-out query and enqueue) %s s, the fan-out query alone %s; PostgreSQL WAL %s bytes a push; pier peak RSS %s MiB\n' \
         "$published" "$(awk -v s="$start" -v l="$last" 'BEGIN { printf "%.2f", l - s / 1e9 }')" "$delivered" "$total" \
-        "$(awk -v n="$delivered" -v f="$first" -v l="$last" 'BEGIN { printf "%.0f", (l > f) ? n / (l - f) : 0 }')" "$look" "$fanout" "$rss" | tee -a "$report"
+        "$(awk -v n="$delivered" -v f="$first" -v l="$last" 'BEGIN { printf "%.0f", (l > f) ? n / (l - f) : 0 }')" "$look" "$fanout" "$wal" "$rss" | tee -a "$report"
     stop_server
 
     # Each server alone under h2load: one connection, 1000 streams, a push's payload, a valid provider token.
