@@ -82,8 +82,9 @@ SQL
     PIER_APNS_KEY_FILE="$PUSH_DIR/key.p8" PIER_APNS_KEY_ID=BENCHKEY01 PIER_APNS_TEAM_ID=BENCHTEAM1 PIER_APNS_TOPIC=fi.example.weather \
         PIER_APNS_URL="https://127.0.0.1:$sink_port" PIER_APNS_CA_FILE="$PUSH_DIR/sink.pem" PIER_APNS_ALLOW_TEST_CA=yes start_server pier
     sleep 1  # the notifier's first look (nothing in force yet)
-    local wal_before
+    local wal_before cpu_before
     wal_before=$(psql_value "SELECT pg_current_wal_lsn()")
+    cpu_before=$(metric process_cpu_seconds_total)
     start=$(now_ns)
     "$PIER_BIN" fetch warnings --once >/dev/null
     local published=$(( ($(now_ns) - start) / 1000000 )) figures
@@ -101,6 +102,10 @@ SQL
     # PostgreSQL's write-ahead log from the publication to the last delivery, per push: the database's work for each
     # push as bytes (enqueue, claim, result), a figure the machine's load does not move.
     wal=$(psql_value "SELECT round(pg_wal_lsn_diff(pg_current_wal_lsn(), '$wal_before') / greatest(count(*), 1)) FROM push_outbox")
+    # pier's CPU time per push (/metrics' process_cpu_seconds_total): its own work, less moved by the machine's load
+    # than a rate.
+    local cpu
+    cpu=$(awk -v a="$cpu_before" -v b="$(metric process_cpu_seconds_total)" -v n="$total" 'BEGIN { printf "%.0f", (n > 0) ? (b - a) * 1e6 / n : 0 }')
     # The outbox's updates kept on their page (HOT: no index entry written), of all its updates.
     local hot
     hot=$(psql_value "SELECT n_tup_hot_upd || ' of ' || n_tup_upd FROM pg_stat_user_tables WHERE relname = 'push_outbox'")
@@ -108,9 +113,9 @@ SQL
     fanout=$(psql_value "EXPLAIN (ANALYZE, FORMAT JSON) SELECT s.device_id, s.language FROM warning_subscriptions s, weather_warnings w
         WHERE s.min_severity <= w.severity::int AND ST_Intersects(s.places, w.area)" | python3 -c 'import json, sys; plan = json.load(sys.stdin)[0]; print("%.0f ms for %d devices" % (plan["Execution Time"], plan["Plan"]["Actual Rows"]))')
     rss=$(peak_rss_mib)
-    printf 'publication (pier fetch warnings --once, %s ms) to the last delivery: %s s; %s of %s pushes delivered, %s pushes/s from the first enqueued to the last delivered; the notifier'"'"'s look (fan-out query and enqueue) %s s, the fan-out query alone %s; PostgreSQL WAL %s bytes a push, outbox updates HOT %s; pier peak RSS %s MiB\n' \
+    printf 'publication (pier fetch warnings --once, %s ms) to the last delivery: %s s; %s of %s pushes delivered, %s pushes/s from the first enqueued to the last delivered; the notifier'"'"'s look (fan-out query and enqueue) %s s, the fan-out query alone %s; PostgreSQL WAL %s bytes a push, outbox updates HOT %s; pier CPU %s µs a push; pier peak RSS %s MiB\n' \
         "$published" "$(awk -v s="$start" -v l="$last" 'BEGIN { printf "%.2f", l - s / 1e9 }')" "$delivered" "$total" \
-        "$(awk -v n="$delivered" -v f="$first" -v l="$last" 'BEGIN { printf "%.0f", (l > f) ? n / (l - f) : 0 }')" "$look" "$fanout" "$wal" "$hot" "$rss" | tee -a "$report"
+        "$(awk -v n="$delivered" -v f="$first" -v l="$last" 'BEGIN { printf "%.0f", (l > f) ? n / (l - f) : 0 }')" "$look" "$fanout" "$wal" "$hot" "$cpu" "$rss" | tee -a "$report"
     stop_server
 
     # Each server alone under h2load: one connection, 1000 streams, a push's payload, a valid provider token.
