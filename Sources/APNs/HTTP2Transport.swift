@@ -107,6 +107,9 @@ private final class CurlLoop: @unchecked Sendable {
     /// before the server's settings arrive; after the first answer the server's own limit holds.
     private var waiting: [(request: HTTP2Transport.Request, continuation: Continuation)] = []
     private var warm: Set<String> = []
+    /// Streams under way above which answers gather before a pass, and for how long.
+    static let gatherAbove = 64
+    static let gatherMicroseconds: UInt32 = 10000
     private var active: [String: Int] = [:]
 
     init(configuration: HTTP2Transport.Configuration) {
@@ -157,6 +160,10 @@ private final class CurlLoop: @unchecked Sendable {
             startWaiting(on: multi)
             if transfers.isEmpty && queue.withLock({ $0.stopping && $0.requests.isEmpty }) { break }
             curl_multi_poll(multi, nil, 0, 1000, nil)
+            // libcurl 7.88 visits every transfer on each pass (a poll of the shared socket for each), so with many
+            // streams under way a pass per arriving answer costs the number of streams per push. Answers gather for
+            // a moment first, so each pass serves several (a millisecond is nothing to a push).
+            if transfers.count >= Self.gatherAbove { usleep(Self.gatherMicroseconds) }
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
