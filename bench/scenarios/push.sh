@@ -2,7 +2,9 @@
 # fixtures), the warning published by a `pier fetch warnings --once` beside the running server — as another replica
 # reads a new publication — and every push delivered over HTTP/2 and TLS. Figures: publication to the last delivery,
 # pushes a second, the notifier's look (the fan-out query and the enqueue, pier_warning_push_look_seconds), pier's
-# peak RSS. The pushes go to nghttpd (nghttp2's C server, --echo-upload: 200 to every push) because the tests' APNs
+# peak RSS. The pushes go to nghttpd (nghttp2's C server: an empty file per device token under 3/device/, so every push
+# is answered 200 with an empty body, as APNs answers; `--echo-upload` wrote each body to a temporary file and was
+# the limit at ~1,500/s) because the tests' APNs
 # stand-in (Sources/APNs/Testing/apns_standin.py, Python's h2, which checks the provider token, topic, push type,
 # token and size as Apple does) answers about a thousand a second on one connection and would be the limit; each
 # one's own rate under h2load (one connection, 1000 streams, a valid provider token) is printed beside it. Sourced by
@@ -55,7 +57,7 @@ scenario_run() {
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -keyout "$PUSH_DIR/sink.key" -out "$PUSH_DIR/sink.pem" \
         -days 1 -subj "/CN=127.0.0.1" -addext "subjectAltName=IP:127.0.0.1" -addext "basicConstraints=critical,CA:true" 2>/dev/null
     local sink_port=$((PIER_PORT + 11))
-    "$nghttpd" --echo-upload -m 1000 -d "$PUSH_DIR" "$sink_port" "$PUSH_DIR/sink.key" "$PUSH_DIR/sink.pem" >"$WORK/nghttpd.log" 2>&1 &
+    "$nghttpd" -m 1000 -d "$PUSH_DIR" "$sink_port" "$PUSH_DIR/sink.key" "$PUSH_DIR/sink.pem" >"$WORK/nghttpd.log" 2>&1 &
     SINK_PID=$!
     sleep 0.3
     kill -0 "$SINK_PID" 2>/dev/null || die "nghttpd did not start (port $sink_port taken?): $(cat "$WORK/nghttpd.log")"
@@ -77,6 +79,9 @@ INSERT INTO warning_subscriptions (device_id, secret_hash, language, places, min
 ANALYZE push_devices;
 ANALYZE warning_subscriptions;
 SQL
+    # The sink's answer to each device's path: an empty file.
+    mkdir -p "$PUSH_DIR/3/device"
+    "$(pg_bindir)/psql" -qAt "$DATABASE_URL" -c "SELECT token FROM push_devices" | (cd "$PUSH_DIR/3/device" && xargs touch)
     echo "seeding $DEVICES devices: $(( ($(now_ns) - start) / 1000000 )) ms" | tee -a "$report"
 
     PIER_APNS_KEY_FILE="$PUSH_DIR/key.p8" PIER_APNS_KEY_ID=BENCHKEY01 PIER_APNS_TEAM_ID=BENCHTEAM1 PIER_APNS_TOPIC=fi.example.weather \
@@ -138,7 +143,7 @@ PY
             -d "$PUSH_DIR/payload.json" "$1/3/device/$(printf '%064x' 1)" 2>&1 || true)
         printf '%s req/s, %s answered 2xx' "$(grep -o '[0-9.]* req/s' <<<"$out" | head -1 | cut -d' ' -f1)" "$(awk '/status codes/ { print $3 }' <<<"$out")"
     }
-    echo "the sink alone (nghttpd --echo-upload): $(h2load_rate "https://127.0.0.1:$sink_port" "$DEVICES")" | tee -a "$report"
+    echo "the sink alone (nghttpd): $(h2load_rate "https://127.0.0.1:$sink_port" "$DEVICES")" | tee -a "$report"
     "$PIER_PYTHON/python" Sources/APNs/Testing/apns_standin.py --dir "$PUSH_DIR" --key-id BENCHKEY01 --team-id BENCHTEAM1 \
         --topic fi.example.weather --public-key "$PUSH_DIR/public.pem" --count-only >"$WORK/apns.log" 2>&1 &
     APNS_PID=$!
