@@ -51,23 +51,32 @@ public final class SourceStatusBoard: Sendable {
     /// Every configured source's status at `now`.
     public func statuses(now: Date = Date()) -> [SourceStatus] {
         let (sources, onDemand, disabled, histories) = state.withLock { ($0.sources, $0.onDemand, $0.disabled, $0.histories) }
-        return sources.map { source in
-            guard !disabled.contains(source.name) else {
-                return SourceStatus(source: source.name, state: .disabled, lastSuccess: nil, ageSeconds: nil, lastError: nil, lastOutcome: nil)
+        return sources.map { Self.status(of: $0, onDemand: onDemand, disabled: disabled, histories: histories, now: now) }
+    }
+
+    /// One source's status at `now` (`nil`: not on the board) — `/metrics` asks it per series, so it works out that
+    /// source alone.
+    public func status(of name: String, now: Date = Date()) -> SourceStatus? {
+        state.withLock { state in
+            state.sources.first { $0.name == name }.map {
+                Self.status(of: $0, onDemand: state.onDemand, disabled: state.disabled, histories: state.histories, now: now)
             }
-            return (histories[source.name] ?? SourceHistory()).status(
-                source: source.name, staleAfter: source.staleAfter, onDemand: onDemand.contains(source.name), now: now)
         }
+    }
+
+    private static func status(
+        of source: (name: String, staleAfter: Duration), onDemand: Set<String>, disabled: Set<String>, histories: [String: SourceHistory], now: Date
+    ) -> SourceStatus {
+        guard !disabled.contains(source.name) else {
+            return SourceStatus(source: source.name, state: .disabled, lastSuccess: nil, ageSeconds: nil, lastError: nil, lastOutcome: nil)
+        }
+        return (histories[source.name] ?? SourceHistory()).status(
+            source: source.name, staleAfter: source.staleAfter, onDemand: onDemand.contains(source.name), now: now)
     }
 
     /// Whether `source` is asked when a request needs it rather than on a schedule.
     public func isOnDemand(_ source: String) -> Bool {
         state.withLock { $0.onDemand.contains(source) }
-    }
-
-    /// One source's status at `now` (`nil`: not on the board).
-    public func status(of source: String, now: Date = Date()) -> SourceStatus? {
-        statuses(now: now).first { $0.source == source }
     }
 
     /// Records a finished run of this process.

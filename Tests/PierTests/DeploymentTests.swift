@@ -115,7 +115,7 @@ final class DeploymentTests: EndToEndTestCase {
         let pier = try startPier()
         // Unset: the placeholder site (plain HTTP on port 80, as in production where Caddy holds it anyway).
         let port = try startCaddy(proxyingTo: pier.port, environment: ["GRAFANA_UPSTREAM": "127.0.0.1:\(pier.port)"])
-        XCTAssertTrue(waitUntil { (try? self.through(port, "/health/live"))?.status == 200 }, "Caddy never answered")
+        XCTAssertTrue(eventually(within: 30) { (try? self.through(port, "/health/live"))?.status == 200 }, "Caddy never answered")
         let refused = try through(80, "/health/live", headers: [("Host", "grafana.invalid")])
         XCTAssertEqual(refused.status, 404, "no Grafana without GRAFANA_SITE_ADDRESS")
         caddy?.terminate()
@@ -125,7 +125,7 @@ final class DeploymentTests: EndToEndTestCase {
         let named = try startCaddy(
             proxyingTo: pier.port,
             environment: ["GRAFANA_SITE_ADDRESS": "http://grafana.localhost:\(grafanaPort)", "GRAFANA_UPSTREAM": "127.0.0.1:\(pier.port)"])
-        XCTAssertTrue(waitUntil { (try? self.through(named, "/health/live"))?.status == 200 }, "Caddy never answered")
+        XCTAssertTrue(eventually(within: 30) { (try? self.through(named, "/health/live"))?.status == 200 }, "Caddy never answered")
         let proxied = try through(grafanaPort, "/health/live", headers: [("Host", "grafana.localhost:\(grafanaPort)")])
         XCTAssertEqual(proxied.status, 200, "Grafana's site proxies once named")
         XCTAssertEqual(proxied.header("Strict-Transport-Security"), "max-age=63072000")
@@ -133,15 +133,6 @@ final class DeploymentTests: EndToEndTestCase {
         // Another name on that port matches no site: Caddy's empty answer, nothing of what is behind it.
         XCTAssertTrue(try through(grafanaPort, "/health/live", headers: [("Host", "elsewhere.localhost")]).body.isEmpty, "only under its name")
         XCTAssertEqual(pier.stop(), 0)
-    }
-
-    private func waitUntil(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            if condition() { return true }
-            usleep(100_000)
-        }
-        return false
     }
 
     /// A database outage with Caddy in front: readiness (`/health`) says 503, but liveness keeps the replica in

@@ -7,6 +7,16 @@ import XCTest
 
 /// A fresh database and a local upstream (every upstream's double) for each test, and `pier serve` pointed at both.
 class EndToEndTestCase: XCTestCase {
+    /// Whether `condition` holds within `seconds`, asked every 50 ms (a process's state seen from outside).
+    func eventually(within seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try condition() { return true }
+            usleep(50_000)
+        }
+        return try condition()
+    }
+
     var database: TestDatabase!
     var upstream: FixtureUpstream!
 

@@ -165,7 +165,7 @@ final class PushEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(received(1).count, 2, "Uusimaa's traffic warning and Helsinki's yellow wind")
         XCTAssertEqual(received(3).count, 2, "Tampere's pedestrian warning and Pirkanmaa's wind")
         XCTAssertEqual(received(4).first?.status, 410)
-        let gone = try waitUntil { try self.database.connection().query("SELECT count(*)::int AS n FROM push_devices")[0].decode(Int.self, "n") == 2 }
+        let gone = try eventually(within: 20) { try self.database.connection().query("SELECT count(*)::int AS n FROM push_devices")[0].decode(Int.self, "n") == 2 }
         XCTAssertTrue(gone, "the device whose token is gone is deleted")
         pushes = try standIn.received()  // the gone device's round is recorded whole
         let windCollapse = "urn:oid:2.49.0.1.246.0.0.5.4101.1"  // the yellow wind warning's identifier: its root
@@ -208,7 +208,7 @@ final class PushEndToEndTests: EndToEndTestCase {
         let replica = settings.merging(["PIER_PUSH_BATCH": "5", "PIER_PUSH_LEASE_S": "3"]) { $1 }
         let first = try startPier(replica)
         // Its first batch claimed and sent, APNs not yet answering: killed.
-        let claimed = try waitUntil {
+        let claimed = try eventually(within: 20) {
             try connection.query("SELECT count(*)::int AS n FROM push_outbox WHERE state = 'pending' AND leased_until > now()")[0].decode(Int.self, "n") > 0
         }
         XCTAssertTrue(claimed)
@@ -218,7 +218,7 @@ final class PushEndToEndTests: EndToEndTestCase {
             try connection.query("SELECT extract(epoch FROM max(leased_until))::float8 AS t FROM push_outbox")[0].decode(Double?.self, "t"))
         let second = try startPier(replica), third = try startPier(replica)
         let all = 2 * devices  // Kumpula: the orange wind and the traffic warning
-        let delivered = try waitUntil(within: 30) {
+        let delivered = try eventually(within: 30) {
             try connection.query("SELECT count(*)::int AS n FROM push_outbox WHERE state = 'delivered'")[0].decode(Int.self, "n") == all
         }
         XCTAssertTrue(delivered, "every push delivered")
@@ -237,15 +237,6 @@ final class PushEndToEndTests: EndToEndTestCase {
         XCTAssertGreaterThanOrEqual(Set(pushes.map(\.connection).filter { $0 != firstConnection }).count, 2, "both survivors delivered")
         XCTAssertEqual(second.stop(), 0)
         XCTAssertEqual(third.stop(), 0)
-    }
-
-    private func waitUntil(within seconds: Double = 20, _ condition: () throws -> Bool) throws -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return try condition()
     }
 
     func testWithoutAKeyPushesAreOffAndSaySo() throws {

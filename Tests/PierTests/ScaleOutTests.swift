@@ -19,14 +19,6 @@ final class ScaleOutTests: EndToEndTestCase {
         try database.connection().query("SELECT count(*) AS n FROM fetch_runs WHERE source = 'lakes'")[0].decode(Int.self, "n")
     }
 
-    private func eventually(within seconds: Double = 15, _ condition: () throws -> Bool) rethrows -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if try condition() { return true }
-            usleep(50_000)
-        }
-        return try condition()
-    }
 
     func testOneProcessFetchesAndTheOtherTakesOverWhenItDies() throws {
         let settings = ["PIER_LEADER_CHECK_S": "0.2", "PIER_LAKES_INTERVAL_S": "4"]

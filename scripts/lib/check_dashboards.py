@@ -16,6 +16,8 @@ import sys
 import urllib.parse
 import urllib.request
 
+import yaml  # PyYAML: the rule file as Prometheus reads it
+
 # Grafana's own variables and Pier's, as a dashboard opened with "All" sends them.
 SUBSTITUTIONS = {"$__rate_interval": "1m", "$__interval": "15s", "$__range": "1h", "$instance": ".*", "$upstream": ".*",
                  "${instance}": ".*", "${upstream}": ".*"}
@@ -82,7 +84,6 @@ def main():
                     continue
                 if not result:
                     failures.append(f"{where}: no series for {expr}")
-    import yaml  # PyYAML: the rule file as Prometheus reads it
     rules = [rule for group in yaml.safe_load(open(rules_file))["groups"] for rule in group["rules"]]
     for rule in rules:
         unknown = names_in(rule["expr"]) - known
