@@ -35,14 +35,44 @@ public final class APNsClient: Sendable {
 
     /// Sends `notification` once and says what became of it.
     public func send(_ notification: APNsNotification) async -> APNsResult {
+        await send([notification])[0]
+    }
+
+    /// Sends each of `notifications` once, all at once (as many streams as APNs allows), and says what became of each,
+    /// in the same order.
+    public func send(_ notifications: [APNsNotification]) async -> [APNsResult] {
+        let bearer = token.token(now: clock())
+        var results = [APNsResult?](repeating: nil, count: notifications.count)
+        var requests: [HTTP2Transport.Request] = []
+        var sent: [Int] = []
+        for (index, notification) in notifications.enumerated() {
+            switch request(for: notification, bearer: bearer) {
+            case .success(let request):
+                requests.append(request)
+                sent.append(index)
+            case .failure(let refused):
+                results[index] = refused.result
+            }
+        }
+        for (index, answer) in zip(sent, await transport.post(requests)) {
+            results[index] = result(of: answer, bearer: bearer)
+        }
+        return results.map { $0 ?? .retry(status: 0, reason: "stopped") }
+    }
+
+    /// Why a notification is not put on the wire.
+    private struct Refused: Error {
+        var result: APNsResult
+    }
+
+    private func request(for notification: APNsNotification, bearer: String) -> Result<HTTP2Transport.Request, Refused> {
         guard let origin = configuration.origins[notification.environment] else {
-            return .rejected(status: 0, reason: "NoOrigin")
+            return .failure(Refused(result: .rejected(status: 0, reason: "NoOrigin")))
         }
         guard APNsNotification.isDeviceToken(notification.deviceToken) else {
             // Never put on the wire: the path would carry whatever it holds.
-            return .deviceGone(status: 400, reason: "BadDeviceToken", since: nil)
+            return .failure(Refused(result: .deviceGone(status: 400, reason: "BadDeviceToken", since: nil)))
         }
-        let bearer = token.token(now: clock())
         var headers = [
             "authorization: bearer \(bearer)",
             "apns-topic: \(configuration.topic)",
@@ -52,8 +82,11 @@ public final class APNsClient: Sendable {
             "content-type: application/json",
         ]
         if let collapseID = notification.collapseID { headers.append("apns-collapse-id: \(collapseID)") }
-        let request = HTTP2Transport.Request(url: "\(origin)/3/device/\(notification.deviceToken)", headers: headers, body: notification.payload)
-        switch await transport.post(request) {
+        return .success(HTTP2Transport.Request(url: "\(origin)/3/device/\(notification.deviceToken)", headers: headers, body: notification.payload))
+    }
+
+    private func result(of answer: Result<HTTP2Transport.Response, HTTP2Transport.Failure>, bearer: String) -> APNsResult {
+        switch answer {
         case .failure(let failure):
             switch failure {
             case .transport(let code, _): return .retry(status: 0, reason: "transport \(code)")
@@ -73,6 +106,4 @@ public final class APNsClient: Sendable {
     public func stop() {
         transport.stop()
     }
-
-
 }

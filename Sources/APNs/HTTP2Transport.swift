@@ -75,7 +75,18 @@ public final class HTTP2Transport: Sendable {
     /// POSTs `request`; the answer whatever its status, or why there is none.
     public func post(_ request: Request) async -> Result<Response, Failure> {
         await withCheckedContinuation { continuation in
-            loop.submit(request, continuation: continuation)
+            loop.submit([request]) { _, result in continuation.resume(returning: result) }
+        }
+    }
+
+    /// POSTs every one of `requests` at once, in as many streams as the server allows; their answers in the same
+    /// order. One hand-over and one wake-up of the loop for the lot: handed over one by one, each request woke the loop
+    /// for a pass over every transfer under way.
+    public func post(_ requests: [Request]) async -> [Result<Response, Failure>] {
+        guard !requests.isEmpty else { return [] }
+        return await withCheckedContinuation { continuation in
+            let answers = Answers(count: requests.count, continuation: continuation)
+            loop.submit(requests) { index, result in answers.set(index, result) }
         }
     }
 
@@ -88,10 +99,22 @@ public final class HTTP2Transport: Sendable {
 /// The multi handle and the transfers on it. Only its thread touches libcurl; other threads hand it requests through
 /// `queue` and wake it with `curl_multi_wakeup` (the one multi call that is safe from any thread).
 private final class CurlLoop: @unchecked Sendable {
-    typealias Continuation = CheckedContinuation<Result<HTTP2Transport.Response, HTTP2Transport.Failure>, Never>
+    /// Hears the answer to the request at an index of what was submitted together; called once, on the loop's thread
+    /// (or on the submitting one when the loop has stopped).
+    typealias Completion = @Sendable (Int, Result<HTTP2Transport.Response, HTTP2Transport.Failure>) -> Void
+
+    struct Pending {
+        var request: HTTP2Transport.Request
+        var index: Int
+        var completion: Completion
+
+        func finish(_ result: Result<HTTP2Transport.Response, HTTP2Transport.Failure>) {
+            completion(index, result)
+        }
+    }
 
     private struct Queue {
-        var requests: [(HTTP2Transport.Request, Continuation)] = []
+        var requests: [Pending] = []
         var stopping = false
         var stopped = false
     }
@@ -105,10 +128,12 @@ private final class CurlLoop: @unchecked Sendable {
     /// Requests waiting for their origin's first answer: until a connection has answered once, one request at a time
     /// goes to it. A server that starts with one stream (APNs does) would otherwise see the streams libcurl opens
     /// before the server's settings arrive; after the first answer the server's own limit holds.
-    private var waiting: [(request: HTTP2Transport.Request, continuation: Continuation)] = []
+    private var waiting: [Pending] = []
     private var warm: Set<String> = []
-    /// Streams under way above which answers gather before a pass, and for how long.
+    /// Streams under way above which answers gather before a pass, for how long, and when: if the last pass finished
+    /// fewer than 1 in `trickle` of the streams under way.
     static let gatherAbove = 64
+    static let trickle = 16
     static let gatherMicroseconds: UInt32 = 10000
     private var active: [String: Int] = [:]
 
@@ -123,13 +148,14 @@ private final class CurlLoop: @unchecked Sendable {
         }
     }
 
-    func submit(_ request: HTTP2Transport.Request, continuation: Continuation) {
+    func submit(_ requests: [HTTP2Transport.Request], completion: @escaping Completion) {
+        let pending = requests.enumerated().map { Pending(request: $0.element, index: $0.offset, completion: completion) }
         let accepted = queue.withLock { queue -> Bool in
             guard !queue.stopping else { return false }
-            queue.requests.append((request, continuation))
+            queue.requests.append(contentsOf: pending)
             return true
         }
-        guard accepted else { return continuation.resume(returning: .failure(.stopped)) }
+        guard accepted else { return pending.forEach { $0.finish(.failure(.stopped)) } }
         if let multi { curl_multi_wakeup(multi) }
     }
 
@@ -151,19 +177,23 @@ private final class CurlLoop: @unchecked Sendable {
                 defer { queue.requests.removeAll(keepingCapacity: true) }
                 return (queue.requests, queue.stopping)
             }
-            waiting.append(contentsOf: requests.map { (request: $0.0, continuation: $0.1) })
+            waiting.append(contentsOf: requests)
             startWaiting(on: multi)
             if stopping && transfers.isEmpty { break }
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
+            let before = transfers.count
             collectFinished(on: multi)
+            let finished = before - transfers.count
             startWaiting(on: multi)
             if transfers.isEmpty && queue.withLock({ $0.stopping && $0.requests.isEmpty }) { break }
             curl_multi_poll(multi, nil, 0, 1000, nil)
             // libcurl 7.88 visits every transfer on each pass (a poll of the shared socket for each), so with many
-            // streams under way a pass per arriving answer costs the number of streams per push. Answers gather for
-            // a moment first, so each pass serves several (a millisecond is nothing to a push).
-            if transfers.count >= Self.gatherAbove { usleep(Self.gatherMicroseconds) }
+            // streams under way and answers trickling in (a distant server), a pass per answer costs the number of
+            // streams per push. Then answers gather for a moment first, so each pass serves several (a few
+            // milliseconds are nothing to a push). When the last pass finished many, the server answers as fast as
+            // we ask and the next pass goes at once: waiting then only slows a burst down.
+            if transfers.count >= Self.gatherAbove && finished * Self.trickle < transfers.count { usleep(Self.gatherMicroseconds) }
         }
         for handle in idleHandles { curl_easy_cleanup(handle) }
         idleHandles.removeAll()
@@ -179,18 +209,18 @@ private final class CurlLoop: @unchecked Sendable {
             defer { queue.requests.removeAll() }
             return queue.requests
         }
-        for (_, continuation) in left { continuation.resume(returning: .failure(failure)) }
+        for pending in left { pending.finish(.failure(failure)) }
     }
 
     /// Starts what may go: every request to a warm origin, the first one to a cold one.
     private func startWaiting(on multi: UnsafeMutableRawPointer) {
         guard !waiting.isEmpty else { return }
-        var still: [(request: HTTP2Transport.Request, continuation: Continuation)] = []
+        var still: [Pending] = []
         for entry in waiting {
             let origin = Self.origin(of: entry.request.url)
             if warm.contains(origin) || active[origin, default: 0] == 0 {
                 active[origin, default: 0] += 1
-                start(entry.request, continuation: entry.continuation, on: multi)
+                start(entry, on: multi)
             } else {
                 still.append(entry)
             }
@@ -205,11 +235,12 @@ private final class CurlLoop: @unchecked Sendable {
         return String(url[..<(rest.firstIndex(of: "/") ?? url.endIndex)])
     }
 
-    private func start(_ request: HTTP2Transport.Request, continuation: Continuation, on multi: UnsafeMutableRawPointer) {
+    private func start(_ pending: Pending, on multi: UnsafeMutableRawPointer) {
+        let request = pending.request
         guard let handle = idleHandles.popLast() ?? curl_easy_init() else {
-            return continuation.resume(returning: .failure(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")))
+            return pending.finish(.failure(.transport(code: Int(CURLE_OUT_OF_MEMORY.rawValue), message: "curl_easy_init failed")))
         }
-        let transfer = CurlTransfer(continuation: continuation, maximumBodyBytes: configuration.maximumBodyBytes, origin: Self.origin(of: request.url))
+        let transfer = CurlTransfer(pending: pending, maximumBodyBytes: configuration.maximumBodyBytes, origin: Self.origin(of: request.url))
         transfer.headerList = request.headers.reduce(nil) { list, line in curl_slist_append(list, line) }
         // No `Expect: 100-continue` (an HTTP/1.1 habit) and libcurl's own content type left out.
         transfer.headerList = curl_slist_append(transfer.headerList, "Expect:")
@@ -254,9 +285,29 @@ private final class CurlLoop: @unchecked Sendable {
     }
 }
 
+/// The answers to requests posted together, gathered until the last one arrives. Touched only by the loop's thread
+/// (or, once it stopped, by the thread that submitted), one request at a time.
+private final class Answers: @unchecked Sendable {
+    private var results: [Result<HTTP2Transport.Response, HTTP2Transport.Failure>?]
+    private var left: Int
+    private let continuation: CheckedContinuation<[Result<HTTP2Transport.Response, HTTP2Transport.Failure>], Never>
+
+    init(count: Int, continuation: CheckedContinuation<[Result<HTTP2Transport.Response, HTTP2Transport.Failure>], Never>) {
+        results = Array(repeating: nil, count: count)
+        left = count
+        self.continuation = continuation
+    }
+
+    func set(_ index: Int, _ result: Result<HTTP2Transport.Response, HTTP2Transport.Failure>) {
+        results[index] = result
+        left -= 1
+        if left == 0 { continuation.resume(returning: results.map { $0 ?? .failure(.stopped) }) }
+    }
+}
+
 /// One request's response as libcurl hands it over.
 private final class CurlTransfer {
-    let continuation: CurlLoop.Continuation
+    let pending: CurlLoop.Pending
     let maximumBodyBytes: Int
     let origin: String
     var headerList: UnsafeMutablePointer<curl_slist>?
@@ -264,8 +315,8 @@ private final class CurlTransfer {
     var headers: [String: String] = [:]
     var tooLarge = false
 
-    init(continuation: CurlLoop.Continuation, maximumBodyBytes: Int, origin: String) {
-        self.continuation = continuation
+    init(pending: CurlLoop.Pending, maximumBodyBytes: Int, origin: String) {
+        self.pending = pending
         self.maximumBodyBytes = maximumBodyBytes
         self.origin = origin
     }
@@ -275,14 +326,14 @@ private final class CurlTransfer {
         headerList = nil
         guard code == CURLE_OK else {
             let message = tooLarge ? "response body over \(maximumBodyBytes) bytes" : String(cString: curl_easy_strerror(code))
-            return continuation.resume(returning: .failure(.transport(code: Int(code.rawValue), message: message)))
+            return pending.finish(.failure(.transport(code: Int(code.rawValue), message: message)))
         }
         var version = 0
         _ = pier_curl_easy_getinfo_long(handle, CURLINFO_HTTP_VERSION, &version)
-        guard version == Int(CURL_HTTP_VERSION_2_0) else { return continuation.resume(returning: .failure(.notHTTP2)) }
+        guard version == Int(CURL_HTTP_VERSION_2_0) else { return pending.finish(.failure(.notHTTP2)) }
         var status = 0
         _ = pier_curl_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        continuation.resume(returning: .success(HTTP2Transport.Response(status: status, headers: headers, body: body)))
+        pending.finish(.success(HTTP2Transport.Response(status: status, headers: headers, body: body)))
     }
 }
 

@@ -75,13 +75,7 @@ public final class PushDelivery: Sendable {
     public func deliverDue() async throws -> Round {
         let claimed = try await outbox.claim(limit: settings.batch, lease: settings.lease)
         guard !claimed.isEmpty else { return Round() }
-        let sender = self.sender
-        let outcomes = await withTaskGroup(of: (push: ClaimedPush, result: APNsResult).self) { group in
-            for push in claimed {
-                group.addTask { (push, await sender.send(push.notification)) }
-            }
-            return await group.reduce(into: [(push: ClaimedPush, result: APNsResult)]()) { $0.append($1) }
-        }
+        let outcomes = Array(zip(claimed, await sender.send(claimed.map(\.notification)))).map { (push: $0.0, result: $0.1) }
         for outcome in outcomes { metrics.count(outcome.result) }
         let recorded = try await outbox.record(outcomes, backoff: settings.backoff, maximumAttempts: settings.maximumAttempts)
         metrics.devicesRemoved.increment(by: UInt64(recorded.devicesRemoved))

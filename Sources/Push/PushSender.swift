@@ -5,6 +5,16 @@ import Logging
 /// Where the delivery engine sends a push: APNs (``APNsClient``), or, in the demo, the log.
 public protocol PushSender: Sendable {
     func send(_ notification: APNsNotification) async -> APNsResult
+    /// Each of `notifications` at once; what became of each, in the same order.
+    func send(_ notifications: [APNsNotification]) async -> [APNsResult]
+}
+
+extension PushSender {
+    public func send(_ notifications: [APNsNotification]) async -> [APNsResult] {
+        var results: [APNsResult] = []
+        for notification in notifications { results.append(await send(notification)) }
+        return results
+    }
 }
 
 extension APNsClient: PushSender {}

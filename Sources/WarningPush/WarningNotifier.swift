@@ -73,8 +73,12 @@ public final class WarningNotifier: Sendable {
                 summary.allClears += try self.clear(root, headlines: headlines, on: connection)
                 summary.ended += 1
             }
+            // The roots' rows of warning_notified with them (no foreign key: Migrations/0026).
             try connection.execute(
-                "DELETE FROM warning_push_roots WHERE ended_at < now() - make_interval(secs => $1)", [Double(Self.forgetAfter.components.seconds)])
+                """
+                WITH forgotten AS (DELETE FROM warning_push_roots WHERE ended_at < now() - make_interval(secs => $1) RETURNING root)
+                DELETE FROM warning_notified AS n USING forgotten AS f WHERE n.root = f.root
+                """, [Double(Self.forgetAfter.components.seconds)])
             return summary
         }
     }
@@ -113,12 +117,12 @@ public final class WarningNotifier: Sendable {
                     RETURNING device_id
                 )
                 """,
+            payloads: [text[.fi] ?? "", text[.sv] ?? "", text[.en] ?? ""],
             selecting: """
-                SELECT t.device_id, $4, CASE t.language WHEN 'fi' THEN $5 WHEN 'sv' THEN $6 ELSE $7 END, $8, to_timestamp($9), 10
+                SELECT t.device_id, $4, CASE t.language WHEN 'fi' THEN 1 WHEN 'sv' THEN 2 ELSE 3 END, $5, to_timestamp($6), 10
                 FROM told JOIN targets t USING (device_id)
                 """,
-            [document.url, document.severity, root, "warning:\(root):\(document.severity)", text[.fi] ?? "", text[.sv] ?? "", text[.en] ?? "",
-             WarningPushPayload.collapseID(root), document.expires],
+            [document.url, document.severity, root, "warning:\(root):\(document.severity)", WarningPushPayload.collapseID(root), document.expires],
             on: connection)
     }
 
@@ -128,12 +132,13 @@ public final class WarningNotifier: Sendable {
             WarningPushPayload.allClear(headline: headlines[language.rawValue] ?? "", root: root, language: language)
         }
         let enqueued = try PushOutbox.enqueue(
+            payloads: [payload(.fi), payload(.sv), payload(.en)],
             selecting: """
-                SELECT n.device_id, $2, CASE s.language WHEN 'fi' THEN $3 WHEN 'sv' THEN $4 ELSE $5 END, $6, now() + interval '1 day', 5
+                SELECT n.device_id, $2, CASE s.language WHEN 'fi' THEN 1 WHEN 'sv' THEN 2 ELSE 3 END, $3, now() + interval '1 day', 5
                 FROM warning_notified n JOIN warning_subscriptions s USING (device_id)
                 WHERE n.root = $1 AND s.all_clear
                 """,
-            [root, "warning:\(root):clear", payload(.fi), payload(.sv), payload(.en), WarningPushPayload.collapseID(root)],
+            [root, "warning:\(root):clear", WarningPushPayload.collapseID(root)],
             on: connection)
         try connection.execute("UPDATE warning_push_roots SET ended_at = now() WHERE root = $1", [root])
         return enqueued

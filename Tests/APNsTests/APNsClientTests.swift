@@ -83,6 +83,37 @@ final class APNsClientTests: XCTestCase {
         XCTAssertEqual(client.token.signed, 1)
     }
 
+    /// A batch (the delivery's round) goes at once and is answered in its own order, whatever order the answers
+    /// arrive in; a token that is no token is answered without going on the wire.
+    func testABatchIsAnsweredInItsOwnOrder() async throws {
+        let client = try client()
+        defer { client.stop() }
+        let standIn = try XCTUnwrap(standIn)
+        let tokens = (0..<300).map { String(format: "%064x", $0) }
+        for (index, token) in tokens.enumerated() where index % 7 == 3 {
+            try standIn.script(token, [["status": 410, "reason": "Unregistered", "timestamp": 1_700_000_000_000]])
+        }
+        var batch = tokens.map { notification(token: $0) }
+        batch.insert(notification(token: "not-a-token"), at: 150)
+        let results = await client.send(batch)
+        XCTAssertEqual(results.count, 301)
+        for (index, result) in results.enumerated() {
+            let original = index < 150 ? index : index - 1
+            if index == 150 {
+                XCTAssertEqual(result, .deviceGone(status: 400, reason: "BadDeviceToken", since: nil))
+            } else if original % 7 == 3 {
+                XCTAssertEqual(result, .deviceGone(status: 410, reason: "Unregistered", since: 1_700_000_000_000), "\(index)")
+            } else {
+                XCTAssertEqual(result.outcome, "delivered", "\(index): \(result)")
+            }
+        }
+        let stats = try standIn.stats()
+        XCTAssertEqual(stats.pushes, 300, "the token that is no token never went")
+        XCTAssertEqual(stats.connections, 1)
+        let none = await client.send([])
+        XCTAssertEqual(none, [])
+    }
+
     func testEveryAnswerIsSortedForTheDelivery() async throws {
         let client = try client()
         defer { client.stop() }

@@ -88,7 +88,7 @@ final class PushDeliveryTests: ServiceTestCase {
         // A feature's fan-out in its own query: every device, payload a again.
         let fanned = try await pool.transaction { connection in
             try PushOutbox.enqueue(
-                selecting: "SELECT id, 'fan:1', $1::text, NULL::text, to_timestamp($2), 10 FROM push_devices", [a, expires], on: connection)
+                payloads: [b, a], selecting: "SELECT id, 'fan:1', 2, NULL::text, to_timestamp($1), 10 FROM push_devices", [expires], on: connection)
         }
         XCTAssertEqual(fanned, 3)
         let (payloads, pushes) = (try await count("SELECT count(*)::int AS n FROM push_payloads"), try await count("SELECT count(*)::int AS n FROM push_outbox"))

@@ -140,6 +140,40 @@ final class WarningPushTests: ServiceTestCase {
         let summary = try await notifier.notify()
         XCTAssertEqual(summary.pushes, 2, "Helsinki's orange wind and the traffic warning")
     }
+
+    /// What the notifier told a device goes with the device, however it goes (its app deleting it, APNs saying its token
+    /// is gone, the retention), and a forgotten warning's rows with it — kept by a trigger and the notifier's own
+    /// delete since the table has no foreign keys (Migrations/0026).
+    func testWhatADeviceWasToldGoesWithItAndWithItsWarning() async throws {
+        upstream.set(.fmiWarnings, .normal)
+        _ = try await warnings.refresh()
+        let kept = try await register(8, [(60.2031, 24.9612)], language: "en", allClear: false)
+        let deleted = try await store.create(try DeviceRegistration(json: Array(
+            #"{"token":"\#(token(9))","environment":"production","language":"fi","places":[{"lat":60.17,"lon":24.94}]}"#.utf8)))
+        let retired = try await register(10, [(60.18, 24.95)], language: "sv", allClear: false)
+        _ = try await WarningNotifier(pool: pool).notify()
+        func told(_ id: String) async throws -> Int {
+            try await pool.query("SELECT count(*)::int AS n FROM warning_notified WHERE device_id = $1::uuid", [id])[0].decode(Int.self, "n")
+        }
+        for id in [kept, deleted.id, retired] {
+            let count = try await told(id)
+            XCTAssertEqual(count, 2, "Helsinki's wind and the traffic warning")
+        }
+
+        let removed = try await store.delete(deleted.id, secret: deleted.secret)
+        XCTAssertTrue(removed)
+        try await pool.execute("UPDATE push_devices SET seen_at = now() - interval '400 days' WHERE id = $1::uuid", [retired])
+        try await PushOutbox(pool: pool).prune(deviceRetention: .seconds(86_400), keep: .seconds(86_400))
+        let (afterDelete, afterRetention, untouched) = (try await told(deleted.id), try await told(retired), try await told(kept))
+        XCTAssertEqual(afterDelete, 0, "deleted by its app")
+        XCTAssertEqual(afterRetention, 0, "deleted for not being seen")
+        XCTAssertEqual(untouched, 2)
+
+        try await pool.execute("UPDATE warning_push_roots SET ended_at = now() - interval '8 days' WHERE root = (SELECT min(root) FROM warning_notified)")
+        _ = try await WarningNotifier(pool: pool).notify()
+        let afterForgetting = try await told(kept)
+        XCTAssertEqual(afterForgetting, 1, "the forgotten warning's row went with it")
+    }
 }
 
 /// A registration's places by name: read, normalised and deduplicated; then replaced by the points they resolve to.
