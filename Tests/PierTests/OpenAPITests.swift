@@ -75,7 +75,7 @@ final class OpenAPITests: EndToEndTestCase {
             return XCTFail("PIER_SCHEMATHESIS must name the schemathesis executable (scripts/test installs it)")
         }
         let pier = try startPierWithData()
-        let result = try ChildProcess.run(schemathesis, [
+        let run = { try ChildProcess.run(schemathesis, [
             "run", ChildProcess.repositoryRoot.appendingPathComponent("openapi.yaml").path,
             "--url", "http://127.0.0.1:\(pier.port)",
             "--checks", "all",
@@ -89,7 +89,13 @@ final class OpenAPITests: EndToEndTestCase {
             // Every module's own hooks (constraints JSON Schema cannot say; see the file).
             "SCHEMATHESIS_HOOKS": ChildProcess.repositoryRoot.appendingPathComponent("scripts/lib/schemathesis_hooks.py").path,
             "NO_COLOR": "1",
-        ])
+        ]) }
+        var result = try run()
+        // CPython 3.11 before 3.11.8 (gh-106905) now and then fails inside hypothesis' own parsing of its lambdas
+        // ("AST constructor recursion depth mismatch"): an error of the tool, not a finding about Pier — run it again.
+        if result.status != 0, result.output.contains("AST constructor recursion depth mismatch"), !result.output.contains("FAILURES") {
+            result = try run()
+        }
         XCTAssertEqual(result.status, 0, "schemathesis found something:\n\(result.output)")
         print(result.output.split(separator: "\n").suffix(25).joined(separator: "\n"))
         XCTAssertEqual(pier.stop(), 0)
