@@ -117,6 +117,12 @@ let package = Package(
         .target(
             name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
+        // shape), read for shape only: no database, no cryptography (fuzzed on its own).
+        .target(name: "PostgRESTFormat", dependencies: ["Basics"], swiftSettings: strict),
+        // Supabase's auth tokens: HS256 JWTs signed with the project's secret (the public key the apps ship, the access
+        // tokens of anonymous users), as its auth server writes them.
+        .target(name: "SupabaseAuth", dependencies: ["Basics", "Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
         .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
         // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
@@ -228,6 +234,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
+        .testTarget(name: "NextWaveTests", dependencies: ["PostgRESTFormat", "SupabaseAuth", "Parsing"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
