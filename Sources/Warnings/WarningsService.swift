@@ -159,8 +159,10 @@ public final class WarningsService: Sendable {
         }
         let published = try await store.publish(listed: links)
         validators.withLock { $0 = newValidators }
-        confirmedAt.withLock { $0 = now }
         try await reload(now: now)
+        // Only once the new set is in memory: marked read before, `/v1/warnings` answered the set held until then —
+        // at start-up none, an empty list where it should have said 503 (seen in the end-to-end test under load).
+        confirmedAt.withLock { $0 = now }
         if let first = unreadable.first {
             throw FetchError.partial("\(unreadable.count) CAP document(s) unreadable, left out (\(first))", stored: max(published, 1), suspect: true)
         }
