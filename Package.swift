@@ -123,6 +123,11 @@ let package = Package(
         // Supabase's auth tokens: HS256 JWTs signed with the project's secret (the public key the apps ship, the access
         // tokens of anonymous users), as its auth server writes them.
         .target(name: "SupabaseAuth", dependencies: ["Basics", "Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // Next Wave's community, drop-in for the app's self-hosted Supabase: anonymous users and sessions (so far).
+        .target(
+            name: "NextWave",
+            dependencies: ["Basics", "Parsing", "Postgres", "PostgRESTFormat", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
         .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
         // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
@@ -234,7 +239,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "NextWaveTests", dependencies: ["PostgRESTFormat", "SupabaseAuth", "Parsing"], swiftSettings: strict),
+        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

@@ -1,0 +1,173 @@
+import Crypto
+import Foundation
+import Parsing
+import Postgres
+import SupabaseAuth
+
+/// Anonymous users and their sessions in PostgreSQL (Migrations/0027): sign-up, the refresh token's rotation, the
+/// user's own deletion. The access tokens are short-lived HS256 JWTs nobody stores; a refresh token is stored only as
+/// its SHA-256, and its child is derived from it with the server's key, so a racing repeat can be answered again
+/// without the child ever being written down.
+public final class AuthStore: Sendable {
+    public struct Settings: Sendable {
+        /// `PIER_NEXTWAVE_ACCESS_TOKEN_S`: an access token's lifetime (Supabase's default, an hour).
+        public var accessLifetime: Int64 = 3600
+        /// A refresh token used again within this many seconds of its rotation gets the same child (an app's two
+        /// requests racing); later it ends the session (Supabase's reuse interval).
+        public var reuseInterval: Int64 = 10
+        /// `iss` of the access tokens: the auth server's URL as the clients reach it.
+        public var issuer = "pier/auth/v1"
+
+        public init() {}
+    }
+
+    /// What a session is handed to the client as.
+    public struct Session: Sendable, Equatable {
+        public var user: AuthUser
+        public var sessionID: String
+        public var accessToken: String
+        public var refreshToken: String
+        public var expiresIn: Int64
+        public var expiresAt: Int64
+
+        /// The auth server's session object (`/auth/v1/signup`, `/auth/v1/token`).
+        public var json: String {
+            #"{"access_token":"\#(accessToken)","token_type":"bearer","expires_in":\#(expiresIn),"expires_at":\#(expiresAt),"refresh_token":"\#(refreshToken)","user":\#(user.json)}"#
+        }
+    }
+
+    /// Why a refresh is refused (the auth server's `error_code`s).
+    public enum Problem: Error, Equatable, Sendable {
+        /// No such token (never issued, its session ended or its user deleted).
+        case refreshTokenNotFound
+        /// Used before, outside the reuse interval: the session is ended.
+        case refreshTokenAlreadyUsed
+    }
+
+    private let pool: PostgresPool
+    private let jwt: SupabaseJWT
+    private let derivation: SymmetricKey
+    private let settings: Settings
+
+    public init(pool: PostgresPool, secret: String, settings: Settings = Settings()) {
+        self.pool = pool
+        self.settings = settings
+        jwt = SupabaseJWT(secret: secret)
+        // Its own key for deriving refresh tokens, so that no value signed as a JWT can ever be one.
+        derivation = SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array("pier nextwave refresh tokens".utf8), using: SymmetricKey(data: Array(secret.utf8)))))
+    }
+
+    /// A new anonymous user, signed in.
+    public func signUp(now: Date = Date()) async throws -> Session {
+        let user = UUID().uuidString.lowercased(), session = UUID().uuidString.lowercased()
+        let refresh = Self.newToken()
+        let hash = Self.hash(refresh)
+        let row = try await pool.transaction { connection in
+            let row = try connection.query(
+                "INSERT INTO nextwave_users AS u (id, created_at, updated_at, last_sign_in_at) VALUES ($1::uuid, to_timestamp($2), to_timestamp($2), to_timestamp($2)) RETURNING \(Self.userColumns)",
+                [user, now.timeIntervalSince1970])[0]
+            try connection.execute("INSERT INTO nextwave_sessions (id, user_id) VALUES ($1::uuid, $2::uuid)", [session, user])
+            try connection.execute("INSERT INTO nextwave_refresh_tokens (token_hash, session_id) VALUES ($1, $2::uuid)", [hash, session])
+            return row
+        }
+        return issue(user: try Self.user(row), session: session, refresh: refresh, now: now)
+    }
+
+    /// The session `token` belongs to, with a new access token and the token's child; the token is used up.
+    public func refresh(_ token: String, now: Date = Date()) async throws -> Session {
+        let hash = Self.hash(token)
+        let child = derive(token)
+        let reuse = settings.reuseInterval
+        let outcome = try await pool.transaction { connection -> Result<(PostgresRow, String), Problem> in
+            guard let found = try connection.query(
+                """
+                SELECT t.session_id::text AS session, extract(epoch FROM now() - t.rotated_at)::float8 AS since
+                FROM nextwave_refresh_tokens t WHERE t.token_hash = $1 FOR UPDATE
+                """, [hash]).first
+            else { return .failure(.refreshTokenNotFound) }
+            let session = try found.decode(String.self, "session")
+            if let since = try found.decode(Double?.self, "since") {
+                guard since <= Double(reuse) else {
+                    // Replayed after its rotation: whoever holds it is not the app that rotated it.
+                    try connection.execute("DELETE FROM nextwave_sessions WHERE id = $1::uuid", [session])
+                    return .failure(.refreshTokenAlreadyUsed)
+                }
+            } else {
+                try connection.execute("UPDATE nextwave_refresh_tokens SET rotated_at = now() WHERE token_hash = $1", [hash])
+                try connection.execute(
+                    "INSERT INTO nextwave_refresh_tokens (token_hash, session_id) VALUES ($1, $2::uuid) ON CONFLICT (token_hash) DO NOTHING",
+                    [Self.hash(child), session])
+            }
+            let user = try connection.query(
+                """
+                WITH s AS (UPDATE nextwave_sessions SET refreshed_at = now() WHERE id = $1::uuid RETURNING user_id)
+                SELECT \(Self.userColumns) FROM nextwave_users u JOIN s ON s.user_id = u.id
+                """, [session])
+            guard let row = user.first else { return .failure(.refreshTokenNotFound) }
+            return .success((row, session))
+        }
+        switch outcome {
+        case .failure(let problem): throw problem
+        case .success(let (row, session)): return issue(user: try Self.user(row), session: session, refresh: child, now: now)
+        }
+    }
+
+    /// The user `id`, if it exists.
+    public func user(_ id: String) async throws -> AuthUser? {
+        guard UUID(uuidString: id) != nil else { return nil }
+        return try await pool.query("SELECT \(Self.userColumns) FROM nextwave_users u WHERE u.id = $1::uuid", [id]).first.map(Self.user)
+    }
+
+    /// Ends one session (`/auth/v1/logout`).
+    public func signOut(session: String) async throws {
+        guard UUID(uuidString: session) != nil else { return }
+        try await pool.execute("DELETE FROM nextwave_sessions WHERE id = $1::uuid", [session])
+    }
+
+    /// Deletes the user and everything about them — sessions, check-ins, history, name, badges, verified sessions
+    /// (cascading) and their devices' APNs tokens (the push engine's, with their pending pushes). `false`: no such user.
+    public func deleteUser(_ id: String) async throws -> Bool {
+        guard UUID(uuidString: id) != nil else { return false }
+        return try await pool.transaction { connection in
+            try connection.execute("DELETE FROM push_devices WHERE id IN (SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid)", [id])
+            return try connection.execute("DELETE FROM nextwave_users WHERE id = $1::uuid", [id]) == 1
+        }
+    }
+
+    /// Who an `Authorization: Bearer` token is: a signed-in user's id and session, when it is one of this server's
+    /// unexpired access tokens.
+    public func verify(_ token: Substring, now: Date = Date()) throws(SupabaseJWT.Problem) -> SupabaseClaims {
+        try jwt.verify(token, now: now)
+    }
+
+    private func issue(user: AuthUser, session: String, refresh: String, now: Date) -> Session {
+        let issuedAt = Int64(now.timeIntervalSince1970)
+        let claims = SupabaseClaims.accessToken(user: user.id, session: session, issuedAt: issuedAt, lifetime: settings.accessLifetime, issuer: settings.issuer)
+        return Session(
+            user: user, sessionID: session, accessToken: jwt.sign(claims), refreshToken: refresh, expiresIn: settings.accessLifetime,
+            expiresAt: issuedAt + settings.accessLifetime)
+    }
+
+    /// A refresh token's child: the same for the same parent (a racing repeat), unguessable without the server's key.
+    private func derive(_ token: String) -> String {
+        Base64URL.encode(Array(HMAC<SHA256>.authenticationCode(for: Array(token.utf8), using: derivation)))
+    }
+
+    static let userColumns = "u.id::text AS id, extract(epoch FROM u.created_at)::float8 AS created, extract(epoch FROM u.updated_at)::float8 AS updated, extract(epoch FROM u.last_sign_in_at)::float8 AS signed_in"
+
+    static func user(_ row: PostgresRow) throws -> AuthUser {
+        AuthUser(
+            id: try row.decode(String.self, "id"), createdAt: Date(timeIntervalSince1970: try row.decode(Double.self, "created")),
+            updatedAt: Date(timeIntervalSince1970: try row.decode(Double.self, "updated")),
+            lastSignInAt: Date(timeIntervalSince1970: try row.decode(Double.self, "signed_in")))
+    }
+
+    static func newToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
+    }
+
+    static func hash(_ token: String) -> String {
+        SHA256.hash(data: Array(token.utf8)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+    }
+}
