@@ -123,10 +123,12 @@ let package = Package(
         // Supabase's auth tokens: HS256 JWTs signed with the project's secret (the public key the apps ship, the access
         // tokens of anonymous users), as its auth server writes them.
         .target(name: "SupabaseAuth", dependencies: ["Basics", "Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // Secrets a server hands out and keeps only as SHA-256 (device registrations, refresh tokens).
+        .target(name: "BearerSecrets", dependencies: ["Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Next Wave's community, drop-in for the app's self-hosted Supabase: anonymous users and sessions (so far).
         .target(
             name: "NextWave",
-            dependencies: ["Basics", "Parsing", "Postgres", "PostgRESTFormat", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["Basics", "BearerSecrets", "Parsing", "Postgres", "PostgRESTFormat", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
         .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
@@ -134,8 +136,8 @@ let package = Package(
         .target(
             name: "WarningPush",
             dependencies: [
-                "APNsFormat", "Basics", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
-                .product(name: "Logging", package: "swift-log"), .product(name: "Crypto", package: "swift-crypto"),
+                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).

@@ -47,11 +47,11 @@ public final class APNsClient: Sendable {
         var sent: [Int] = []
         for (index, notification) in notifications.enumerated() {
             switch request(for: notification, bearer: bearer) {
-            case .success(let request):
+            case .send(let request):
                 requests.append(request)
                 sent.append(index)
-            case .failure(let refused):
-                results[index] = refused.result
+            case .refused(let result):
+                results[index] = result
             }
         }
         for (index, answer) in zip(sent, await transport.post(requests)) {
@@ -60,18 +60,19 @@ public final class APNsClient: Sendable {
         return results.map { $0 ?? .retry(status: 0, reason: "stopped") }
     }
 
-    /// Why a notification is not put on the wire.
-    private struct Refused: Error {
-        var result: APNsResult
+    /// A notification as it goes on the wire, or what became of it without going.
+    private enum Prepared {
+        case send(HTTP2Transport.Request)
+        case refused(APNsResult)
     }
 
-    private func request(for notification: APNsNotification, bearer: String) -> Result<HTTP2Transport.Request, Refused> {
+    private func request(for notification: APNsNotification, bearer: String) -> Prepared {
         guard let origin = configuration.origins[notification.environment] else {
-            return .failure(Refused(result: .rejected(status: 0, reason: "NoOrigin")))
+            return .refused(.rejected(status: 0, reason: "NoOrigin"))
         }
         guard APNsNotification.isDeviceToken(notification.deviceToken) else {
             // Never put on the wire: the path would carry whatever it holds.
-            return .failure(Refused(result: .deviceGone(status: 400, reason: "BadDeviceToken", since: nil)))
+            return .refused(.deviceGone(status: 400, reason: "BadDeviceToken", since: nil))
         }
         var headers = [
             "authorization: bearer \(bearer)",
@@ -82,7 +83,7 @@ public final class APNsClient: Sendable {
             "content-type: application/json",
         ]
         if let collapseID = notification.collapseID { headers.append("apns-collapse-id: \(collapseID)") }
-        return .success(HTTP2Transport.Request(url: "\(origin)/3/device/\(notification.deviceToken)", headers: headers, body: notification.payload))
+        return .send(HTTP2Transport.Request(url: "\(origin)/3/device/\(notification.deviceToken)", headers: headers, body: notification.payload))
     }
 
     private func result(of answer: Result<HTTP2Transport.Response, HTTP2Transport.Failure>, bearer: String) -> APNsResult {

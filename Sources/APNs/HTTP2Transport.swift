@@ -72,16 +72,9 @@ public final class HTTP2Transport: Sendable {
         loop.stop()
     }
 
-    /// POSTs `request`; the answer whatever its status, or why there is none.
-    public func post(_ request: Request) async -> Result<Response, Failure> {
-        await withCheckedContinuation { continuation in
-            loop.submit([request]) { _, result in continuation.resume(returning: result) }
-        }
-    }
-
-    /// POSTs every one of `requests` at once, in as many streams as the server allows; their answers in the same
-    /// order. One hand-over and one wake-up of the loop for the lot: handed over one by one, each request woke the loop
-    /// for a pass over every transfer under way.
+    /// POSTs every one of `requests` at once, in as many streams as the server allows; their answers (whatever their
+    /// status) or why there is none, in the same order. One hand-over and one wake-up of the loop for the lot: handed
+    /// over one by one, each request woke the loop for a pass over every transfer under way.
     public func post(_ requests: [Request]) async -> [Result<Response, Failure>] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in

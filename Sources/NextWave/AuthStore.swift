@@ -1,3 +1,4 @@
+import BearerSecrets
 import Crypto
 import Foundation
 import Parsing
@@ -60,8 +61,8 @@ public final class AuthStore: Sendable {
     /// A new anonymous user, signed in.
     public func signUp(now: Date = Date()) async throws -> Session {
         let user = UUID().uuidString.lowercased(), session = UUID().uuidString.lowercased()
-        let refresh = Self.newToken()
-        let hash = Self.hash(refresh)
+        let refresh = BearerSecret.make()
+        let hash = BearerSecret.digest(refresh)
         let row = try await pool.transaction { connection in
             let row = try connection.query(
                 "INSERT INTO nextwave_users AS u (id, created_at, updated_at, last_sign_in_at) VALUES ($1::uuid, to_timestamp($2), to_timestamp($2), to_timestamp($2)) RETURNING \(Self.userColumns)",
@@ -75,9 +76,10 @@ public final class AuthStore: Sendable {
 
     /// The session `token` belongs to, with a new access token and the token's child; the token is used up.
     public func refresh(_ token: String, now: Date = Date()) async throws -> Session {
-        let hash = Self.hash(token)
+        let hash = BearerSecret.digest(token)
         let child = derive(token)
         let reuse = settings.reuseInterval
+        // A refusal is returned, not thrown: thrown, it would roll back the replayed session's deletion.
         let outcome = try await pool.transaction { connection -> Result<(PostgresRow, String), Problem> in
             guard let found = try connection.query(
                 """
@@ -96,7 +98,7 @@ public final class AuthStore: Sendable {
                 try connection.execute("UPDATE nextwave_refresh_tokens SET rotated_at = now() WHERE token_hash = $1", [hash])
                 try connection.execute(
                     "INSERT INTO nextwave_refresh_tokens (token_hash, session_id) VALUES ($1, $2::uuid) ON CONFLICT (token_hash) DO NOTHING",
-                    [Self.hash(child), session])
+                    [BearerSecret.digest(child), session])
             }
             let user = try connection.query(
                 """
@@ -118,12 +120,6 @@ public final class AuthStore: Sendable {
         return try await pool.query("SELECT \(Self.userColumns) FROM nextwave_users u WHERE u.id = $1::uuid", [id]).first.map(Self.user)
     }
 
-    /// Ends one session (`/auth/v1/logout`).
-    public func signOut(session: String) async throws {
-        guard UUID(uuidString: session) != nil else { return }
-        try await pool.execute("DELETE FROM nextwave_sessions WHERE id = $1::uuid", [session])
-    }
-
     /// Deletes the user and everything about them — sessions, check-ins, history, name, badges, verified sessions
     /// (cascading) and their devices' APNs tokens (the push engine's, with their pending pushes). `false`: no such user.
     public func deleteUser(_ id: String) async throws -> Bool {
@@ -132,12 +128,6 @@ public final class AuthStore: Sendable {
             try connection.execute("DELETE FROM push_devices WHERE id IN (SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid)", [id])
             return try connection.execute("DELETE FROM nextwave_users WHERE id = $1::uuid", [id]) == 1
         }
-    }
-
-    /// Who an `Authorization: Bearer` token is: a signed-in user's id and session, when it is one of this server's
-    /// unexpired access tokens.
-    public func verify(_ token: Substring, now: Date = Date()) throws(SupabaseJWT.Problem) -> SupabaseClaims {
-        try jwt.verify(token, now: now)
     }
 
     private func issue(user: AuthUser, session: String, refresh: String, now: Date) -> Session {
@@ -160,14 +150,5 @@ public final class AuthStore: Sendable {
             id: try row.decode(String.self, "id"), createdAt: Date(timeIntervalSince1970: try row.decode(Double.self, "created")),
             updatedAt: Date(timeIntervalSince1970: try row.decode(Double.self, "updated")),
             lastSignInAt: Date(timeIntervalSince1970: try row.decode(Double.self, "signed_in")))
-    }
-
-    static func newToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return Base64URL.encode((0..<32).map { _ in UInt8.random(in: .min ... .max, using: &generator) })
-    }
-
-    static func hash(_ token: String) -> String {
-        SHA256.hash(data: Array(token.utf8)).map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
     }
 }

@@ -111,13 +111,26 @@ public enum Timestamp {
     /// JavaScript `Date` holds no finer), `Z`. What the functions Pier replaced for Next Wave wrote in `lastUpdated`;
     /// the app parses it with `[.withInternetDateTime, .withFractionalSeconds]`, which rejects whole seconds.
     public static func javaScript(_ date: Date) -> String {
+        fractional(date, digits: 3)
+    }
+
+    /// `2026-11-23T02:00:41.512345Z`: UTC, microseconds (what PostgreSQL keeps) — how Supabase's auth server writes
+    /// its times; supabase-swift parses them with fractional seconds.
+    public static func microseconds(_ date: Date) -> String {
+        fractional(date, digits: 6)
+    }
+
+    /// UTC with `digits` (at most 6) of the second, cut.
+    private static func fractional(_ date: Date, digits: Int) -> String {
         // Whole microseconds first (what PostgreSQL keeps), so that binary fractions (.512 held as .51199…) cut right.
         let microseconds = Int((date.timeIntervalSince1970 * 1_000_000).rounded())
-        let milliseconds = Int((Double(microseconds) / 1000).rounded(.down))
-        let seconds = Int((Double(milliseconds) / 1000).rounded(.down))
-        let fraction = milliseconds - seconds * 1000
+        var perSecond = 1
+        for _ in 0..<digits { perSecond *= 10 }
+        let units = Int((Double(microseconds) / Double(1_000_000 / perSecond)).rounded(.down))
+        let seconds = Int((Double(units) / Double(perSecond)).rounded(.down))
+        let fraction = units - seconds * perSecond
         let whole = UTCInstant.string(seconds)
-        return String(whole.dropLast()) + "." + String(String(fraction + 1000).dropFirst()) + "Z"
+        return String(whole.dropLast()) + "." + String(String(fraction + perSecond).dropFirst()) + "Z"
     }
 
     /// `23.11.2026, 04:00:02`: Swiss local wall-clock time.

@@ -31,13 +31,21 @@ public final class PushOutbox: Sendable {
     @discardableResult
     public func enqueue(_ messages: [PushMessage]) async throws -> Int {
         guard !messages.isEmpty else { return 0 }
+        let payloads = Array(Set(messages.map(\.payload)))
+        let number = Dictionary(uniqueKeysWithValues: payloads.enumerated().map { ($0.element, String($0.offset + 1)) })
         return try await pool.transaction { connection in
-            try Self.storePayloads(Array(Set(messages.map(\.payload))), on: connection)
-            return try connection.insert(
-                "INSERT INTO push_outbox (device_id, push_key, payload_id, collapse_id, expires_at, priority) VALUES",
-                row: "($1::uuid, $2, (SELECT id FROM push_payloads WHERE digest = sha256(convert_to($3, 'UTF8'))), $4, to_timestamp($5), $6)",
-                rows: messages.map { [$0.deviceID, $0.key, $0.payload, $0.collapseID, $0.expiresAt, $0.priority] },
-                tail: "ON CONFLICT (device_id, push_key) DO NOTHING")
+            try Self.enqueue(
+                payloads: payloads,
+                selecting: """
+                    SELECT m.device, m.key, m.payload, m.collapse, to_timestamp(m.expires), m.priority
+                    FROM unnest($1::uuid[], $2::text[], $3::int[], $4::text[], $5::float8[], $6::int[]) AS m (device, key, payload, collapse, expires, priority)
+                    """,
+                [
+                    PostgresArray.literal(messages.map(\.deviceID)), PostgresArray.literal(messages.map(\.key)),
+                    PostgresArray.literal(messages.map { number[$0.payload] ?? "" }), PostgresArray.literal(messages.map(\.collapseID)),
+                    PostgresArray.literal(messages.map { String($0.expiresAt) }), PostgresArray.literal(messages.map { String($0.priority) }),
+                ],
+                on: connection)
         }
     }
 
@@ -80,16 +88,6 @@ public final class PushOutbox: Sendable {
 
     /// Pushes added at once from which the outbox's statistics are refreshed in the same transaction.
     static let analyzeAbove = 5_000
-
-    /// Stores each of `bodies` unless stored already (then marks it used now, so a prune under way keeps it).
-    private static func storePayloads(_ bodies: [String], on connection: PostgresConnection) throws {
-        _ = try connection.execute(
-            """
-            INSERT INTO push_payloads (digest, body) SELECT sha256(convert_to(b, 'UTF8')), b FROM unnest($1::text[]) AS b
-            ON CONFLICT (digest) DO UPDATE SET used_at = now()
-            """,
-            [PostgresArray.literal(bodies)])
-    }
 
     /// Claims at most `limit` due pushes for `lease` (no other replica takes them before it ends), after marking those
     /// whose time passed as expired.

@@ -45,26 +45,20 @@ public struct SupabaseClaims: Sendable, Equatable {
         isAnonymous = object["is_anonymous"] as? Bool ?? false
     }
 
-    /// The claims as the token carries them.
+    /// The claims as the token carries them; a user's token also carries what the auth server writes for an anonymous
+    /// user (audience, empty contact details and metadata, the sign-in method).
     var json: String {
         var members: [String] = []
         if let issuer { members.append(#""iss":\#(JSONString.quote(issuer))"#) }
-        if let subject {
-            members.append(#""sub":\#(JSONString.quote(subject))"#)
-            members.append(#""aud":"authenticated""#)
-        }
         if let expires { members.append(#""exp":\#(expires)"#) }
         if let issuedAt { members.append(#""iat":\#(issuedAt)"#) }
-        if subject != nil {
-            members.append(#""email":"","phone":"","app_metadata":{},"user_metadata":{}"#)
-        }
         members.append(#""role":\#(JSONString.quote(role))"#)
-        if subject != nil {
-            let method = issuedAt.map { #"[{"method":"anonymous","timestamp":\#($0)}]"# } ?? "[]"
-            members.append(#""aal":"aal1","amr":\#(method)"#)
-        }
         if let sessionID { members.append(#""session_id":\#(JSONString.quote(sessionID))"#) }
-        if subject != nil { members.append(#""is_anonymous":\#(isAnonymous)"#) }
+        if let subject {
+            let method = issuedAt.map { #"[{"method":"anonymous","timestamp":\#($0)}]"# } ?? "[]"
+            members.append(
+                #""sub":\#(JSONString.quote(subject)),"aud":"authenticated","email":"","phone":"","app_metadata":{},"user_metadata":{},"aal":"aal1","amr":\#(method),"is_anonymous":\#(isAnonymous)"#)
+        }
         return "{" + members.joined(separator: ",") + "}"
     }
 }

@@ -1,5 +1,5 @@
 import APNsFormat
-import Crypto
+import BearerSecrets
 import Feature
 import Foundation
 import Parsing
@@ -30,8 +30,8 @@ public final class WarningSubscriptionStore: Sendable {
     public func create(
         _ registration: DeviceRegistration, counted: @escaping @Sendable (PostgresConnection) throws -> Void = { _ in }
     ) async throws -> (id: String, secret: String) {
-        let secret = Self.newSecret()
-        let hash = Self.hash(secret)
+        let secret = BearerSecret.make()
+        let hash = BearerSecret.digest(secret)
         let id = try await pool.transaction { connection in
             try counted(connection)
             let id = try PushDevices.register(token: registration.token, environment: registration.environment, on: connection)
@@ -48,7 +48,7 @@ public final class WarningSubscriptionStore: Sendable {
     /// Replaces what device `id` asked for; `false` when no registration has this id and secret.
     public func update(_ id: String, secret: String, with registration: DeviceRegistration) async throws -> Bool {
         guard Self.isID(id) else { return false }
-        let hash = Self.hash(secret)
+        let hash = BearerSecret.digest(secret)
         return try await pool.transaction { connection in
             let updated = try connection.execute(
                 """
@@ -63,7 +63,7 @@ public final class WarningSubscriptionStore: Sendable {
     /// The registration, marking the device seen; `nil` when no registration has this id and secret.
     public func show(_ id: String, secret: String) async throws -> Stored? {
         guard Self.isID(id) else { return nil }
-        let hash = Self.hash(secret)
+        let hash = BearerSecret.digest(secret)
         return try await pool.transaction { connection -> Stored? in
             guard
                 let row = try connection.query(
@@ -92,7 +92,7 @@ public final class WarningSubscriptionStore: Sendable {
     /// Deletes the device with everything about it; `false` when no registration has this id and secret.
     public func delete(_ id: String, secret: String) async throws -> Bool {
         guard Self.isID(id) else { return false }
-        let hash = Self.hash(secret)
+        let hash = BearerSecret.digest(secret)
         return try await pool.transaction { connection in
             guard try !connection.query("SELECT 1 FROM warning_subscriptions WHERE device_id = $1::uuid AND secret_hash = $2", [id, hash]).isEmpty
             else { return false }
@@ -104,17 +104,6 @@ public final class WarningSubscriptionStore: Sendable {
     public func exists(_ id: String) async throws -> Bool {
         guard Self.isID(id) else { return false }
         return try await !pool.query("SELECT 1 FROM warning_subscriptions WHERE device_id = $1::uuid", [id]).isEmpty
-    }
-
-    /// 32 random bytes, base64url without padding.
-    static func newSecret() -> String {
-        var generator = SystemRandomNumberGenerator()
-        let bytes = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        return Base64URL.encode(bytes)
-    }
-
-    static func hash(_ secret: String) -> String {
-        SHA256.hash(data: Array(secret.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A UUID as PostgreSQL writes it (anything else would make the cast fail: it is simply no registration).

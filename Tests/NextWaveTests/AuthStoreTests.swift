@@ -1,6 +1,7 @@
 import DatabaseTesting
 import Foundation
 @testable import NextWave
+import Parsing
 import Postgres
 import SupabaseAuth
 import XCTest
@@ -115,7 +116,7 @@ final class AuthUserTests: XCTestCase {
 
     func testTimesAreWrittenWithMicroseconds() {
         let date = Date(timeIntervalSince1970: 1_800_000_000.25)
-        XCTAssertEqual(AuthUser.instant(date), "2027-01-15T08:00:00.250000Z")
-        XCTAssertEqual(Self.date(AuthUser.instant(date))?.timeIntervalSince1970 ?? 0, 1_800_000_000.25, accuracy: 0.001)
+        XCTAssertEqual(Timestamp.microseconds(date), "2027-01-15T08:00:00.250000Z")
+        XCTAssertEqual(Self.date(Timestamp.microseconds(date))?.timeIntervalSince1970 ?? 0, 1_800_000_000.25, accuracy: 0.001)
     }
 }

@@ -19,7 +19,6 @@ final class ScaleOutTests: EndToEndTestCase {
         try database.connection().query("SELECT count(*) AS n FROM fetch_runs WHERE source = 'lakes'")[0].decode(Int.self, "n")
     }
 
-
     func testOneProcessFetchesAndTheOtherTakesOverWhenItDies() throws {
         let settings = ["PIER_LEADER_CHECK_S": "0.2", "PIER_LAKES_INTERVAL_S": "4"]
         let first = try startPier(settings)

@@ -97,9 +97,8 @@ SQL
         # Cheap, as the delivery runs beside it (a count of the whole outbox ten times a second was a parallel scan
         # taking a quarter of a core from the delivery): is anything pending, has anything finished.
         read -r pending finished < <(psql_value "SELECT EXISTS (SELECT 1 FROM push_outbox WHERE state = 'pending') || ' ' || EXISTS (SELECT 1 FROM push_outbox WHERE state <> 'pending')")
-        delivered=$([ "$finished" = true ] && echo 1 || echo 0)
         [ "$finished" = true ] && [ "$pending" = false ] && break
-        [ "$i" -eq 600 ] && [ "$delivered" -eq 0 ] && die "nothing delivered in a minute: $(tail -5 "$WORK/pier.log")"
+        [ "$i" -eq 600 ] && [ "$finished" = false ] && die "nothing delivered in a minute: $(tail -5 "$WORK/pier.log")"
         sleep 0.1
     done
     read -r delivered total first last < <(psql_value "SELECT count(*) FILTER (WHERE state = 'delivered') || ' ' || count(*) || ' '
