@@ -9,6 +9,29 @@ import importlib.util
 import pathlib
 import sys
 
+import hypothesis.internal.reflection as _reflection
+import hypothesis.strategies._internal.core as _core
+import hypothesis.strategies._internal.deferred as _deferred
+import hypothesis.strategies._internal.flatmapped as _flatmapped
+import hypothesis.strategies._internal.lazy as _lazy
+
+
+def _described_safely(describe):
+    """hypothesis names a filter's function in a strategy's repr by parsing its source; on CPython 3.11 that parse can
+    fail deep in a stack with "AST constructor recursion depth mismatch" (gh-106905), which schemathesis reports as a
+    runtime error of the run. The repr is only a description: fall back to the function's name."""
+    def description(fn):
+        try:
+            return describe(fn)
+        except (SystemError, RecursionError):
+            return getattr(fn, "__name__", "<function>")
+    return description
+
+
+_described = _described_safely(_reflection.get_pretty_function_description)
+for _module in (_reflection, _core, _deferred, _flatmapped, _lazy):
+    _module.get_pretty_function_description = _described
+
 _here = pathlib.Path(__file__).resolve().parent
 sys.path.insert(0, str(_here))
 
