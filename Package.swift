@@ -119,16 +119,22 @@ let package = Package(
             swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape), read for shape only: no database, no cryptography (fuzzed on its own).
-        .target(name: "PostgRESTFormat", dependencies: ["Basics"], swiftSettings: strict),
+        .target(name: "PostgRESTFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         // Supabase's auth tokens: HS256 JWTs signed with the project's secret (the public key the apps ship, the access
         // tokens of anonymous users), as its auth server writes them.
         .target(name: "SupabaseAuth", dependencies: ["Basics", "Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         // Secrets a server hands out and keeps only as SHA-256 (device registrations, refresh tokens).
         .target(name: "BearerSecrets", dependencies: ["Parsing", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        // Next Wave's community, drop-in for the app's self-hosted Supabase: anonymous users and sessions (so far).
+        // Next Wave's community, drop-in for the app's self-hosted Supabase: its auth and PostgREST surfaces, the check-ins, the
+        // nightly archive, statistics, leaderboard and badge pushes.
         .target(
             name: "NextWave",
-            dependencies: ["Basics", "BearerSecrets", "Parsing", "Postgres", "PostgRESTFormat", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: [
+                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "PostgRESTFormat", "Push",
+                "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            exclude: ["Testing"],
             swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
         .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
@@ -179,7 +185,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "Operations", "Places", "Postgres", "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings",
+                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres", "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings",
                 "WarningPush", "Weather", "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

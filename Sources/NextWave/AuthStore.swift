@@ -58,12 +58,14 @@ public final class AuthStore: Sendable {
         derivation = SymmetricKey(data: Array(HMAC<SHA256>.authenticationCode(for: Array("pier nextwave refresh tokens".utf8), using: SymmetricKey(data: Array(secret.utf8)))))
     }
 
-    /// A new anonymous user, signed in.
-    public func signUp(now: Date = Date()) async throws -> Session {
+    /// A new anonymous user, signed in. `counted` runs first in the same transaction (a network's sign-ups of the day),
+    /// and what it throws stores nothing.
+    public func signUp(now: Date = Date(), counted: @escaping @Sendable (PostgresConnection) throws -> Void = { _ in }) async throws -> Session {
         let user = UUID().uuidString.lowercased(), session = UUID().uuidString.lowercased()
         let refresh = BearerSecret.make()
         let hash = BearerSecret.digest(refresh)
         let row = try await pool.transaction { connection in
+            try counted(connection)
             let row = try connection.query(
                 "INSERT INTO nextwave_users AS u (id, created_at, updated_at, last_sign_in_at) VALUES ($1::uuid, to_timestamp($2), to_timestamp($2), to_timestamp($2)) RETURNING \(Self.userColumns)",
                 [user, now.timeIntervalSince1970])[0]
@@ -114,10 +116,42 @@ public final class AuthStore: Sendable {
         }
     }
 
-    /// The user `id`, if it exists.
-    public func user(_ id: String) async throws -> AuthUser? {
+    /// The user `id`, if it exists — and, when `session` is given, only while that session does (signed out, the access
+    /// token's user is not shown any more, as the auth server does).
+    public func user(_ id: String, session: String? = nil) async throws -> AuthUser? {
         guard UUID(uuidString: id) != nil else { return nil }
+        if let session {
+            guard UUID(uuidString: session) != nil else { return nil }
+            return try await pool.query(
+                "SELECT \(Self.userColumns) FROM nextwave_users u JOIN nextwave_sessions s ON s.user_id = u.id WHERE u.id = $1::uuid AND s.id = $2::uuid",
+                [id, session]).first.map(Self.user)
+        }
         return try await pool.query("SELECT \(Self.userColumns) FROM nextwave_users u WHERE u.id = $1::uuid", [id]).first.map(Self.user)
+    }
+
+    /// Which sessions a sign-out ends (the auth server's `scope`).
+    public enum SignOutScope: String, Sendable {
+        /// Every session of the user.
+        case global
+        /// The one the token was issued in.
+        case local
+        /// Every other one.
+        case others
+    }
+
+    /// Ends `scope`'s sessions of `user` (their refresh tokens go with them; access tokens run out within their hour).
+    public func signOut(user: String, session: String?, scope: SignOutScope) async throws {
+        guard UUID(uuidString: user) != nil else { return }
+        let current = session.flatMap { UUID(uuidString: $0) }?.uuidString.lowercased()
+        switch scope {
+        case .global:
+            _ = try await pool.execute("DELETE FROM nextwave_sessions WHERE user_id = $1::uuid", [user])
+        case .local:
+            guard let current else { return }
+            _ = try await pool.execute("DELETE FROM nextwave_sessions WHERE user_id = $1::uuid AND id = $2::uuid", [user, current])
+        case .others:
+            _ = try await pool.execute("DELETE FROM nextwave_sessions WHERE user_id = $1::uuid AND id IS DISTINCT FROM $2::uuid", [user, current])
+        }
     }
 
     /// Deletes the user and everything about them — sessions, check-ins, history, name, badges, verified sessions
@@ -126,6 +160,7 @@ public final class AuthStore: Sendable {
         guard UUID(uuidString: id) != nil else { return false }
         return try await pool.transaction { connection in
             try connection.execute("DELETE FROM push_devices WHERE id IN (SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid)", [id])
+            try CommunityStore.announceCheckins(on: connection)
             return try connection.execute("DELETE FROM nextwave_users WHERE id = $1::uuid", [id]) == 1
         }
     }

@@ -5,6 +5,7 @@ import Feature
 import LakeWeather
 import Lakes
 import NSWDepartures
+import NextWave
 import Places
 import Push
 import Ships
@@ -40,6 +41,7 @@ enum Features {
             try AppAttestFeature(settings: try .init(reader), context: context),
             push,
             WarningPushFeature(context: context, push: push.engine, warnings: warnings.service),
+            NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
         ]
     }
 
@@ -47,7 +49,7 @@ enum Features {
     static let types: [any Feature.Type] = [
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
-        PushFeature.self, WarningPushFeature.self,
+        PushFeature.self, WarningPushFeature.self, NextWaveFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

@@ -1,4 +1,5 @@
 import APNsFormat
+import Feature
 import Foundation
 import Logging
 import Parsing

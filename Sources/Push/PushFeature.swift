@@ -39,10 +39,15 @@ public struct PushFeature: Feature {
             return
         }
         let metrics = PushMetrics(registry: registry)
-        let registrations = RegistrationLimits(settings: settings.registrations, spenders: context.spenders, metrics: registry)
+        let registrations = RegistrationLimits(Self.registrations, settings: settings.registrations, spenders: context.spenders, metrics: registry)
         engine = PushEngine(
             outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, registrations: registrations, metrics: metrics, logger: logger)
     }
+
+    /// Device registrations for pushes, as their limits name them.
+    static let registrations = RegistrationLimits.Kind(
+        what: "device registrations", scope: "push-registrations", perDaySetting: "PIER_PUSH_REGISTRATIONS_PER_DAY",
+        metric: "pier_push_registrations_refused_total", help: "Device registrations and changes refused before anything was stored, by reason.")
 
     public func run() async {
         await engine?.run()

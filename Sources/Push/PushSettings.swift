@@ -1,5 +1,6 @@
 import APNsFormat
 import Feature
+import Limits
 
 /// The push engine's settings. Without the four key settings the engine is off: `/health` says `disabled` and the
 /// features' device routes answer `503`.
@@ -22,8 +23,9 @@ public struct PushSettings: Sendable {
     /// `PIER_PUSH_BATCH`, `PIER_PUSH_LEASE_S`, `PIER_PUSH_MAX_ATTEMPTS`.
     public var delivery = PushDelivery.Settings()
     /// `PIER_PUSH_DEVICES_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE`, `PIER_PUSH_REGISTRATIONS_PER_DAY`: what a
-    /// device's registration may cost.
-    public var registrations = RegistrationLimits.Settings()
+    /// device's registration may cost — registrations and changes, by default 30 a minute and 5 at once for one device
+    /// or address; 200 new devices a network's day (high: a carrier's NAT puts many subscribers behind one /24).
+    public var registrations = RegistrationLimits.Settings(budget: BudgetSettings(ratePerMinute: 600, burst: 100, clientShare: 0.05), perNetworkPerDay: 200)
 
     public init() {}
 
@@ -47,7 +49,7 @@ public struct PushSettings: Sendable {
         delivery.batch = try reader.int("PIER_PUSH_BATCH", default: delivery.batch, in: 1...10_000)
         delivery.lease = try reader.seconds("PIER_PUSH_LEASE_S", default: delivery.lease)
         delivery.maximumAttempts = try reader.int("PIER_PUSH_MAX_ATTEMPTS", default: delivery.maximumAttempts, in: 1...100)
-        registrations = try RegistrationLimits.Settings(reader)
+        registrations = try RegistrationLimits.Settings(reader, budget: "PIER_PUSH_DEVICES", perDay: "PIER_PUSH_REGISTRATIONS_PER_DAY", defaults: registrations)
     }
 
     /// The key settings, all four, or `nil` (the engine is off).
@@ -55,6 +57,9 @@ public struct PushSettings: Sendable {
         guard let keyFile, let keyID, let teamID, let topic else { return nil }
         return (keyFile, keyID, teamID, topic)
     }
+
+    /// All four key settings are given: the engine delivers.
+    public var isConfigured: Bool { key != nil }
 
     /// What `/health` says while off: which settings are missing (names only).
     var missing: [String] {

@@ -83,7 +83,7 @@ ensure_swift() {
 # (PyYAML comes with them), CacheControl (a standard HTTP cache for requests: the client-behaviour tests
 # check that Pier's answers are reused and revalidated as intended), and h2 with trustme (the APNs stand-in: HTTP/2
 # over TLS with a test CA). Sets PIER_PYTHON to the environment's bin directory.
-PIER_PYTHON_TOOLS=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "CacheControl==0.14.3" "h2==4.4.1" "trustme==1.2.1")
+PIER_PYTHON_TOOLS=("schemathesis==4.32.5" "openapi-spec-validator==0.9.0" "CacheControl==0.14.3" "h2==4.4.1" "trustme==1.2.1" "supabase==2.34.1")
 ensure_python_tools() {
     local venv="$PIER_ROOT/.build/python" stamp
     stamp="$(printf '%s ' "${PIER_PYTHON_TOOLS[@]}")"

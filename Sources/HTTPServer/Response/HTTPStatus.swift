@@ -25,6 +25,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notFound = HTTPStatus(code: 404, reason: "Not Found")
     public static let methodNotAllowed = HTTPStatus(code: 405, reason: "Method Not Allowed")
     public static let requestTimeout = HTTPStatus(code: 408, reason: "Request Timeout")
+    public static let conflict = HTTPStatus(code: 409, reason: "Conflict")
     public static let lengthRequired = HTTPStatus(code: 411, reason: "Length Required")
     public static let contentTooLarge = HTTPStatus(code: 413, reason: "Content Too Large")
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
@@ -38,4 +39,14 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let serviceUnavailable = HTTPStatus(code: 503, reason: "Service Unavailable")
     public static let gatewayTimeout = HTTPStatus(code: 504, reason: "Gateway Timeout")
     public static let httpVersionNotSupported = HTTPStatus(code: 505, reason: "HTTP Version Not Supported")
+
+    /// The status with `code` among those above (their reason phrase), or one with a generic phrase.
+    public static func code(_ code: Int) -> HTTPStatus {
+        let known: [HTTPStatus] = [
+            .ok, .created, .accepted, .noContent, .badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .conflict,
+            .contentTooLarge, .unprocessableContent, .tooManyRequests, .internalServerError, .notImplemented, .badGateway, .serviceUnavailable,
+            .gatewayTimeout,
+        ]
+        return known.first { $0.code == code } ?? HTTPStatus(code: code, reason: code < 500 ? "Client Error" : "Server Error")
+    }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import HTTPServer
+import SupabaseAuth
+
+/// Who a request to the community's routes is, decided once from its two headers as Supabase's gateway and PostgREST
+/// decide it: `apikey` must be the project's public key (an HS256 token with `role` `anon`, signed with the JWT secret),
+/// and `Authorization: Bearer` carries either that same key (nobody signed in) or a user's access token.
+enum CommunityCaller: Equatable, Sendable {
+    /// The public key only: may read counts, nothing of anybody.
+    case anonymous
+    /// A signed-in user (lower-case UUID) and the session the token was issued in.
+    case user(id: String, session: String?)
+
+    var userID: String? {
+        if case .user(let id, _) = self { return id }
+        return nil
+    }
+
+    /// Why the headers do not identify anybody; the surfaces word it in their own shapes.
+    enum Problem: Error, Equatable {
+        /// No `apikey` header (the gateway's first refusal).
+        case noKey
+        /// `apikey` is not this project's public key.
+        case badKey
+        /// The bearer token has expired (the clients refresh their session on this).
+        case expired
+        /// The bearer token is not one of this project's.
+        case badToken
+
+        var message: String {
+            switch self {
+            case .noKey: "No API key found in request"
+            case .badKey: "Invalid API key"
+            case .expired: "JWT expired"
+            case .badToken: "invalid JWT: unable to parse or verify signature"
+            }
+        }
+    }
+
+    /// The caller of `request`, whose `key` (its `apikey`) has been verified as the public key: a bearer equal to it is
+    /// not verified again.
+    static func of(_ request: HTTPRequest, key: String, jwt: SupabaseJWT, now: Date = Date()) throws(Problem) -> CommunityCaller {
+        guard let field = request.headers["authorization"] else { return .anonymous }
+        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .badToken }
+        let token = parts[1]
+        if token == key { return .anonymous }
+        let bearer: SupabaseClaims
+        do { bearer = try jwt.verify(token, now: now) } catch { throw error == .expired ? .expired : .badToken }
+        switch bearer.role {
+        case "anon": return .anonymous
+        case "authenticated":
+            guard let subject = bearer.subject, let id = UUID(uuidString: subject) else { throw .badToken }
+            return .user(id: id.uuidString.lowercased(), session: bearer.sessionID)
+        default:
+            // `service_role` and anything else: Pier's routes are for the apps; operators use `pier` commands.
+            throw .badToken
+        }
+    }
+}

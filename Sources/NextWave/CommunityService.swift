@@ -1,0 +1,90 @@
+import Basics
+import Feature
+import Foundation
+import HTTPServer
+import Identity
+import Limits
+import Metrics
+import Postgres
+import SupabaseAuth
+import Synchronization
+
+/// Everything the community's routes share while it is on: who a request is, the stores, the counts held in memory and
+/// what sign-ups and writes may cost.
+final class CommunityService: Sendable {
+
+    let pool: PostgresPool
+    let auth: AuthStore
+    let store: CommunityStore
+    let counts: CheckinCounts
+    let signups: RegistrationLimits
+    let writes: WriteLimits
+    private let jwt: SupabaseJWT
+    /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
+    /// for it (a handful at most: a key rotation's old and new).
+    private let keys = Mutex<[String: Int64]>([:])
+
+    init(settings: NextWaveSettings, secret: String, context: FeatureContext) {
+        pool = context.pool
+        jwt = SupabaseJWT(secret: secret)
+        auth = AuthStore(pool: context.pool, secret: secret, settings: settings.auth)
+        let counts = CheckinCounts(pool: context.pool)
+        self.counts = counts
+        store = CommunityStore(
+            pool: context.pool,
+            limits: .init(checkinsPerUser: settings.checkinsPerUser, checkinHorizonDays: settings.checkinHorizonDays, apnsEnvironment: settings.apnsEnvironment),
+            checkinsChanged: { counts.invalidate() })
+        signups = RegistrationLimits(Self.signupKind, settings: settings.signups, spenders: context.spenders, metrics: context.metrics)
+        writes = WriteLimits(settings.writes, spenders: context.spenders, metrics: context.metrics)
+    }
+
+    static let signupKind = RegistrationLimits.Kind(
+        what: "sign-ups", scope: "nextwave-signups", perDaySetting: "PIER_NEXTWAVE_SIGNUPS_PER_DAY",
+        metric: "pier_nextwave_signups_refused_total", help: "Next Wave's anonymous sign-ups refused before anything was stored, by reason.")
+
+    /// Who `request` is (``CommunityCaller``), the public key's verification remembered.
+    func caller(of request: HTTPRequest, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
+        guard let key = request.headers["apikey"], !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
+        let seconds = Int64(now.timeIntervalSince1970)
+        let known = keys.withLock { $0[key].map { $0 > seconds } ?? false }
+        if !known {
+            guard let claims = try? jwt.verify(Substring(key), now: now), claims.role == "anon" else { throw .badKey }
+            keys.withLock { keys in
+                if keys.count >= 8 { keys.removeAll() }
+                keys[key] = claims.expires ?? Int64.max
+            }
+        }
+        return try CommunityCaller.of(request, key: key, jwt: jwt, now: now)
+    }
+}
+
+/// What writes (check-ins, names, device tokens, verified sessions, session refreshes) may cost: each counts against
+/// everybody's budget, the user's share and the address's (or attested device's), so neither one user nor one network
+/// can fill the tables; past it `429` with `Retry-After` by the one refusal rule.
+final class WriteLimits: Sendable {
+    enum Writer: Hashable, Sendable {
+        case user(String)
+        case group(ClientGroup)
+    }
+
+    private let budget: RequestBudget<Writer>
+    private let spenders: Spenders
+    private let refused: Counter?
+
+    init(_ settings: BudgetSettings, spenders: Spenders, metrics: MetricsRegistry?, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }) {
+        budget = RequestBudget(settings, clock: clock)
+        self.spenders = spenders
+        refused = metrics?.counter("pier_nextwave_writes_refused_total", help: "Next Wave community writes and session refreshes refused for their cost.")
+    }
+
+    /// Takes one write for `user` (`nil`: a session refresh, known only by its address) or throws the refusal.
+    func admit(_ request: HTTPRequest, user: String?) throws(HTTPError) {
+        let spender = spenders.spender(of: request)
+        var writers = spender.groups.map(Writer.group)
+        if let user { writers.append(.user(user)) }
+        guard case .refused(let why, let retryAfter, _) = budget.acquire(for: writers) else { return }
+        refused?.increment()
+        let whose = why == .budget ? "this server takes no more community writes for now" : "this client has made its share of community writes for now"
+        throw OnDemandUnavailable(whose, retryAfter: RetryAfter.seconds(retryAfter), cause: .clientShare).httpError()
+    }
+}

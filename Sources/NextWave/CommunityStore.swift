@@ -1,0 +1,212 @@
+import APNsFormat
+import Foundation
+import Postgres
+import PostgRESTFormat
+import Push
+
+/// The five tables' reads and writes in PostgreSQL, each as the app's row-level security meant it and tighter: a caller
+/// reads, writes and deletes only their own rows (check-ins too: other riders are seen only as counts and names, through
+/// ``CheckinCounts``); a row for another user is refused; the lake levels are Pier's own and the app's writes change
+/// nothing. Every write is one transaction.
+final class CommunityStore: Sendable {
+    struct Limits: Sendable {
+        var checkinsPerUser: Int
+        var checkinHorizonDays: Int
+        var apnsEnvironment: APNsEnvironment
+        /// Devices one user keeps (an old phone's token goes when the eleventh comes).
+        var devicesPerUser = 10
+    }
+
+    /// What a read or a write answers: the rows as JSON (an array) and how many.
+    struct Rows: Sendable, Equatable {
+        var body: String
+        var count: Int
+    }
+
+    private let pool: PostgresPool
+    private let limits: Limits
+    /// Told after check-ins changed (their counts are held in memory).
+    private let checkinsChanged: @Sendable () -> Void
+
+    init(pool: PostgresPool, limits: Limits, checkinsChanged: @escaping @Sendable () -> Void) {
+        self.pool = pool
+        self.limits = limits
+        self.checkinsChanged = checkinsChanged
+    }
+
+    /// The change feed's name for check-ins: every replica drops the counts it holds.
+    static let checkinsSource = "nextwave-checkins"
+
+    func read(_ table: CommunityTable, _ query: PostgRESTQuery, user: String?) async throws -> Rows {
+        var sql = CommunitySQL(table: table)
+        let select = try sql.selectList(query.select)
+        guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0) }
+        let statement = CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)\(try sql.tail(query))")
+        let row = try await pool.query(statement, sql.parameters)[0]
+        return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+    }
+
+    /// Inserts `body`'s rows for `user` (merging or ignoring those whose key exists, as `resolution` says); returns the
+    /// rows written as `select` reads them.
+    func write(
+        _ table: CommunityTable, _ body: PostgRESTRows, user: String, resolution: PostgRESTPreference.Resolution?, select: [String]?
+    ) async throws -> Rows {
+        var body = body
+        for column in body.columns {
+            guard let known = table.column(column) else {
+                throw PostgRESTError(status: 400, code: "PGRST204", message: "Could not find the '\(column.prefix(64))' column of '\(table.name)' in the schema cache")
+            }
+            guard known.writable else { throw PostgRESTError(status: 400, code: "428C9", message: "column \"\(column)\" can only be updated to DEFAULT") }
+        }
+        // Row-level security as the app's tables had it: a row is the caller's own.
+        if table.owner != nil {
+            guard let owners = body.values("user_id"), owners.allSatisfy({ $0.text?.lowercased() == user }) else { throw PostgRESTError.forbidden(table: table.name) }
+        }
+        if let names = body.values("display_name") { body.set("display_name", try names.map(DisplayName.normalized)) }
+        switch table.name {
+        case CommunityTable.lakeLevels.name:
+            // Pier records the levels itself; nothing a phone sends rewrites a lake's history.
+            return Rows(body: "[]", count: 0)
+        case CommunityTable.deviceTokens.name:
+            return try await writeDevices(body, user: user, select: select)
+        default:
+            break
+        }
+        // Verified sessions are never changed once stored (the app's table had no update policy): a re-import is nothing.
+        let merge = resolution == .mergeDuplicates && table.name != CommunityTable.verifiedSessions.name
+        var sql = CommunitySQL(table: table)
+        let select = try sql.selectList(select)
+        let typed = body.columns.map { column in "\(sql.parameter(PostgresArray.literal(body.values(column)?.map(\.text) ?? [])))::\(table.column(column)?.type ?? "text")[]" }
+        let columns = body.columns.joined(separator: ", ")
+        var statement = "INSERT INTO \(table.source) (\(columns)) SELECT * FROM unnest(\(typed.joined(separator: ", ")))"
+        if resolution != nil {
+            let updates = body.columns.filter { !table.key.contains($0) }
+            if merge && !updates.isEmpty {
+                let touch = table.column("updated_at") != nil ? ", updated_at = now()" : ""
+                statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO UPDATE SET "
+                    + updates.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ") + touch
+            } else {
+                statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO NOTHING"
+            }
+        }
+        let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
+        let isCheckins = table.name == CommunityTable.checkins.name
+        if isCheckins, let departures = body.values("departure_at") {
+            try await checkHorizon(departures.map(\.text))
+        }
+        let (parameters, limits) = (sql.parameters, limits)
+        let rows = try await pool.transaction { connection in
+            let row = try connection.query(written, parameters)[0]
+            if isCheckins {
+                let held = try connection.query(
+                    "SELECT count(*)::int AS n FROM nextwave_checkins WHERE user_id = $1::uuid AND departure_at >= now()", [user])[0]
+                guard try held.decode(Int.self, "n") <= limits.checkinsPerUser else {
+                    throw PostgRESTError(status: 400, code: "P0001", message: "a rider holds at most \(limits.checkinsPerUser) check-ins at once")
+                }
+                try Self.announceCheckins(on: connection)
+            }
+            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+        }
+        if isCheckins { checkinsChanged() }
+        return rows
+    }
+
+    /// Deletes the caller's rows the filters name (check-outs, device tokens); other tables keep theirs (the app's had
+    /// no delete policy: `DELETE /auth/v1/user` deletes everything).
+    func delete(_ table: CommunityTable, _ query: PostgRESTQuery, user: String, select: [String]?) async throws -> Rows {
+        var sql = CommunitySQL(table: table)
+        let select = try sql.selectList(select)
+        guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0) }
+        let statement: String
+        switch table.name {
+        case CommunityTable.checkins.name:
+            statement = "WITH w AS (DELETE FROM nextwave_checkins WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
+        case CommunityTable.deviceTokens.name:
+            // The token is the push engine's device: deleting it takes its pending pushes along. The rows answered are
+            // read from the statement's snapshot, before the deletion.
+            statement = "WITH w AS (DELETE FROM push_devices WHERE id IN (SELECT device_id FROM \(table.source) WHERE \(conditions))) "
+                + CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)")
+        default:
+            return Rows(body: "[]", count: 0)
+        }
+        let parameters = sql.parameters
+        let isCheckins = table.name == CommunityTable.checkins.name
+        let rows = try await pool.transaction { connection in
+            let row = try connection.query(statement, parameters)[0]
+            if isCheckins { try Self.announceCheckins(on: connection) }
+            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+        }
+        if isCheckins { checkinsChanged() }
+        return rows
+    }
+
+    /// A departure in the past, or further ahead than the horizon, is refused (checking in after the ship left would
+    /// credit a ride nobody announced).
+    private func checkHorizon(_ departures: [String?]) async throws {
+        let row = try await pool.query(
+            "SELECT bool_and(d IS NOT NULL AND d >= now() - interval '10 minutes' AND d <= now() + make_interval(days => $2)) AS ok FROM unnest($1::timestamptz[]) d",
+            [PostgresArray.literal(departures), limits.checkinHorizonDays])[0]
+        guard try row.decode(Bool?.self, "ok") ?? true else {
+            throw PostgRESTError(
+                status: 400, code: "23514", message: "departure_at must lie between now and \(limits.checkinHorizonDays) days ahead")
+        }
+    }
+
+    /// Other replicas drop the counts they hold once this transaction commits.
+    static func announceCheckins(on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(checkinsSource) nextwave"])
+    }
+
+    /// A device token is the push engine's device under one user: registered again under another user (a new anonymous
+    /// identity on the same phone), it moves — one device's pushes go to one user.
+    private func writeDevices(_ body: PostgRESTRows, user: String, select: [String]?) async throws -> Rows {
+        guard let tokens = body.values("token") else { throw PostgRESTError(status: 400, code: "23502", message: "token is required") }
+        let platforms = body.values("platform")
+        var entries: [(token: String, platform: String)] = []
+        for (index, value) in tokens.enumerated() {
+            guard case .text(let text) = value, (16...200).contains(text.utf8.count), text.utf8.allSatisfy(\.isHexDigit) else {
+                throw PostgRESTError(status: 400, code: "23514", message: "token is the APNs device token in hex (16 to 200 hex digits)")
+            }
+            let platform = platforms?[index].text ?? "ios"
+            guard (1...20).contains(platform.utf8.count) else { throw PostgRESTError(status: 400, code: "23514", message: "platform is at most 20 characters") }
+            entries.append((text.lowercased(), platform))
+        }
+        let selectList = try CommunitySQL(table: .deviceTokens).selectList(select)
+        let (environment, cap) = (limits.apnsEnvironment, limits.devicesPerUser)
+        let written = entries.map(\.token)
+        let registered = entries
+        return try await pool.transaction { connection in
+            for entry in registered {
+                let found = try connection.query(
+                    "SELECT d.id::text AS id, n.device_id IS NOT NULL AS ours FROM push_devices d LEFT JOIN nextwave_devices n ON n.device_id = d.id WHERE d.token = $1",
+                    [entry.token]).first
+                if let found, try found.decode(Bool.self, "ours") {
+                    let id = try found.decode(String.self, "id")
+                    try connection.execute(
+                        "UPDATE nextwave_devices SET user_id = $2::uuid, platform = $3, updated_at = now() WHERE device_id = $1::uuid", [id, user, entry.platform])
+                    try PushDevices.touch(id, on: connection)
+                } else {
+                    let id = try PushDevices.register(token: entry.token, environment: environment, on: connection)
+                    try connection.execute(
+                        "INSERT INTO nextwave_devices (device_id, user_id, platform) VALUES ($1::uuid, $2::uuid, $3)", [id, user, entry.platform])
+                }
+            }
+            try connection.execute(
+                """
+                DELETE FROM push_devices WHERE id IN (
+                    SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid ORDER BY updated_at DESC OFFSET $2)
+                """, [user, cap])
+            let row = try connection.query(
+                CommunitySQL.aggregate("SELECT \(selectList) FROM \(CommunityTable.deviceTokens.source) WHERE user_id = $1::uuid AND token = ANY($2::text[])"),
+                [user, PostgresArray.literal(written)])[0]
+            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var isHexDigit: Bool {
+        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
+            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
+    }
+}

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Feature
+import Foundation
+import Push
+
+/// `pier nextwave …`: the community's jobs, run now.
+struct NextWaveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "nextwave", abstract: "Next Wave's community: its jobs, run now.", subcommands: [ArchiveCommand.self])
+}
+
+/// `pier nextwave archive`: the nightly job at once — departed check-ins into the history, new badges stored and
+/// pushed. Safe beside running replicas (it takes the job's lock; what is archived once is never archived again).
+struct ArchiveCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "archive",
+        abstract: "Archive departed check-ins into the ride history and award (and push) new badges now.",
+        discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE); badges are pushed when the PIER_APNS_* settings are set.")
+
+    func run() throws {
+        let pushing = try PushSettings(SettingsReader(environment: ProcessInfo.processInfo.environment)).isConfigured
+        try Commands.current.withDatabase(announcing: CommunityStore.checkinsSource) { pool in
+            let summary = try await CommunityArchive(pool: pool, pushing: pushing).run()
+            print("archived \(summary.archived) rides of \(summary.riders) riders; deleted \(summary.deleted) departed check-ins; \(summary.badges) new badges, \(summary.pushes) pushes enqueued")
+        }
+    }
+}

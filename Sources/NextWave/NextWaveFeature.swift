@@ -1,0 +1,75 @@
+import ArgumentParser
+import Feature
+import Foundation
+import HTTPServer
+import Logging
+import Push
+import Scheduling
+
+/// Next Wave's community — the app's second backend, once a self-hosted Supabase — served by Pier: anonymous sign-up
+/// and sessions (`/auth/v1`), the check-ins, names, device tokens, verified sessions and lake levels the apps read and
+/// write through PostgREST's wire (`/rest/v1`), the five functions they call, and the nightly archive that turns
+/// departed check-ins into ridden waves and pushes new badges through the push engine. Off unless `PIER_NEXTWAVE=on`
+/// (its routes are not there, `/health` says `disabled`).
+public struct NextWaveFeature: Feature {
+    public static let archiveSource = "nextwave.archive"
+    public var name: String { "nextwave" }
+
+    private let service: CommunityService?
+    private let job: FetchJob?
+    private let engine: PushEngine?
+
+    public init(settings: NextWaveSettings, context: FeatureContext, push: PushEngine?) {
+        engine = push
+        guard settings.on, let secret = settings.jwtSecret else {
+            service = nil
+            job = nil
+            return
+        }
+        let service = CommunityService(settings: settings, secret: secret, context: context)
+        self.service = service
+        let schedule = FetchSchedule.daily(hour: settings.archiveHour, minute: settings.archiveMinute, timeZone: Self.zurich)
+        let archive = CommunityArchive(pool: context.pool, pushing: push != nil)
+        let logger = Logger(label: "pier.nextwave")
+        job = FetchJob(source: Self.archiveSource, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
+            let summary = try await archive.run()
+            logger.info("check-ins archived", metadata: [
+                "archived": "\(summary.archived)", "deleted": "\(summary.deleted)", "riders": "\(summary.riders)", "badges": "\(summary.badges)",
+                "pushes": "\(summary.pushes)",
+            ])
+            if summary.pushes > 0 { push?.wake() }
+            if summary.deleted > 0 { service.counts.invalidate() }
+            return FetchSummary(itemCount: summary.archived, scrapedAt: Date())
+        }
+        context.board.register(Self.archiveSource, staleAfter: schedule.staleAfter)
+    }
+
+    /// Supabase's cron ran at 03:00 of its server's clock; the rides' local times are Swiss.
+    static let zurich = TimeZone(identifier: "Europe/Zurich") ?? .gmt
+
+    public var jobs: [FetchJob] { job.map { [$0] } ?? [] }
+
+    /// The archive's job stores rides, nothing any replica holds in memory; another replica's check-ins change the
+    /// counts held here.
+    public func load() async throws {}
+
+    public func reload(_ source: String) async throws {
+        if source == CommunityStore.checkinsSource { service?.counts.invalidate() }
+    }
+
+    /// Only while on: an operator who did not turn the community on serves none of it (`404`).
+    public func register(in router: inout Router) {
+        guard let service else { return }
+        AuthRoutes(community: service).register(in: &router)
+        RestRoutes(community: service).register(in: &router)
+    }
+
+    public var healthMembers: [String: @Sendable () -> String] {
+        let state = service == nil ? #"{"state":"disabled"}"# : #"{"state":"on","badge_pushes":\#(engine != nil)}"#
+        return ["nextwave": { state }]
+    }
+
+    public var requestHeaders: [String] { ["apikey", "Prefer", "X-Client-Info", "X-Supabase-Api-Version", "Accept-Profile", "Content-Profile"] }
+
+    public static var commands: [any ParsableCommand.Type] { [NextWaveCommand.self] }
+}

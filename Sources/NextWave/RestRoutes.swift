@@ -1,0 +1,219 @@
+import Basics
+import Foundation
+import HTTPServer
+import Logging
+import Parsing
+import Postgres
+import PostgRESTFormat
+import SupabaseAuth
+
+/// `/rest/v1/<table>` and `/rest/v1/rpc/<function>` as PostgREST answered the apps: the five tables (reads of the
+/// caller's own rows, upserts, check-outs) and the five functions, every refusal in PostgREST's error shape. Cheapest
+/// first: the caller's key and token (one HMAC each, the same key once), the table or function and
+/// the query's shape, what a write may cost (a share per user and per address), then PostgreSQL.
+struct RestRoutes: Sendable {
+    static let table = "/rest/v1/{table}"
+    static let function = "/rest/v1/rpc/{function}"
+
+    let community: CommunityService
+    let logger = Logger(label: "pier.nextwave")
+
+    func register(in router: inout Router) {
+        router.hybrid(.get, Self.table) { [self] request in
+            answer(request) { community in
+                let (table, query, caller) = try read(request, community)
+                return .later { try await rows(community.store.read(table, query, user: caller.userID), status: .ok) }
+            }
+        }
+        router.hybrid(.post, Self.table) { [self] request in
+            answer(request) { community in
+                let (table, query, caller) = try read(request, community)
+                let user = try writer(caller, table: table, request: request, community: community)
+                if let target = query.onConflict, Set(target) != Set(table.key) {
+                    throw PostgRESTError(status: 400, code: "42P10", message: "there is no unique or exclusion constraint matching the ON CONFLICT specification")
+                }
+                let body = try PostgRESTRows(json: request.body, columns: query.columns)
+                let preference = PostgRESTPreference(headers: request.headers.values("prefer"))
+                return .later {
+                    let written = try await community.store.write(table, body, user: user, resolution: preference.resolution, select: query.select)
+                    return preference.returning == .representation ? rows(written, status: .created) : HTTPResponse(status: .created, headers: Self.noStore)
+                }
+            }
+        }
+        router.hybrid(.delete, Self.table) { [self] request in
+            answer(request) { community in
+                let (table, query, caller) = try read(request, community)
+                let user = try writer(caller, table: table, request: request, community: community)
+                let preference = PostgRESTPreference(headers: request.headers.values("prefer"))
+                return .later {
+                    let deleted = try await community.store.delete(table, query, user: user, select: query.select)
+                    return preference.returning == .representation ? rows(deleted, status: .ok) : HTTPResponse(status: .noContent, headers: Self.noStore)
+                }
+            }
+        }
+        router.hybrid(.post, Self.function) { [self] request in
+            answer(request) { community in try call(request, community) }
+        }
+    }
+
+    /// The caller, the table and the query of a table's request.
+    private func read(_ request: HTTPRequest, _ community: CommunityService) throws -> (CommunityTable, PostgRESTQuery, CommunityCaller) {
+        let caller = try community.caller(of: request)
+        let name = try request.parameter("table")
+        guard let table = CommunityTable.named(name) else { throw PostgRESTError.unknownTable(name) }
+        return (table, try PostgRESTQuery(pairs: request.query.pairs), caller)
+    }
+
+    /// The user a write is by, once it is admitted: the public key alone writes nothing (the app's policies were for
+    /// signed-in users).
+    private func writer(_ caller: CommunityCaller, table: CommunityTable, request: HTTPRequest, community: CommunityService) throws -> String {
+        guard let user = caller.userID else {
+            throw PostgRESTError(status: 401, code: "42501", message: "permission denied for table \(table.name)")
+        }
+        try community.writes.admit(request, user: user)
+        return user
+    }
+
+    private func call(_ request: HTTPRequest, _ community: CommunityService) throws -> FastAnswer {
+        let caller = try community.caller(of: request)
+        let name = try request.parameter("function")
+        guard CommunityFunctions.names.contains(name) else { throw PostgRESTError.unknownFunction(name) }
+        let arguments = try Self.arguments(request.body, function: name)
+        if name == CommunityFunctions.counts {
+            let waves = try Self.waves(arguments, request.body)
+            if let held = community.counts.answer(waves) { return .response(Self.json(held, status: .ok)) }
+            return .later { Self.json(try await community.counts.load(waves), status: .ok) }
+        }
+        // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
+        guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }
+        let sql: String
+        var parameters: [any PostgresEncodable] = [user]
+        switch name {
+        case CommunityFunctions.stats: sql = CommunityFunctions.statsSQL
+        case CommunityFunctions.stations: sql = CommunityFunctions.stationsSQL
+        case CommunityFunctions.verified: sql = CommunityFunctions.verifiedSQL
+        default:
+            let station = arguments["p_station_id"]
+            guard station == nil || station?.isNull == true || station?.string != nil else { throw Self.argument("p_station_id", "text or null") }
+            let limit = arguments["p_limit"].map { $0.isNull ? 50 : $0.integer(in: request.body) } ?? 50
+            guard let limit, (0...CommunityFunctions.maximumLeaderboard).contains(limit) else {
+                throw Self.argument("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
+            }
+            sql = CommunityFunctions.leaderboardSQL
+            parameters = [station?.string, user, limit]
+        }
+        let (pool, values) = (community.pool, parameters)
+        return .later {
+            let row = try await pool.query(CommunitySQL.aggregate(sql), values)[0]
+            return Self.json(try row.decode(String.self, "body"), status: .ok)
+        }
+    }
+
+    /// A function's arguments: a JSON object (or nothing), naming only the function's own.
+    private static func arguments(_ body: [UInt8], function: String) throws(PostgRESTError) -> JSONNode {
+        guard let node = try? JSONScanner.parse(body.isEmpty ? Array("{}".utf8) : body), case .object(let members) = node.kind else {
+            throw PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
+        }
+        let allowed: Set<String> = switch function {
+        case CommunityFunctions.counts: ["wave_ids"]
+        case CommunityFunctions.leaderboard: ["p_station_id", "p_limit"]
+        default: []
+        }
+        if let unknown = members.first(where: { !allowed.contains($0.key) }) {
+            throw PostgRESTError(
+                status: 404, code: "PGRST202", message: "Could not find the function public.\(function)(\(unknown.key.prefix(64))) in the schema cache")
+        }
+        return node
+    }
+
+    /// `wave_ids`: distinct, in the order asked, at most ``CheckinCounts/maximumWaves``.
+    private static func waves(_ arguments: JSONNode, _ body: [UInt8]) throws(PostgRESTError) -> [String] {
+        guard let list = arguments["wave_ids"]?.elements else { throw argument("wave_ids", "a list of wave ids") }
+        guard list.count <= CheckinCounts.maximumWaves else { throw argument("wave_ids", "at most \(CheckinCounts.maximumWaves) wave ids") }
+        var seen = Set<String>(), waves: [String] = []
+        for element in list {
+            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= 200 else { throw argument("wave_ids", "wave ids of 1 to 200 bytes") }
+            if seen.insert(wave).inserted { waves.append(wave) }
+        }
+        return waves
+    }
+
+    private static func argument(_ name: String, _ expected: String) -> PostgRESTError {
+        PostgRESTError(status: 400, code: "22023", message: "\(name) must be \(expected)")
+    }
+
+    static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
+
+    static func json(_ body: String, status: HTTPStatus, headers: HTTPHeaders = noStore) -> HTTPResponse {
+        .json(Array(body.utf8), status: status, headers: headers)
+    }
+
+    /// Rows with PostgREST's `Content-Range` (`0-1/*`, `*/0` when none).
+    private func rows(_ rows: CommunityStore.Rows, status: HTTPStatus) -> HTTPResponse {
+        var headers = Self.noStore
+        headers.set("Content-Range", rows.count == 0 ? "*/*" : "0-\(rows.count - 1)/*")
+        return Self.json(rows.body, status: status, headers: headers)
+    }
+
+    /// Runs `work` and answers every refusal — its own, the one refusal rule's, PostgreSQL's —
+    /// in PostgREST's shape.
+    private func answer(_ request: HTTPRequest, _ work: (CommunityService) throws -> FastAnswer) -> FastAnswer {
+        do {
+            switch try work(community) {
+            case .response(let response): return .response(response)
+            case .later(let slow):
+                let logger = self.logger
+                return .later {
+                    do { return try await slow() } catch { return Self.refusal(error, logger: logger) }
+                }
+            }
+        } catch {
+            return .response(Self.refusal(error, logger: logger))
+        }
+    }
+
+    /// Any error as PostgREST would word it; an unexpected one is logged (without the request) and answered `500`.
+    static func refusal(_ error: any Error, logger: Logger) -> HTTPResponse {
+        let (refusal, headers) = postgREST(error, logger: logger)
+        return refusal.response(headers: headers)
+    }
+
+    private static func postgREST(_ error: any Error, logger: Logger) -> (error: PostgRESTError, headers: HTTPHeaders) {
+        switch error {
+        case let error as PostgRESTError: return (error, HTTPHeaders())
+        case let error as CommunityCaller.Problem:
+            return (PostgRESTError(status: 401, code: error == .expired ? "PGRST303" : "PGRST301", message: error.message), HTTPHeaders())
+        case let error as HTTPError:
+            return (PostgRESTError(status: error.status.code, code: "\(error.status.code)", message: error.message), error.headers)
+        case let error as PostgresError:
+            switch error {
+            case .server(let state, let message, _) where state.hasPrefix("22") || state == "23502" || state == "23514":
+                return (PostgRESTError(status: 400, code: state, message: Self.withoutValue(message)), HTTPHeaders())
+            case .server(let state, let message, _) where state == "23505" || state == "23503":
+                return (PostgRESTError(status: 409, code: state, message: Self.withoutValue(message)), HTTPHeaders())
+            case _ where error.isUnavailable:
+                return (PostgRESTError(status: 503, code: "PGRST001", message: "Database client error. Retrying the connection."), ["Retry-After": "5"])
+            default: break
+            }
+        default: break
+        }
+        logger.error("community request failed", metadata: ["error": "\(error)"])
+        return (PostgRESTError(status: 500, code: "XX000", message: "internal server error"), HTTPHeaders())
+    }
+
+    /// PostgreSQL's message without the value it quotes (`invalid input syntax for type uuid: "…"`): an error body never
+    /// repeats what was sent.
+    static func withoutValue(_ message: String) -> String {
+        guard let quote = message.range(of: ": \"") else { return message }
+        return String(message[..<quote.lowerBound])
+    }
+}
+
+extension PostgRESTError {
+    /// The answer: PostgREST's body with the error's status.
+    func response(headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
+        var headers = headers
+        headers.set("Cache-Control", "no-store")
+        return .json(Array(json.utf8), status: .code(status), headers: headers)
+    }
+}
