@@ -128,18 +128,8 @@ struct AuthRoutes: Sendable {
 
     /// Runs `work` and answers every refusal in the auth server's shape.
     private func answer(_ request: HTTPRequest, _ work: (CommunityService) throws -> FastAnswer) -> FastAnswer {
-        do {
-            switch try work(community) {
-            case .response(let response): return .response(response)
-            case .later(let slow):
-                let logger = self.logger
-                return .later {
-                    do { return try await slow() } catch { return Self.refusal(error, logger: logger).response(to: request) }
-                }
-            }
-        } catch {
-            return .response(Self.refusal(error, logger: logger).response(to: request))
-        }
+        let logger = self.logger
+        return .refusing({ Self.refusal($0, logger: logger).response(to: request) }) { try work(community) }
     }
 
     private static func refusal(_ error: any Error, logger: Logger) -> AuthError {

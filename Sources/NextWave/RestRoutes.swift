@@ -148,28 +148,17 @@ struct RestRoutes: Sendable {
         .json(Array(body.utf8), status: status, headers: headers)
     }
 
-    /// Rows with PostgREST's `Content-Range` (`0-1/*`, `*/0` when none).
+    /// Rows with PostgREST's `Content-Range` (`0-1/*`, `*/*` when none).
     private func rows(_ rows: CommunityStore.Rows, status: HTTPStatus) -> HTTPResponse {
         var headers = Self.noStore
         headers.set("Content-Range", rows.count == 0 ? "*/*" : "0-\(rows.count - 1)/*")
         return Self.json(rows.body, status: status, headers: headers)
     }
 
-    /// Runs `work` and answers every refusal — its own, the one refusal rule's, PostgreSQL's —
-    /// in PostgREST's shape.
+    /// Runs `work` and answers every refusal — its own, the one refusal rule's, PostgreSQL's — in PostgREST's shape.
     private func answer(_ request: HTTPRequest, _ work: (CommunityService) throws -> FastAnswer) -> FastAnswer {
-        do {
-            switch try work(community) {
-            case .response(let response): return .response(response)
-            case .later(let slow):
-                let logger = self.logger
-                return .later {
-                    do { return try await slow() } catch { return Self.refusal(error, logger: logger) }
-                }
-            }
-        } catch {
-            return .response(Self.refusal(error, logger: logger))
-        }
+        let logger = self.logger
+        return .refusing({ Self.refusal($0, logger: logger) }) { try work(community) }
     }
 
     /// Any error as PostgREST would word it; an unexpected one is logged (without the request) and answered `500`.
