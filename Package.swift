@@ -118,7 +118,8 @@ let package = Package(
             name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
-        // shape), read for shape only: no database, no cryptography (fuzzed on its own).
+        // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
+        // (fuzzed on its own).
         .target(name: "PostgRESTFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         // Supabase's auth tokens: HS256 JWTs signed with the project's secret (the public key the apps ship, the access
         // tokens of anonymous users), as its auth server writes them.

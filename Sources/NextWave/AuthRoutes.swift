@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import Parsing
 import Postgres
+import PostgRESTFormat
 
 /// The auth server's routes as the apps' Supabase clients use them: anonymous sign-up, the session's refresh, the
 /// signed-in user (shown, and deleted with everything about them — which Supabase's auth server did not offer), and
@@ -17,9 +18,6 @@ struct AuthRoutes: Sendable {
 
     let community: CommunityService
     let logger = Logger(label: "pier.nextwave")
-
-    /// A sign-up's or a refresh's body is a small JSON object.
-    static let maximumBody = 4096
 
     func register(in router: inout Router) {
         router.hybrid(.post, Self.signup) { [self] request in
@@ -96,28 +94,24 @@ struct AuthRoutes: Sendable {
         return (id, session)
     }
 
-    /// Only anonymous sign-ups: an empty body or a JSON object whose e-mail, phone and password are absent or `null`
-    /// (the Python client sends `{"data":{},"gotrue_meta_security":{"captcha_token":null}}`, the app's scripts `{}`).
+    /// Only anonymous sign-ups (``AuthRequestBody/signup(_:)``).
     static func anonymousSignup(_ body: [UInt8]) throws(AuthError) {
-        guard body.count <= maximumBody else { throw AuthError.validation("the body is a small JSON object") }
-        guard !body.isEmpty else { return }
-        guard let node = try? JSONScanner.parse(body), node.isObject else { throw AuthError(status: .badRequest, code: "bad_json", message: "Could not parse request body as JSON") }
-        for field in ["email", "phone", "password"] {
-            if let value = node[field], !value.isNull {
-                throw AuthError(status: .unprocessableContent, code: "\(field == "phone" ? "phone" : "email")_provider_disabled", message: "Only anonymous sign-ups are served here")
-            }
-        }
+        do { try AuthRequestBody.signup(body) } catch { throw refusal(error) }
     }
 
     /// `{"refresh_token": "…"}`.
     static func refreshToken(_ body: [UInt8]) throws(AuthError) -> String {
-        guard body.count <= maximumBody, let node = try? JSONScanner.parse(body), node.isObject else {
-            throw AuthError(status: .badRequest, code: "bad_json", message: "Could not parse request body as JSON")
+        do { return try AuthRequestBody.refreshToken(body) } catch { throw refusal(error) }
+    }
+
+    /// A body's problem as the auth server words it.
+    private static func refusal(_ problem: AuthRequestBody.Problem) -> AuthError {
+        switch problem {
+        case .notJSON: AuthError(status: .badRequest, code: "bad_json", message: "Could not parse request body as JSON")
+        case .notAnonymous(let field):
+            AuthError(status: .unprocessableContent, code: "\(field == "phone" ? "phone" : "email")_provider_disabled", message: "Only anonymous sign-ups are served here")
+        case .noRefreshToken: AuthError.validation("refresh_token required")
         }
-        guard let token = node["refresh_token"]?.string, !token.isEmpty, token.utf8.count <= 200 else {
-            throw AuthError.validation("refresh_token required")
-        }
-        return token
     }
 
     static let headers: HTTPHeaders = ["Cache-Control": "no-store", "X-Supabase-Api-Version": AuthError.apiVersion]

@@ -36,6 +36,9 @@ public struct PostgRESTRows: Equatable, Sendable {
         guard objects.count <= Self.maximumRows else {
             throw PostgRESTError(status: 400, code: "PGRST102", message: "At most \(Self.maximumRows) rows in one request")
         }
+        if let given, Set(given).count != given.count {
+            throw PostgRESTError(status: 400, code: "PGRST102", message: "columns names a column twice")
+        }
         var columns = given ?? []
         var rows: [[Value]] = []
         for (index, object) in objects.enumerated() {

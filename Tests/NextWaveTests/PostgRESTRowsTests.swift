@@ -26,3 +26,24 @@ final class PostgRESTRowsTests: XCTestCase {
         XCTAssertThrowsError(try PostgRESTRows(json: Array(many.utf8), columns: nil))
     }
 }
+
+/// The auth server's request bodies.
+final class AuthRequestBodyTests: XCTestCase {
+    func testOnlyAnonymousSignUpsAndShortRefreshTokens() throws {
+        for body in ["", "{}", #"{"data":{},"gotrue_meta_security":{"captcha_token":null}}"#, #"{"email":null}"#] {
+            XCTAssertNoThrow(try AuthRequestBody.signup(Array(body.utf8)), body)
+        }
+        XCTAssertThrowsError(try AuthRequestBody.signup(Array(#"{"email":"a@b.c","password":"x"}"#.utf8))) {
+            XCTAssertEqual($0 as? AuthRequestBody.Problem, .notAnonymous("email"))
+        }
+        XCTAssertThrowsError(try AuthRequestBody.signup(Array("[]".utf8))) { XCTAssertEqual($0 as? AuthRequestBody.Problem, .notJSON) }
+        XCTAssertEqual(try AuthRequestBody.refreshToken(Array(#"{"refresh_token":"abc"}"#.utf8)), "abc")
+        for body in ["{}", #"{"refresh_token":""}"#, #"{"refresh_token":5}"#, "{\"refresh_token\":\"\(String(repeating: "a", count: 201))\"}"] {
+            XCTAssertThrowsError(try AuthRequestBody.refreshToken(Array(body.utf8)), body)
+        }
+    }
+
+    func testColumnsNamingAColumnTwiceAreRefused() {
+        XCTAssertThrowsError(try PostgRESTRows(json: Array(#"{"a":1}"#.utf8), columns: ["a", "a"]))
+    }
+}

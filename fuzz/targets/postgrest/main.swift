@@ -1,0 +1,44 @@
+import Parsing
+import PostgRESTFormat
+
+// A `/rest/v1` request as the Supabase clients send it, on arbitrary bytes: the first line is the query string
+// (`name=value` pairs joined by `&`, taken as they come), the rest the body. Properties: no crash; a query accepted is
+// bounded (at most 16 filters, lists of at most 500 values, plain column names); rows accepted are at most 500, each
+// with a value for every column, the columns plain names and distinct. The body is also read as the auth server's
+// (a sign-up's, a refresh's).
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let newline = bytes.firstIndex(of: 0x0A) ?? bytes.count
+    let line = String(decoding: bytes[..<newline], as: UTF8.self)
+    let body = newline < bytes.count ? Array(bytes[(newline + 1)...]) : []
+    let pairs = line.split(separator: "&").map { pair -> (name: String, value: String) in
+        let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+        return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+    }
+    var columns: [String]?
+    if let query = try? PostgRESTQuery(pairs: pairs) {
+        precondition(query.filters.count <= PostgRESTQuery.maximumFilters, "\(query.filters.count) filters")
+        precondition(query.filters.allSatisfy { $0.values.count <= PostgRESTQuery.maximumListValues }, "a long list")
+        for name in query.filters.map(\.column) + (query.select ?? []) + (query.onConflict ?? []) + (query.columns ?? []) + query.order.map(\.column) {
+            precondition(!name.isEmpty && name.utf8.count <= 63 && name.utf8.allSatisfy { ($0 >= 0x61 && $0 <= 0x7A) || ($0 >= 0x30 && $0 <= 0x39) || $0 == 0x5F }, "column \(name)")
+        }
+        precondition(query.filters.allSatisfy { $0.op != .is || ["null", "true", "false"].contains($0.values.first ?? "") }, "is. value")
+        columns = query.columns
+    }
+    if let rows = try? PostgRESTRows(json: body, columns: columns) {
+        precondition(rows.rows.count <= PostgRESTRows.maximumRows, "\(rows.rows.count) rows")
+        precondition(!rows.columns.isEmpty && Set(rows.columns).count == rows.columns.count, "columns \(rows.columns)")
+        precondition(rows.rows.allSatisfy { $0.count == rows.columns.count }, "a row without every column")
+    }
+    // The same body as the auth server's: a sign-up accepted names no e-mail, phone or password; a refresh token is short.
+    if (try? AuthRequestBody.signup(body)) != nil, !body.isEmpty {
+        let node = try? JSONScanner.parse(body)
+        precondition(node?.isObject == true && body.count <= AuthRequestBody.maximumBytes, "a sign-up that is no small object")
+        precondition(["email", "phone", "password"].allSatisfy { node?[$0].map(\.isNull) ?? true }, "a sign-up with credentials")
+    }
+    if let token = try? AuthRequestBody.refreshToken(body) {
+        precondition(!token.isEmpty && token.utf8.count <= AuthRequestBody.maximumTokenBytes, "token of \(token.utf8.count) bytes")
+    }
+    return 0
+}
