@@ -18,7 +18,20 @@ final class CheckinCounts: Sendable {
     private struct State {
         var generation: UInt64 = 0
         var entries: [String: Entry] = [:]
+        /// Whole answers by the request's body: the phones at one board send the same bytes, so most asks are one
+        /// lookup, without reading the JSON again.
+        var answers: [Body: (body: [UInt8], validUntil: Double)] = [:]
     }
+
+    /// A request body as a key, hashed as one run of bytes (an array of bytes hashes byte by byte: a few percent of an
+    /// ask's time).
+    private struct Body: Hashable {
+        var bytes: [UInt8]
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
+
+    /// Whole answers held at most (one per board and day the apps look at).
+    static let answerCapacity = 10_000
 
     /// Waves held at most: past it, everything is forgotten (a busy day's boards hold a few thousand).
     static let capacity = 50_000
@@ -32,15 +45,30 @@ final class CheckinCounts: Sendable {
         self.pool = pool
     }
 
-    /// The answer for `waves` (distinct, in the order asked) when memory holds every one of them.
-    func answer(_ waves: [String], now: Double = Date().timeIntervalSince1970) -> String? {
+    /// The answer held for a request whose body was `body` before, while still valid.
+    func answer(body: [UInt8], now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
+        state.withLock { state in
+            guard let held = state.answers[Body(bytes: body)], held.validUntil > now else { return nil }
+            return held.body
+        }
+    }
+
+    /// The answer for `waves` (distinct, in the order asked) when memory holds every one of them; kept for `body`.
+    func answer(_ waves: [String], body: [UInt8] = [], now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
         state.withLock { state in
             var rows: [String] = []
+            var validUntil = Double.infinity
             for wave in waves {
                 guard let entry = state.entries[wave], entry.validUntil > now else { return nil }
                 if let json = entry.json { rows.append(json) }
+                validUntil = min(validUntil, entry.validUntil)
             }
-            return Self.array(rows)
+            let answer = Array(Self.array(rows).utf8)
+            if !body.isEmpty {
+                if state.answers.count >= Self.answerCapacity { state.answers.removeAll(keepingCapacity: true) }
+                state.answers[Body(bytes: body)] = (answer, validUntil)
+            }
+            return answer
         }
     }
 
@@ -74,6 +102,7 @@ final class CheckinCounts: Sendable {
         state.withLock { state in
             state.generation &+= 1
             state.entries.removeAll(keepingCapacity: true)
+            state.answers.removeAll(keepingCapacity: true)
         }
     }
 

@@ -78,10 +78,13 @@ struct RestRoutes: Sendable {
         let caller = try community.caller(of: request)
         let name = try request.parameter("function")
         guard CommunityFunctions.names.contains(name) else { throw PostgRESTError.unknownFunction(name) }
+        if name == CommunityFunctions.counts, let held = community.counts.answer(body: request.body) {
+            return .response(.json(held, headers: Self.noStore))
+        }
         let arguments = try Self.arguments(request.body, function: name)
         if name == CommunityFunctions.counts {
             let waves = try Self.waves(arguments, request.body)
-            if let held = community.counts.answer(waves) { return .response(Self.json(held, status: .ok)) }
+            if let held = community.counts.answer(waves, body: request.body) { return .response(.json(held, headers: Self.noStore)) }
             return .later { Self.json(try await community.counts.load(waves), status: .ok) }
         }
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).

@@ -40,10 +40,12 @@ final class CommunityStoreTests: ServiceTestCase {
                 FROM nextwave_checkins WHERE wave_id = ANY('{"w\\"1",w2}') GROUP BY wave_id ORDER BY wave_id) r
             """)[0].decode(String.self, "body")
         XCTAssertEqual(loaded, expected)
-        XCTAssertEqual(counts.answer(["w\"1", "w2", "nobody"]), expected, "answered from memory, the same bytes")
+        XCTAssertEqual(counts.answer(["w\"1", "w2", "nobody"], body: Array("asked".utf8)), Array(expected.utf8), "answered from memory, the same bytes")
+        XCTAssertEqual(counts.answer(body: Array("asked".utf8)), Array(expected.utf8), "and kept for the same request body")
         XCTAssertTrue(loaded.contains(#""names":[]"#), "a wave of anonymous riders has names [], never null")
         counts.invalidate()
         XCTAssertNil(counts.answer(["w2"]))
+        XCTAssertNil(counts.answer(body: Array("asked".utf8)), "a check-in anywhere forgets the answers too")
     }
 
     func testACountEndsWithItsDeparture() async throws {
@@ -51,7 +53,9 @@ final class CommunityStoreTests: ServiceTestCase {
         let counts = CheckinCounts(pool: pool)
         let loaded = try await counts.load(["soon"])
         XCTAssertTrue(loaded.contains(#""count":1"#))
+        XCTAssertNotNil(counts.answer(["soon"], body: Array("b".utf8)))
         XCTAssertNil(counts.answer(["soon"], now: Date().timeIntervalSince1970 + 5), "past its departure, memory does not answer")
+        XCTAssertNil(counts.answer(body: Array("b".utf8), now: Date().timeIntervalSince1970 + 5), "nor the answer kept for a body")
     }
 
     func testTheArchiveCountsPeersAndTheFirstAndRunsOnce() async throws {

@@ -27,7 +27,12 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
 
     /// The values of the named segments when `path` matches, else `nil`.
     public func match(_ path: String) -> [String: String]? {
-        let parts = Self.split(path)
+        match(segments: Self.segments(of: path))
+    }
+
+    /// The values of the named segments when a path split by ``segments(of:)`` matches, else `nil` (the router splits
+    /// a path once for all its templates).
+    public func match(segments parts: [Substring]) -> [String: String]? {
         guard parts.count == segments.count else { return nil }
         var values: [String: String] = [:]
         for (part, segment) in zip(parts, segments) {
@@ -36,15 +41,31 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
                 guard part == text else { return nil }
             case .parameter(let name):
                 guard !part.isEmpty else { return nil }
-                values[name] = part
+                values[name] = String(part)
             }
         }
         return values
     }
 
-    /// Splits at every `/` scalar: a split by `Character` would miss a slash that a combining mark after it
-    /// joins into one grapheme (found by schemathesis with a combining Glagolitic letter).
+    /// A path's segments, split at every `/` byte — in UTF-8 the slash's byte is never part of another scalar, so this
+    /// is a split at every `/` scalar (a split by `Character` would miss a slash that a combining mark after it joins
+    /// into one grapheme: found by schemathesis with a combining Glagolitic letter).
+    public static func segments(of path: String) -> [Substring] {
+        var parts: [Substring] = []
+        var start = path.startIndex
+        var index = path.utf8.startIndex
+        while index != path.utf8.endIndex {
+            if path.utf8[index] == UInt8(ascii: "/") {
+                parts.append(path[start..<index])
+                start = path.utf8.index(after: index)
+            }
+            index = path.utf8.index(after: index)
+        }
+        parts.append(path[start...])
+        return parts
+    }
+
     private static func split(_ path: String) -> [String] {
-        path.unicodeScalars.split(separator: "/", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        segments(of: path).map(String.init)
     }
 }
