@@ -54,7 +54,7 @@ struct CommunityArchive: Sendable {
             var summary = Summary()
             summary.archived = try rows[0].decode(Int.self, "archived")
             summary.deleted = try rows[0].decode(Int.self, "deleted")
-            let riders = try rows[0].decode(String.self, "riders").dropFirst().dropLast().split(separator: ",").map(String.init)
+            let riders = try rows[0].words("riders")
             summary.riders = riders.count
             var pushes: [(user: String, key: String, payload: String)] = []
             for rider in riders {

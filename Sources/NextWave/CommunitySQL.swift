@@ -45,9 +45,9 @@ struct CommunitySQL {
         return terms.isEmpty ? "true" : terms.joined(separator: " AND ")
     }
 
-    /// Names are matched as the app matches MeteoNews' (without regard to case) where the table says so.
+    /// A folded column (the lake names) is matched without regard to case.
     private mutating func condition(_ filter: PostgRESTFilter, _ column: CommunityTable.Column) throws(PostgRESTError) -> String {
-        let folded = table.name == CommunityTable.lakeLevels.name && column.name == "lake_name"
+        let folded = column.folded
         let left = folded ? "lower(\(column.read))" : column.read
         let cast = { (placeholder: String) in folded ? "lower(\(placeholder))" : "\(placeholder)::\(column.type)" }
         switch filter.op {
@@ -83,8 +83,8 @@ struct CommunitySQL {
         return text
     }
 
-    /// The rows of `inner` as one JSON array (`[]` for none), with their number.
-    static func aggregate(_ inner: String) -> String {
-        "SELECT coalesce(json_agg(r), '[]')::text AS body, count(r)::int AS rows FROM (\(inner)) r"
+    /// The rows of `inner` as one JSON array (`[]` for none), with their number, and `also` (more columns, `, x AS y`).
+    static func aggregate(_ inner: String, also: String = "") -> String {
+        "SELECT coalesce(json_agg(r), '[]')::text AS body, count(r)::int AS rows\(also) FROM (\(inner)) r"
     }
 }

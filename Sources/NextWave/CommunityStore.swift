@@ -63,17 +63,16 @@ final class CommunityStore: Sendable {
             guard let owners = body.values("user_id"), owners.allSatisfy({ $0.text?.lowercased() == user }) else { throw PostgRESTError.forbidden(table: table.name) }
         }
         if let names = body.values("display_name") { body.set("display_name", try names.map(DisplayName.normalized)) }
-        switch table.name {
-        case CommunityTable.lakeLevels.name:
+        let merging: Bool
+        switch table.writes {
+        case .ignored:
             // Pier records the levels itself; nothing a phone sends rewrites a lake's history.
             return Rows(body: "[]", count: 0)
-        case CommunityTable.deviceTokens.name:
+        case .devices:
             return try await writeDevices(body, user: user, select: select)
-        default:
-            break
+        case .rows(let allowed):
+            merging = allowed && resolution == .mergeDuplicates
         }
-        // Verified sessions are never changed once stored (the app's table had no update policy): a re-import is nothing.
-        let merge = resolution == .mergeDuplicates && table.name != CommunityTable.verifiedSessions.name
         var sql = CommunitySQL(table: table)
         let select = try sql.selectList(select)
         let typed = body.columns.map { column in "\(sql.parameter(PostgresArray.literal(body.values(column)?.map(\.text) ?? [])))::\(table.column(column)?.type ?? "text")[]" }
@@ -81,7 +80,7 @@ final class CommunityStore: Sendable {
         var statement = "INSERT INTO \(table.source) (\(columns)) SELECT * FROM unnest(\(typed.joined(separator: ", ")))"
         if resolution != nil {
             let updates = body.columns.filter { !table.key.contains($0) }
-            if merge && !updates.isEmpty {
+            if merging && !updates.isEmpty {
                 let touch = table.column("updated_at") != nil ? ", updated_at = now()" : ""
                 statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO UPDATE SET "
                     + updates.map { "\($0) = EXCLUDED.\($0)" }.joined(separator: ", ") + touch
@@ -89,15 +88,20 @@ final class CommunityStore: Sendable {
                 statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO NOTHING"
             }
         }
-        let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
-        let isCheckins = table.name == CommunityTable.checkins.name
-        if isCheckins, let departures = body.values("departure_at") {
-            try await checkHorizon(departures.map(\.text))
-        }
+        let isCheckins = table.isCheckins
+        // A departure in the past, or further ahead than the horizon, is refused (checking in after the ship left would
+        // credit a ride nobody announced): read from the rows written, and undone with them.
+        let horizon = isCheckins
+            ? ", (SELECT coalesce(bool_and(departure_at >= now() - interval '10 minutes' AND departure_at <= now() + make_interval(days => \(limits.checkinHorizonDays))), true) FROM w) AS in_horizon"
+            : ""
+        let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w", also: horizon)
         let (parameters, limits) = (sql.parameters, limits)
         let rows = try await pool.transaction { connection in
             let row = try connection.query(written, parameters)[0]
             if isCheckins {
+                guard try row.decode(Bool.self, "in_horizon") else {
+                    throw PostgRESTError(status: 400, code: "23514", message: "departure_at must lie between now and \(limits.checkinHorizonDays) days ahead")
+                }
                 let held = try connection.query(
                     "SELECT count(*)::int AS n FROM nextwave_checkins WHERE user_id = $1::uuid AND departure_at >= now()", [user])[0]
                 guard try held.decode(Int.self, "n") <= limits.checkinsPerUser else {
@@ -117,20 +121,18 @@ final class CommunityStore: Sendable {
         var sql = CommunitySQL(table: table)
         let select = try sql.selectList(select)
         guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0) }
+        guard table.deletes else { return Rows(body: "[]", count: 0) }
         let statement: String
-        switch table.name {
-        case CommunityTable.checkins.name:
-            statement = "WITH w AS (DELETE FROM nextwave_checkins WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
-        case CommunityTable.deviceTokens.name:
+        if case .devices = table.writes {
             // The token is the push engine's device: deleting it takes its pending pushes along. The rows answered are
             // read from the statement's snapshot, before the deletion.
             statement = "WITH w AS (DELETE FROM push_devices WHERE id IN (SELECT device_id FROM \(table.source) WHERE \(conditions))) "
                 + CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)")
-        default:
-            return Rows(body: "[]", count: 0)
+        } else {
+            statement = "WITH w AS (DELETE FROM \(table.source) WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
         }
         let parameters = sql.parameters
-        let isCheckins = table.name == CommunityTable.checkins.name
+        let isCheckins = table.isCheckins
         let rows = try await pool.transaction { connection in
             let row = try connection.query(statement, parameters)[0]
             if isCheckins { try Self.announceCheckins(on: connection) }
@@ -138,18 +140,6 @@ final class CommunityStore: Sendable {
         }
         if isCheckins { checkinsChanged() }
         return rows
-    }
-
-    /// A departure in the past, or further ahead than the horizon, is refused (checking in after the ship left would
-    /// credit a ride nobody announced).
-    private func checkHorizon(_ departures: [String?]) async throws {
-        let row = try await pool.query(
-            "SELECT bool_and(d IS NOT NULL AND d >= now() - interval '10 minutes' AND d <= now() + make_interval(days => $2)) AS ok FROM unnest($1::timestamptz[]) d",
-            [PostgresArray.literal(departures), limits.checkinHorizonDays])[0]
-        guard try row.decode(Bool?.self, "ok") ?? true else {
-            throw PostgRESTError(
-                status: 400, code: "23514", message: "departure_at must lie between now and \(limits.checkinHorizonDays) days ahead")
-        }
     }
 
     /// Other replicas drop the counts they hold once this transaction commits.
@@ -164,7 +154,7 @@ final class CommunityStore: Sendable {
         let platforms = body.values("platform")
         var entries: [(token: String, platform: String)] = []
         for (index, value) in tokens.enumerated() {
-            guard case .text(let text) = value, (16...200).contains(text.utf8.count), text.utf8.allSatisfy(\.isHexDigit) else {
+            guard case .text(let text) = value, APNsNotification.isDeviceToken(text) else {
                 throw PostgRESTError(status: 400, code: "23514", message: "token is the APNs device token in hex (16 to 200 hex digits)")
             }
             let platform = platforms?[index].text ?? "ios"
@@ -201,12 +191,5 @@ final class CommunityStore: Sendable {
                 [user, PostgresArray.literal(written)])[0]
             return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
         }
-    }
-}
-
-extension UInt8 {
-    fileprivate var isHexDigit: Bool {
-        (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(self) || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains(self)
-            || (UInt8(ascii: "A")...UInt8(ascii: "F")).contains(self)
     }
 }

@@ -12,13 +12,26 @@ struct CommunityTable: Sendable {
         var read: String
         /// A write may set it.
         var writable: Bool
+        /// Compared without regard to case (the lake names, as the app matches MeteoNews').
+        var folded: Bool
 
-        init(_ name: String, _ type: String, read: String? = nil, writable: Bool = true) {
+        init(_ name: String, _ type: String, read: String? = nil, writable: Bool = true, folded: Bool = false) {
             self.name = name
             self.type = type
             self.read = read ?? name
             self.writable = writable
+            self.folded = folded
         }
+    }
+
+    /// What a write does.
+    enum Writes: Sendable {
+        /// Inserts the rows; an existing key is merged when asked and `merging` allows it, else left as it is.
+        case rows(merging: Bool)
+        /// Registers each token as the push engine's device under the caller.
+        case devices
+        /// Accepted and dropped: the rows are Pier's own.
+        case ignored
     }
 
     /// The name the apps use (`wave_checkins`).
@@ -31,6 +44,12 @@ struct CommunityTable: Sendable {
     var columns: [Column]
     /// The upsert's conflict target the apps name (`on_conflict`).
     var key: [String]
+    var writes: Writes
+    /// A caller may delete their rows (check-outs, device tokens); the app's other tables had no delete policy.
+    var deletes = false
+    /// Its rows are the check-ins whose counts are held in memory: a write checks the horizon and the rider's share,
+    /// and tells every replica.
+    var isCheckins = false
 
     func column(_ name: String) -> Column? { columns.first { $0.name == name } }
 
@@ -41,12 +60,12 @@ struct CommunityTable: Sendable {
             Column("departure_at", "timestamptz"), Column("created_at", "timestamptz", writable: false), Column("station_id", "text"),
             Column("lake_id", "text"), Column("is_first_of_day", "boolean"), Column("is_last_of_day", "boolean"),
         ],
-        key: ["wave_id", "user_id"])
+        key: ["wave_id", "user_id"], writes: .rows(merging: true), deletes: true, isCheckins: true)
 
     static let profiles = CommunityTable(
         name: "user_profiles", source: "nextwave_profiles", owner: "user_id",
         columns: [Column("user_id", "uuid"), Column("display_name", "text"), Column("updated_at", "timestamptz", writable: false)],
-        key: ["user_id"])
+        key: ["user_id"], writes: .rows(merging: true))
 
     /// A device token is the push engine's device (`push_devices`) under one user.
     static let deviceTokens = CommunityTable(
@@ -54,7 +73,7 @@ struct CommunityTable: Sendable {
         source: "(SELECT n.device_id, n.user_id, d.token, n.platform, n.updated_at FROM nextwave_devices n JOIN push_devices d ON d.id = n.device_id) AS device_tokens",
         owner: "user_id",
         columns: [Column("user_id", "uuid"), Column("token", "text"), Column("platform", "text"), Column("updated_at", "timestamptz", writable: false)],
-        key: ["user_id", "token"])
+        key: ["user_id", "token"], writes: .devices, deletes: true)
 
     static let verifiedSessions = CommunityTable(
         name: "verified_sessions", source: "nextwave_verified_sessions", owner: "user_id",
@@ -64,17 +83,18 @@ struct CommunityTable: Sendable {
             Column("max_speed", "float8"), Column("longest_ride", "float8"), Column("recorded_at", "timestamptz", writable: false),
             Column("station_id", "text"), Column("lake_id", "text"),
         ],
-        key: ["user_id", "session_key"])
+        // Never changed once stored (the app's table had no update policy): a re-import, merged or not, is nothing.
+        key: ["user_id", "session_key"], writes: .rows(merging: false))
 
     /// Pier's own level history (`lake_levels`, MeteoNews' names, matched without regard to case as the app does); the
     /// app's writes are accepted and change nothing. `level_m` as Supabase's `numeric(7,3)` wrote it.
     static let lakeLevels = CommunityTable(
         name: "lake_water_levels", source: "lake_levels", owner: nil,
         columns: [
-            Column("lake_name", "text", read: "lake"), Column("date", "date", read: "day"), Column("level_m", "numeric", read: "level_m::numeric(7,3)"),
+            Column("lake_name", "text", read: "lake", folded: true), Column("date", "date", read: "day"), Column("level_m", "numeric", read: "level_m::numeric(7,3)"),
             Column("recorded_at", "timestamptz", read: "coalesce(read_at, day::timestamptz)", writable: false),
         ],
-        key: ["lake_name", "date"])
+        key: ["lake_name", "date"], writes: .ignored)
 
     static let all = [checkins, profiles, deviceTokens, verifiedSessions, lakeLevels]
 

@@ -21,13 +21,13 @@ struct RestRoutes: Sendable {
     func register(in router: inout Router) {
         router.hybrid(.get, Self.table) { [self] request in
             answer(request) { community in
-                let (table, query, caller) = try read(request, community)
+                let (table, query, caller) = try addressed(request, community)
                 return .later { try await rows(community.store.read(table, query, user: caller.userID), status: .ok) }
             }
         }
         router.hybrid(.post, Self.table) { [self] request in
             answer(request) { community in
-                let (table, query, caller) = try read(request, community)
+                let (table, query, caller) = try addressed(request, community)
                 let user = try writer(caller, table: table, request: request, community: community)
                 if let target = query.onConflict, Set(target) != Set(table.key) {
                     throw PostgRESTError(status: 400, code: "42P10", message: "there is no unique or exclusion constraint matching the ON CONFLICT specification")
@@ -42,7 +42,7 @@ struct RestRoutes: Sendable {
         }
         router.hybrid(.delete, Self.table) { [self] request in
             answer(request) { community in
-                let (table, query, caller) = try read(request, community)
+                let (table, query, caller) = try addressed(request, community)
                 let user = try writer(caller, table: table, request: request, community: community)
                 let preference = PostgRESTPreference(headers: request.headers.values("prefer"))
                 return .later {
@@ -57,7 +57,7 @@ struct RestRoutes: Sendable {
     }
 
     /// The caller, the table and the query of a table's request.
-    private func read(_ request: HTTPRequest, _ community: CommunityService) throws -> (CommunityTable, PostgRESTQuery, CommunityCaller) {
+    private func addressed(_ request: HTTPRequest, _ community: CommunityService) throws -> (CommunityTable, PostgRESTQuery, CommunityCaller) {
         let caller = try community.caller(of: request)
         let name = try request.parameter("table")
         guard let table = CommunityTable.named(name) else { throw PostgRESTError.unknownTable(name) }
@@ -198,14 +198,5 @@ struct RestRoutes: Sendable {
     static func withoutValue(_ message: String) -> String {
         guard let quote = message.range(of: ": \"") else { return message }
         return String(message[..<quote.lowerBound])
-    }
-}
-
-extension PostgRESTError {
-    /// The answer: PostgREST's body with the error's status.
-    func response(headers: HTTPHeaders = HTTPHeaders()) -> HTTPResponse {
-        var headers = headers
-        headers.set("Cache-Control", "no-store")
-        return .json(Array(json.utf8), status: .code(status), headers: headers)
     }
 }

@@ -39,9 +39,7 @@ struct WaveStats: Sendable, Equatable {
         soloCount = try row.decode(Int.self, "solo_count")
         maxPeerCount = try row.decode(Int.self, "max_peer_count")
         trendsetterCount = try row.decode(Int.self, "trendsetter_count")
-        // `{autumn,spring}`: the array's text form (the names hold no comma or quote).
-        let seasons = try row.decode(String.self, "seasons_ridden")
-        seasonsRidden = Set(seasons.dropFirst().dropLast().split(separator: ",").map(String.init))
+        seasonsRidden = Set(try row.words("seasons_ridden"))
         currentStreakWeeks = try row.decode(Int.self, "current_streak_weeks")
         longestStreakWeeks = try row.decode(Int.self, "longest_streak_weeks")
     }

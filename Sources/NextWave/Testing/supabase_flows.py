@@ -94,6 +94,9 @@ refused(lambda: rider.table("wave_checkins").upsert({**row, "user_id": other_uid
 refused(lambda: public.table("user_profiles").upsert({"user_id": uid, "display_name": "x"}).execute(), "42501")
 refused(lambda: rider.table("user_profiles").upsert({"user_id": uid, "display_name": "x" * 41}, on_conflict="user_id").execute(), "23514")
 refused(lambda: rider.table("wave_checkins").select("nope").execute(), "42703")
+late = {**row, "wave_id": f"8503671_{utc(-3600)}_ZSG-9", "departure_at": utc(-3600)}
+refused(lambda: rider.table("wave_checkins").upsert(late, on_conflict="wave_id,user_id").execute(), "23514")
+check(rider.table("wave_checkins").select("wave_id").eq("wave_id", late["wave_id"]).execute().data == [], "a refused check-in is not stored")
 refused(lambda: rider.table("no_such_table").select("*").execute(), "PGRST205")
 step("refusals")
 
