@@ -58,9 +58,16 @@ public protocol Feature: Sendable {
     /// ``load()`` (`pier serve --demo`, from the demo's recordings folder).
     func seedDemo(from directory: String) async throws
 
-    /// The feature's own `pier` subcommands (`pier import water-levels`, `pier app-attest …`); they run in
-    /// ``Commands/current``.
+    /// Settings the demo (`pier serve --demo`) uses where the environment sets none: a feature that is off by default
+    /// but needs no upstream shows itself in the demo (Next Wave's community, with a demo secret).
+    static var demoSettings: [String: String] { get }
+
+    /// The feature's own `pier` subcommands (`pier app-attest …`, `pier nextwave …`); they run in ``Commands/current``.
     static var commands: [any ParsableCommand.Type] { get }
+
+    /// Its importers of data collected elsewhere, the subcommands of `pier import` (`water-levels`,
+    /// `nextwave-supabase`); they run in ``Commands/current``.
+    static var imports: [any ParsableCommand.Type] { get }
 
     /// Its upstreams' parsers, as `pier bench-parse` times them and the fuzz targets are checked against (each has a
     /// folder `fuzz/targets/<name>`).
@@ -81,6 +88,8 @@ extension Feature {
     public var spenderResolver: (any SpenderResolver)? { nil }
     public var requestHeaders: [String] { [] }
     public func seedDemo(from directory: String) async throws {}
+    public static var demoSettings: [String: String] { [:] }
     public static var commands: [any ParsableCommand.Type] { [] }
+    public static var imports: [any ParsableCommand.Type] { [] }
     public static var parsers: [ParseBenchmark] { [] }
 }

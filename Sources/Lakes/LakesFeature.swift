@@ -74,7 +74,7 @@ public struct LakesFeature: Feature {
         return "\"history\":{\"rows\":\(history.storedRows),\"newest_day\":\(history.newestDay.map { "\"\($0)\"" } ?? "null")}"
     }
 
-    public static var commands: [any ParsableCommand.Type] { [ImportCommand.self] }
+    public static var imports: [any ParsableCommand.Type] { [ImportWaterLevelsCommand.self] }
 
     /// The parser as `pier bench-parse` times it.
     public static let parsers = [ParseBenchmark("meteonews", unit: "lakes", folder: "Tests/Fixtures/meteonews", suffix: ".html", iterations: 2000) { try MeteoNewsPageParser.parse($0).count }]

@@ -101,6 +101,11 @@ public final class AuthStore: Sendable {
                 try connection.execute(
                     "INSERT INTO nextwave_refresh_tokens (token_hash, session_id) VALUES ($1, $2::uuid) ON CONFLICT (token_hash) DO NOTHING",
                     [BearerSecret.digest(child), session])
+                // Used tokens are kept to recognise a replay, but not forever: an app refreshes every hour, and a
+                // session's rows would grow by one each time. A token used more than a day ago, replayed, is then
+                // unknown (refused as well, without ending the session).
+                try connection.execute(
+                    "DELETE FROM nextwave_refresh_tokens WHERE session_id = $1::uuid AND rotated_at < now() - interval '1 day'", [session])
             }
             let user = try connection.query(
                 """

@@ -26,6 +26,9 @@ struct CommunityArchive: Sendable {
     /// Badges are stored either way; pushed only while the engine is on.
     let pushing: Bool
 
+    /// Rides archived at once from which the history's statistics are refreshed in the same transaction.
+    static let analyzeAbove = 5_000
+
     /// A push waits this long for an offline phone.
     static let pushLifetime: Int64 = 86_400
 
@@ -35,16 +38,13 @@ struct CommunityArchive: Sendable {
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('pier nextwave archive'))")
             let rows = try connection.query(
                 """
-                WITH expired AS (
-                    SELECT * FROM nextwave_checkins WHERE departure_at < to_timestamp($1)),
-                waves AS (
-                    SELECT wave_id, count(*)::int AS peers, min(created_at) AS first FROM expired
-                    WHERE station_id IS NOT NULL AND lake_id IS NOT NULL GROUP BY wave_id),
-                archived AS (
+                WITH archived AS (
                     INSERT INTO nextwave_history (user_id, wave_id, station_id, lake_id, departure_at, is_first_of_day, is_last_of_day, peer_count, was_first_checkin)
-                    SELECT e.user_id, e.wave_id, e.station_id, e.lake_id, e.departure_at, e.is_first_of_day, e.is_last_of_day, w.peers, e.created_at = w.first
-                    FROM expired e JOIN waves w ON w.wave_id = e.wave_id
-                    WHERE e.station_id IS NOT NULL AND e.lake_id IS NOT NULL
+                    SELECT user_id, wave_id, station_id, lake_id, departure_at, is_first_of_day, is_last_of_day,
+                           count(*) OVER wave, created_at = min(created_at) OVER wave
+                    FROM nextwave_checkins
+                    WHERE departure_at < to_timestamp($1) AND station_id IS NOT NULL AND lake_id IS NOT NULL
+                    WINDOW wave AS (PARTITION BY wave_id)
                     ON CONFLICT (user_id, wave_id) DO NOTHING
                     RETURNING user_id),
                 deleted AS (DELETE FROM nextwave_checkins WHERE departure_at < to_timestamp($1) RETURNING 1)
@@ -55,6 +55,12 @@ struct CommunityArchive: Sendable {
             summary.archived = try rows[0].decode(Int.self, "archived")
             summary.deleted = try rows[0].decode(Int.self, "deleted")
             let riders = try rows[0].words("riders")
+            if summary.archived >= Self.analyzeAbove {
+                // Fresh statistics before each rider's are read: planned with the history's old ones (analyzed while
+                // nearly empty), every rider's statistics could read the whole history. In this transaction: ANALYZE
+                // counts its own transaction's rows.
+                try connection.execute("ANALYZE nextwave_history")
+            }
             summary.riders = riders.count
             var pushes: [(user: String, key: String, payload: String)] = []
             for rider in riders {

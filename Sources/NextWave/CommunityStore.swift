@@ -14,7 +14,8 @@ final class CommunityStore: Sendable {
         var checkinHorizonDays: Int
         var apnsEnvironment: APNsEnvironment
         /// Devices one user keeps (an old phone's token goes when the eleventh comes).
-        var devicesPerUser = 10
+        var devicesPerUser = Self.devicesPerUser
+        static let devicesPerUser = 10
     }
 
     /// What a read or a write answers: the rows as JSON (an array) and how many.

@@ -71,5 +71,16 @@ public struct NextWaveFeature: Feature {
 
     public var requestHeaders: [String] { ["apikey", "Prefer", "X-Client-Info", "X-Supabase-Api-Version", "Accept-Profile", "Content-Profile"] }
 
+    /// The demo shows the community, signed with a secret everybody knows (never an operator's).
+    public static var demoSettings: [String: String] { ["PIER_NEXTWAVE": "on", "PIER_NEXTWAVE_JWT_SECRET": DemoCommunity.secret] }
+
+    /// A few riders, a season of rides, their badges and this evening's check-ins (only while the community is on).
+    public func seedDemo(from directory: String) async throws {
+        guard let service else { return }
+        try await DemoCommunity.seed(pool: service.pool)
+        service.counts.invalidate()
+    }
+
     public static var commands: [any ParsableCommand.Type] { [NextWaveCommand.self] }
+    public static var imports: [any ParsableCommand.Type] { [ImportSupabaseCommand.self] }
 }

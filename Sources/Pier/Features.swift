@@ -55,6 +55,14 @@ enum Features {
     /// The features' own `pier` subcommands.
     static var commands: [any ParsableCommand.Type] { types.flatMap { $0.commands } }
 
+    /// What the demo sets where the environment does not.
+    static var demoSettings: [String: String] {
+        types.reduce(into: [:]) { settings, type in settings.merge(type.demoSettings) { first, _ in first } }
+    }
+
+    /// The features' importers, `pier import`'s subcommands.
+    static var imports: [any ParsableCommand.Type] { types.flatMap { $0.imports } }
+
     /// The upstreams' parsers `pier bench-parse` times (and the fuzz targets are checked against).
     static var parsers: [ParseBenchmark] { types.flatMap { $0.parsers } }
 }

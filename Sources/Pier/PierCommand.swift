@@ -11,8 +11,8 @@ struct PierCommand: ParsableCommand {
         abstract: "Lake, ferry and weather data for mobile apps.",
         discussion: "Configuration comes from environment variables (every one is listed in docs/operations.md); options override them. Secrets (DATABASE_URL, PIER_REFRESH_TOKEN) may also be read from a file named by <NAME>_FILE.",
         version: version,
-        // The generic commands, then each feature's own (`import`, `app-attest`).
-        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self]
+        // The generic commands, `import` with the features' importers, then each feature's own (`app-attest`, `nextwave`).
+        subcommands: [ServeCommand.self, MigrateCommand.self, FetchCommand.self, HealthCheckCommand.self, RoutesCommand.self, DatabaseBenchCommand.self, ParseBenchCommand.self, ImportCommand.self]
             + Features.commands,
         defaultSubcommand: nil
     )

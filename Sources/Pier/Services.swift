@@ -50,7 +50,9 @@ struct Services {
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
             product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies)))
-        let reader = SettingsReader(environment: configuration.environment)
+        // The demo turns on what needs no upstream (the features' demo settings), unless the environment says otherwise.
+        let demoSettings = configuration.servingDemo ? Features.demoSettings : [:]
+        let reader = SettingsReader(environment: demoSettings.merging(configuration.environment) { $1 })
         do {
             features = try Features.make(reader, context: context)
         } catch {

@@ -80,6 +80,58 @@ public final class PostgresConnection: @unchecked Sendable {
         try check(result)
     }
 
+    /// Runs `COPY … FROM STDIN` (`sql`, without parameters) and sends it the chunks `next` returns until it returns nil;
+    /// returns the rows copied. PostgreSQL parses the data (CSV as `COPY … TO` wrote it): a bad row fails the whole
+    /// statement, and the error's detail names the line (`line 7`), never the row's values.
+    @discardableResult
+    public func copyIn(_ sql: String, from next: () throws -> [UInt8]?) throws -> Int {
+        guard let started = PQexec(handle, sql) else { throw lostOrFailed() }
+        let status = PQresultStatus(started)
+        if status != PGRES_COPY_IN {
+            defer { PQclear(started) }
+            try check(started)
+            throw PostgresError.server(sqlState: "XX000", message: "not a COPY … FROM STDIN statement", detail: nil)
+        }
+        PQclear(started)
+        var failure: String?
+        do {
+            while let chunk = try next() {
+                guard !chunk.isEmpty else { continue }
+                let sent = chunk.withUnsafeBufferPointer { bytes in
+                    bytes.withMemoryRebound(to: CChar.self) { PQputCopyData(handle, $0.baseAddress, Int32(bytes.count)) }
+                }
+                guard sent == 1 else { throw lostOrFailed() }
+            }
+        } catch {
+            failure = "\(error)"
+        }
+        // Ending with an error message aborts the COPY (the server rolls the statement back).
+        let ended = failure.map { message in message.withCString { PQputCopyEnd(handle, $0) } } ?? PQputCopyEnd(handle, nil)
+        guard ended == 1 else { throw lostOrFailed() }
+        var copied = 0
+        var problem: (any Error)?
+        while let result = PQgetResult(handle) {
+            defer { PQclear(result) }
+            if PQresultStatus(result) == PGRES_COMMAND_OK {
+                copied = Int(String(cString: PQcmdTuples(result))) ?? 0
+            } else if problem == nil {
+                do { try check(result) } catch { problem = Self.located(error, context: PQresultErrorField(result, Int32(UInt8(ascii: "W")))) }
+            }
+        }
+        if let problem { throw problem }
+        if let failure { throw PostgresError.server(sqlState: "57014", message: "the COPY was abandoned: \(failure)", detail: nil) }
+        return copied
+    }
+
+    /// A COPY's error with the line from its context (`COPY t, line 7, column c: "value"`) as its detail — the line
+    /// only: the context quotes the row.
+    private static func located(_ error: any Error, context: UnsafeMutablePointer<CChar>?) -> any Error {
+        guard case .server(let state, let message, _) = error as? PostgresError, let context else { return error }
+        let text = String(cString: context)
+        guard let range = text.range(of: #"line [0-9]+"#, options: .regularExpression) else { return error }
+        return PostgresError.server(sqlState: state, message: message, detail: String(text[range]))
+    }
+
     /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
     @discardableResult
     public func transaction<T>(_ body: (PostgresConnection) throws -> T) throws -> T {

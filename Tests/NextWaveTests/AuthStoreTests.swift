@@ -74,6 +74,19 @@ final class AuthStoreTests: ServiceTestCase {
         XCTAssertNotNil(stillThere, "the user stays; only the session ended")
     }
 
+    func testUsedTokensAreForgottenAfterADaySoASessionsRowsStayBounded() async throws {
+        var session = try await store.signUp()
+        for _ in 0..<5 { session = try await store.refresh(session.refreshToken) }
+        let kept = try await count("SELECT count(*)::int AS n FROM nextwave_refresh_tokens")
+        XCTAssertEqual(kept, 6, "used within the day: kept to recognise a replay")
+        try await pool.execute("UPDATE nextwave_refresh_tokens SET rotated_at = now() - interval '25 hours' WHERE rotated_at IS NOT NULL")
+        let next = try await store.refresh(session.refreshToken)
+        let left = try await count("SELECT count(*)::int AS n FROM nextwave_refresh_tokens")
+        XCTAssertEqual(left, 2, "the token just used and its child")
+        let again = try await store.refresh(next.refreshToken)
+        XCTAssertEqual(again.user.id, session.user.id)
+    }
+
     func testAUserDeletedTakesEverythingAboutThemAlong() async throws {
         let gone = try await store.signUp(), kept = try await store.signUp()
         for user in [gone.user.id, kept.user.id] {

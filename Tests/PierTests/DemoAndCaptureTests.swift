@@ -145,8 +145,25 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         let search = try RawClient.request(port: pier.port, "/v1/wikipedia/de/opensearch?search=Sch%C3%B6ner%20Brunnen%20N%C3%BCrnberg&limit=5")
         XCTAssertEqual(((try JSONSerialization.jsonObject(with: Data(search.body)) as? [Any])?[1] as? [String])?.first, "Schöner Brunnen")
 
+        // Next Wave's community, on in the demo with its well-known secret: the seeded riders' leaderboard from the
+        // public key's sign-up, and this evening's check-ins counted.
+        let key = NextWaveEndToEndTests.anonKey(secret: "pier-demo-jwt-secret-never-use-it-in-production")
+        let apikey = [("apikey", key), ("Authorization", "Bearer \(key)"), ("Content-Type", "application/json")]
+        let signup = try RawClient(port: pier.port).request("POST", "/auth/v1/signup", headers: apikey, body: Array("{}".utf8))
+        XCTAssertEqual(signup.status, 200, signup.bodyText)
+        let access = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(signup.body)) as? [String: Any])?["access_token"] as? String)
+        let board = try RawClient(port: pier.port).request(
+            "POST", "/rest/v1/rpc/wave_leaderboard", headers: [("apikey", key), ("Authorization", "Bearer \(access)"), ("Content-Type", "application/json")],
+            body: Array(#"{"p_limit":50}"#.utf8))
+        let riders = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(board.body)) as? [[String: Any]], board.bodyText)
+        XCTAssertEqual(riders.first?["display_name"] as? String, "Lisa")
+        XCTAssertEqual(riders.first?["total_waves"] as? Int, 64)
+        XCTAssertEqual(riders.last?["display_name"] as? String, "You", "the visitor, not ranked yet")
+        XCTAssertEqual(riders.count, 7)
+
         let health = try RawClient.request(port: pier.port, "/health")
         XCTAssertEqual(health.header("X-Pier-Demo"), "true")
+        XCTAssertTrue(health.bodyText.contains(#""nextwave":{"state":"on""#), health.bodyText)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any])
         XCTAssertEqual(report["mode"] as? String, "demo")
         XCTAssertEqual(try RawClient.request(port: pier.port, "/nowhere").header("X-Pier-Demo"), "true", "errors too")

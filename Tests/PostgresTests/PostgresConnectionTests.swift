@@ -17,6 +17,30 @@ final class PostgresConnectionTests: XCTestCase {
         database?.drop()
     }
 
+    func testCopyInParsesCSVAndNamesTheLineOfARowThatDoesNot() throws {
+        try connection.execute("CREATE TABLE c (id uuid, at timestamptz, name text)")
+        let text = "id,at,name\n00000000-0000-4000-8000-000000000001,2026-07-01 16:00:00+00,\"Lisa, \"\"L\"\"\"\n00000000-0000-4000-8000-000000000002,,\n"
+        var chunks = [Array(text.utf8.prefix(30)), Array(text.utf8.dropFirst(30))]
+        let copied = try connection.copyIn("COPY c (id, at, name) FROM STDIN WITH (FORMAT csv, HEADER)") { chunks.isEmpty ? nil : chunks.removeFirst() }
+        XCTAssertEqual(copied, 2)
+        let rows = try connection.query("SELECT name, at IS NULL AS empty FROM c ORDER BY id")
+        XCTAssertEqual(try rows[0].decode(String.self, "name"), #"Lisa, "L""#)
+        XCTAssertEqual(try rows[1].decode(String?.self, "name"), nil)
+        XCTAssertTrue(try rows[1].decode(Bool.self, "empty"))
+
+        var bad = [Array("id,at,name\n00000000-0000-4000-8000-000000000003,,a\nnot-a-uuid,,b\n".utf8)]
+        XCTAssertThrowsError(try connection.copyIn("COPY c (id, at, name) FROM STDIN WITH (FORMAT csv, HEADER)") { bad.isEmpty ? nil : bad.removeFirst() }) { error in
+            guard case .server(let state, _, let detail) = error as? PostgresError else { return XCTFail("\(error)") }
+            XCTAssertEqual(state, "22P02")
+            XCTAssertEqual(detail, "line 3", "the line, never the row")
+        }
+        // A source that fails abandons the COPY; the connection goes on.
+        struct Unreadable: Error {}
+        XCTAssertThrowsError(try connection.copyIn("COPY c (id) FROM STDIN WITH (FORMAT csv)") { throw Unreadable() })
+        XCTAssertTrue(connection.isHealthy)
+        XCTAssertEqual(try connection.query("SELECT count(*)::int AS n FROM c")[0].decode(Int.self, "n"), 2, "nothing of the failed copies")
+    }
+
     func testEverySupportedTypeRoundTrips() throws {
         try connection.execute("""
             CREATE TABLE t (i bigint, d double precision, s text, b boolean, ts timestamptz, day date, raw bytea, doc jsonb)

@@ -93,6 +93,11 @@ step("my-checkins")
 refused(lambda: rider.table("wave_checkins").upsert({**row, "user_id": other_uid}, on_conflict="wave_id,user_id").execute(), "42501")
 refused(lambda: public.table("user_profiles").upsert({"user_id": uid, "display_name": "x"}).execute(), "42501")
 refused(lambda: rider.table("user_profiles").upsert({"user_id": uid, "display_name": "x" * 41}, on_conflict="user_id").execute(), "23514")
+# 40 characters as the app counts them (Swift's Characters): a surfer emoji is one, of four code points.
+long = "Fede " + "\U0001F3C4\u200D\u2640\uFE0F" * 35
+accepted = rider.table("user_profiles").upsert({"user_id": uid, "display_name": long}, on_conflict="user_id").execute().data
+check(accepted and accepted[0]["display_name"] == long, "a name of 40 characters with emoji is accepted")
+rider.table("user_profiles").upsert({"user_id": uid, "display_name": "Fede"}, on_conflict="user_id").execute()
 refused(lambda: rider.table("wave_checkins").select("nope").execute(), "42703")
 late = {**row, "wave_id": f"8503671_{utc(-3600)}_ZSG-9", "departure_at": utc(-3600)}
 refused(lambda: rider.table("wave_checkins").upsert(late, on_conflict="wave_id,user_id").execute(), "23514")

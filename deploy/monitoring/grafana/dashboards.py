@@ -211,6 +211,9 @@ def fair_shares():
     b.panel("timeseries", "Registrations refused", "App Attest verifications refused before any work (by whose share was spent) and push registrations refused (credential, share, the network's day).",
             [(rate("pier_app_attest_verifications_refused_total", "share"), "app attest {{share}}"),
              (rate("pier_push_registrations_refused_total", "reason"), "push {{reason}}")], unit="reqps")
+    b.panel("timeseries", "Next Wave community refused", "Anonymous sign-ups refused before anything was stored (credential, share, the network's day) and check-ins, names, device tokens, verified sessions and refreshes refused for their cost (PIER_NEXTWAVE_*).",
+            [(rate("pier_nextwave_signups_refused_total", "reason"), "sign-ups {{reason}}"),
+             (rate("pier_nextwave_writes_refused_total"), "writes")], unit="reqps")
     return b
 
 

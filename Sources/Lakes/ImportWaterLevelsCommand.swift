@@ -3,14 +3,6 @@ import Feature
 import Foundation
 import Parsing
 
-/// `pier import water-levels FILE.csv`: carries over data collected elsewhere.
-struct ImportCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Import data collected elsewhere into PostgreSQL.",
-        subcommands: [ImportWaterLevelsCommand.self])
-}
-
 /// Loads a CSV export of the Next Wave app's lake-level table (`lake_name,date,level_m`) into `lake_levels`: every row
 /// is checked first and nothing is written unless all are good; a day Pier scraped itself is never replaced.
 struct ImportWaterLevelsCommand: ParsableCommand {
