@@ -148,6 +148,18 @@ final class CommunityStore: Sendable {
         _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(checkinsSource) nextwave"])
     }
 
+    /// Keeps the `cap` newest devices of each user `users` (a condition on `nextwave_devices`, its parameters
+    /// `parameters`) selects; older ones are deleted from the push engine with their pending pushes.
+    static func capDevices(of users: String, _ parameters: [any PostgresEncodable], keeping cap: Int, on connection: PostgresConnection) throws {
+        try connection.execute(
+            """
+            DELETE FROM push_devices WHERE id IN (
+                SELECT device_id FROM (
+                    SELECT device_id, row_number() OVER (PARTITION BY user_id ORDER BY updated_at DESC) AS n FROM nextwave_devices WHERE \(users)) ranked
+                WHERE n > $\(parameters.count + 1))
+            """, parameters + [cap])
+    }
+
     /// A device token is the push engine's device under one user: registered again under another user (a new anonymous
     /// identity on the same phone), it moves — one device's pushes go to one user.
     private func writeDevices(_ body: PostgRESTRows, user: String, select: [String]?) async throws -> Rows {
@@ -182,11 +194,7 @@ final class CommunityStore: Sendable {
                         "INSERT INTO nextwave_devices (device_id, user_id, platform) VALUES ($1::uuid, $2::uuid, $3)", [id, user, entry.platform])
                 }
             }
-            try connection.execute(
-                """
-                DELETE FROM push_devices WHERE id IN (
-                    SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid ORDER BY updated_at DESC OFFSET $2)
-                """, [user, cap])
+            try Self.capDevices(of: "user_id = $1::uuid", [user], keeping: cap, on: connection)
             let row = try connection.query(
                 CommunitySQL.aggregate("SELECT \(selectList) FROM \(CommunityTable.deviceTokens.source) WHERE user_id = $1::uuid AND token = ANY($2::text[])"),
                 [user, PostgresArray.literal(written)])[0]

@@ -19,10 +19,11 @@ enum DemoCommunity {
         ("d0000000-0000-4000-8000-000000000006", "Noah", 1),
     ]
 
-    /// Where the demo's riders ride (station id as the app builds it, lake).
+    /// Where the demo's riders ride: station id as the app builds it, the wave id's station part (its UIC number, or
+    /// its name without one), lake.
     static let stations = [
-        ("Zürich Bürkliplatz (See)_8503651", "Zürichsee"), ("Thalwil (See)_8503674", "Zürichsee"), ("Wädenswil (See)", "Zürichsee"),
-        ("Luzern Bahnhofquai", "Vierwaldstättersee"), ("Thun", "Thunersee"),
+        ("Zürich Bürkliplatz (See)_8503651", "8503651", "Zürichsee"), ("Thalwil (See)_8503674", "8503674", "Zürichsee"),
+        ("Wädenswil (See)", "Wädenswil (See)", "Zürichsee"), ("Luzern Bahnhofquai", "Luzern Bahnhofquai", "Vierwaldstättersee"), ("Thun", "Thun", "Thunersee"),
     ]
 
     static func seed(pool: PostgresPool, now: Date = Date()) async throws {
@@ -41,13 +42,14 @@ enum DemoCommunity {
                 try connection.execute(
                     """
                     INSERT INTO nextwave_history (user_id, wave_id, station_id, lake_id, departure_at, is_first_of_day, is_last_of_day, peer_count, was_first_checkin, recorded_at)
-                    SELECT $1::uuid, coalesce(nullif(split_part(s.station, '_', 2), ''), s.station) || '_' || to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '_ZSG-' || (3 + n % 9),
+                    SELECT $1::uuid, s.wave || '_' || to_char(d AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || '_ZSG-' || (3 + n % 9),
                            s.station, s.lake, d, n % 11 = 0, n % 13 = 0, 1 + (n * 7 + $2) % 6, n % 5 = 0, d + interval '9 hours'
                     FROM generate_series(1, $3) n,
+                         (VALUES \(stations.enumerated().map { "(\($0.offset), '\($0.element.0)', '\($0.element.1)', '\($0.element.2)')" }.joined(separator: ", "))) AS s (i, station, wave, lake),
                          LATERAL (SELECT (date_trunc('day', $4::timestamptz AT TIME ZONE 'Europe/Zurich') - make_interval(days => (n * 149) / $3 + 1)
-                                          + make_interval(hours => 10 + (n * 5 + $2) % 10, mins => 30 * (n % 2))) AT TIME ZONE 'Europe/Zurich' AS d) t,
-                         LATERAL (SELECT (ARRAY[\(stations.map { "'\($0.0)'" }.joined(separator: ","))])[CASE WHEN n % 4 = 0 THEN 1 + (n / 4 + $2) % \(stations.count) ELSE 1 + $2 % \(stations.count) END] AS station,
-                                         (ARRAY[\(stations.map { "'\($0.1)'" }.joined(separator: ","))])[CASE WHEN n % 4 = 0 THEN 1 + (n / 4 + $2) % \(stations.count) ELSE 1 + $2 % \(stations.count) END] AS lake) s
+                                          + make_interval(hours => 10 + (n * 5 + $2) % 10, mins => 30 * (n % 2))) AT TIME ZONE 'Europe/Zurich' AS d) t
+                    -- Every fourth ride away from home.
+                    WHERE s.i = (CASE WHEN n % 4 = 0 THEN n / 4 + $2 ELSE $2 END) % \(stations.count)
                     ON CONFLICT DO NOTHING
                     """, [rider.id, index, rider.rides, now])
                 _ = try CommunityArchive.award(rider.id, on: connection)

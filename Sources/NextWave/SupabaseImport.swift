@@ -169,15 +169,15 @@ struct SupabaseImport: Sendable {
         // The token as the app holds it, stored as Pier stores its own (BearerSecret.digest: SHA-256 of its UTF-8, hex).
         summary.refreshTokens = try connection.execute(
             "INSERT INTO nextwave_refresh_tokens (token_hash, session_id, created_at) SELECT encode(sha256(convert_to(token, 'UTF8')), 'hex'), session_id, coalesce(created_at, now()) FROM import_refresh_tokens")
-        summary.namesChanged = try connection.query(
-            """
-            SELECT (SELECT count(*) FROM import_checkins WHERE display_name IS DISTINCT FROM \(storedName("display_name")))
-                 + (SELECT count(*) FROM import_profiles WHERE display_name IS DISTINCT FROM \(storedName("display_name"))) AS n
-            """)[0].decode(Int.self, "n")
+        // Names made what Pier stores once, in the staging tables; the rows changed are the names changed.
+        summary.namesChanged = try ["import_checkins", "import_profiles"].reduce(0) { changed, staging in
+            let name = storedName("display_name")
+            return changed + (try connection.execute("UPDATE \(staging) SET display_name = \(name) WHERE display_name IS DISTINCT FROM \(name)"))
+        }
         summary.checkins = try connection.execute(
             """
             INSERT INTO nextwave_checkins (wave_id, user_id, id, display_name, departure_at, created_at, station_id, lake_id, is_first_of_day, is_last_of_day)
-            SELECT wave_id, user_id, coalesce(id, gen_random_uuid()), \(storedName("display_name")), departure_at, coalesce(created_at, now()), station_id, lake_id,
+            SELECT wave_id, user_id, coalesce(id, gen_random_uuid()), display_name, departure_at, coalesce(created_at, now()), station_id, lake_id,
                    coalesce(is_first_of_day, false), coalesce(is_last_of_day, false)
             FROM import_checkins
             """)
@@ -189,7 +189,7 @@ struct SupabaseImport: Sendable {
             FROM import_history
             """)
         summary.profiles = try connection.execute(
-            "INSERT INTO nextwave_profiles (user_id, display_name, updated_at) SELECT user_id, \(storedName("display_name")), coalesce(updated_at, now()) FROM import_profiles")
+            "INSERT INTO nextwave_profiles (user_id, display_name, updated_at) SELECT user_id, display_name, coalesce(updated_at, now()) FROM import_profiles")
         summary.badges = try connection.execute(
             "INSERT INTO nextwave_badges (user_id, badge_id, earned_at) SELECT user_id, badge_id, coalesce(earned_at, now()) FROM import_badges")
         summary.verified = try connection.execute(
@@ -220,14 +220,7 @@ struct SupabaseImport: Sendable {
         summary.devicesMerged = try connection.query("SELECT (SELECT count(*) FROM import_devices) - (SELECT count(DISTINCT lower(token)) FROM import_devices) AS n")[0]
             .decode(Int.self, "n")
         // The cap Pier keeps for every user (an old phone's token goes when the eleventh comes).
-        try connection.execute(
-            """
-            DELETE FROM push_devices WHERE id IN (
-                SELECT device_id FROM (
-                    SELECT device_id, row_number() OVER (PARTITION BY user_id ORDER BY updated_at DESC) AS n
-                    FROM nextwave_devices WHERE user_id IN (SELECT id FROM import_users)) ranked
-                WHERE n > $1)
-            """, [devicesPerUser])
+        try CommunityStore.capDevices(of: "user_id IN (SELECT id FROM import_users)", [], keeping: devicesPerUser, on: connection)
         try CommunityStore.announceCheckins(on: connection)
         return summary
     }

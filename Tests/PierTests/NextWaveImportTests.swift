@@ -30,7 +30,9 @@ final class NextWaveImportTests: EndToEndTestCase {
 
     /// The project in the test's database (its own schemas: `auth`, the app's tables in `public`), exported by psql.
     private func exportProject() throws {
-        guard let psql = ProcessInfo.processInfo.environment["PIER_PSQL"] else { return XCTFail("PIER_PSQL must name psql (scripts/test sets it)") }
+        // psql of the cluster scripts/test started (PIER_PG_BINDIR, as TestCluster reads it).
+        guard let bin = ProcessInfo.processInfo.environment["PIER_PG_BINDIR"] else { return XCTFail("PIER_PG_BINDIR must be set (scripts/test sets it)") }
+        let psql = bin + "/psql"
         try database.connection().executeScript(SupabaseProject.sql)
         let script = ChildProcess.repositoryRoot.appendingPathComponent("deploy/nextwave/supabase-export.sql").path
         // The operator's command, in the export's directory.
