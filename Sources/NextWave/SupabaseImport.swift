@@ -1,6 +1,7 @@
 import APNsFormat
 import Foundation
 import Postgres
+import Push
 
 /// A Supabase project's data export (``SupabaseExportFile/all``) carried into the community's tables, all or nothing:
 /// the files are copied into typed temporary tables, every row is checked, and only when none is refused is anything
@@ -42,7 +43,7 @@ struct SupabaseImport: Sendable {
 
     func run() async throws -> Summary {
         let files = SupabaseExportFile.all.map { ($0, Self.path($0, in: directory)) }
-        let (environment, cap) = (apnsEnvironment.rawValue, devicesPerUser)
+        let (environment, cap) = (apnsEnvironment, devicesPerUser)
         let summary = try await pool.transaction { connection in
             for (file, path) in files {
                 try connection.execute(file.createStaging)
@@ -157,7 +158,7 @@ struct SupabaseImport: Sendable {
     }
 
     /// Writes the checked rows into the community's tables.
-    private static func transfer(on connection: PostgresConnection, environment: String, devicesPerUser: Int) throws -> Summary {
+    private static func transfer(on connection: PostgresConnection, environment: APNsEnvironment, devicesPerUser: Int) throws -> Summary {
         var summary = Summary()
         summary.users = try connection.execute(
             """
@@ -199,26 +200,21 @@ struct SupabaseImport: Sendable {
                    coalesce(recorded_at, now()), station_id, lake_id
             FROM import_verified
             """)
-        // One device (token) under one user: the user who registered it last. A token Pier knows already (another of
-        // its features registered it) is the same device.
+        // One device (token) under one user: the user who registered it last (Supabase's updated_at is the first
+        // registration: the app's upsert never moves it). Registered as every registration is, so a token Pier knew
+        // moves here; seen now — the app registers at every launch, Supabase kept no later sign of it.
+        let tokens = try connection.query("SELECT DISTINCT lower(token) AS token FROM import_devices").map { try $0.decode(String.self, "token") }
+        let ids = try PushDevices.register(tokens: tokens, environment: environment, on: connection)
         summary.devices = try connection.execute(
             """
-            WITH newest AS (
+            WITH registered AS (SELECT * FROM unnest($1::text[], $2::uuid[]) AS r (token, id)),
+            newest AS (
                 SELECT DISTINCT ON (lower(token)) user_id, lower(token) AS token, coalesce(platform, 'ios') AS platform, coalesce(updated_at, now()) AS updated_at
-                FROM import_devices ORDER BY lower(token), updated_at DESC NULLS LAST, line DESC
-            ), devices AS (
-                INSERT INTO push_devices (id, token, environment, created_at, seen_at)
-                SELECT gen_random_uuid(), token, $1, updated_at, updated_at FROM newest
-                ON CONFLICT (token) DO UPDATE SET seen_at = greatest(push_devices.seen_at, EXCLUDED.seen_at)
-                RETURNING id, token
-            )
+                FROM import_devices ORDER BY lower(token), updated_at DESC NULLS LAST, line DESC)
             INSERT INTO nextwave_devices (device_id, user_id, platform, updated_at)
-            SELECT d.id, n.user_id, n.platform, n.updated_at FROM devices d JOIN newest n USING (token)
-            ON CONFLICT (device_id) DO UPDATE SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, updated_at = EXCLUDED.updated_at
-                WHERE nextwave_devices.updated_at < EXCLUDED.updated_at
-            """, [environment])
-        summary.devicesMerged = try connection.query("SELECT (SELECT count(*) FROM import_devices) - (SELECT count(DISTINCT lower(token)) FROM import_devices) AS n")[0]
-            .decode(Int.self, "n")
+            SELECT r.id, n.user_id, n.platform, n.updated_at FROM newest n JOIN registered r USING (token)
+            """, [PostgresArray.literal(Array(ids.keys)), PostgresArray.literal(Array(ids.values))])
+        summary.devicesMerged = try connection.query("SELECT count(*)::int AS n FROM import_devices")[0].decode(Int.self, "n") - tokens.count
         // The cap Pier keeps for every user (an old phone's token goes when the eleventh comes).
         try CommunityStore.capDevices(of: "user_id IN (SELECT id FROM import_users)", [], keeping: devicesPerUser, on: connection)
         try CommunityStore.announceCheckins(on: connection)

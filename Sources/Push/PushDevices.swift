@@ -15,6 +15,17 @@ public enum PushDevices {
         return id
     }
 
+    /// ``register(token:environment:on:)`` for many tokens in two statements (an import): each replaces any earlier
+    /// registration of the same token. Returns each token (lower-case) with its new id.
+    public static func register(tokens: [String], environment: APNsEnvironment, on connection: PostgresConnection) throws -> [String: String] {
+        let lowered = PostgresArray.literal(Array(Set(tokens.map { $0.lowercased() })))
+        try connection.execute("DELETE FROM push_devices WHERE token = ANY($1::text[])", [lowered])
+        let rows = try connection.query(
+            "INSERT INTO push_devices (id, token, environment) SELECT gen_random_uuid(), t, $2 FROM unnest($1::text[]) t RETURNING id::text AS id, token",
+            [lowered, environment.rawValue])
+        return Dictionary(uniqueKeysWithValues: try rows.map { (try $0.decode(String.self, "token"), try $0.decode(String.self, "id")) })
+    }
+
     /// Changes a registered device's token or environment and marks it seen; `false` when there is no such device.
     /// A token held by another registration moves here (that one is deleted).
     public static func update(_ id: String, token: String, environment: APNsEnvironment, on connection: PostgresConnection) throws -> Bool {

@@ -81,10 +81,13 @@ final class NextWaveImportTests: EndToEndTestCase {
         let name = try connection.query("SELECT display_name FROM nextwave_checkins WHERE user_id = $1::uuid", [Self.lisa])[0].decode(String.self, "display_name")
         XCTAssertEqual(name, "Lisa from the lake with a name far longe")
         let device = try connection.query(
-            "SELECT n.user_id::text AS owner, d.token, d.environment FROM nextwave_devices n JOIN push_devices d ON d.id = n.device_id WHERE d.token LIKE 'ab12%'")
+            "SELECT n.user_id::text AS owner, d.token, d.environment, d.seen_at > now() - interval '1 hour' AS seen FROM nextwave_devices n JOIN push_devices d ON d.id = n.device_id WHERE d.token LIKE 'ab12%'")
         XCTAssertEqual(device.count, 1)
         XCTAssertEqual(try device[0].decode(String.self, "owner"), Self.lisa, "the newest registration keeps the phone")
         XCTAssertEqual(try device[0].decode(String.self, "environment"), "production")
+        // Seen at the import: Supabase's updated_at is the first registration, and the push engine deletes devices
+        // unseen for 90 days — a phone registered in June must not go at the next prune.
+        XCTAssertTrue(try device[0].decode(Bool.self, "seen"))
 
         // Imported twice: refused whole, nothing doubled.
         let again = try importExport()
