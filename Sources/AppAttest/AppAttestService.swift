@@ -44,6 +44,8 @@ public final class AppAttestService: Sendable {
     public let debugDevices: Bool
     private let verifier: AttestationVerifier
     private let challenges: AttestChallenge
+    /// Challenges shown to this replica (memory; PostgreSQL holds those of verified proofs).
+    private let spent = SpentChallenges()
     let tokens: AppToken
     private let store: AppAttestStore
     /// Verifying costs a certificate chain or a signature and a query: each address has its share.
@@ -173,9 +175,10 @@ public final class AppAttestService: Sendable {
     public func register(keyID: [UInt8], attestation: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws(Unavailable) -> Result<String, AppAttestFailure> {
         let result: Result<String, AppAttestFailure>
         do {
-            let network = try await admit(challenge, client, registering: true, now: now)
+            let (expires, network) = try await admit(challenge, client, registering: true, now: now)
             let verified = try await verifier.verify(
                 attestation: attestation, keyID: keyID, clientDataHash: Array(SHA256.hash(data: challenge)), apps: apps, environments: environments)
+            try await spendStored(challenge, expires)
             switch try await stored({ try await store.register(verified, keyID: keyID, network: network) }) {
             case .stored: result = .success(tokens.issue(.device(keyID), now: now))
             case .refused(let failure): result = .failure(failure)
@@ -194,12 +197,13 @@ public final class AppAttestService: Sendable {
     public func token(keyID: [UInt8], assertion: [UInt8], challenge: [UInt8], client: IPAddress?, now: Date = Date()) async throws(Unavailable) -> Result<String, AppAttestFailure> {
         let result: Result<String, AppAttestFailure>
         do {
-            _ = try await admit(challenge, client, registering: false, now: now)
+            let (expires, _) = try await admit(challenge, client, registering: false, now: now)
             guard let device = try await stored({ try await store.device(keyID) }) else { throw AppAttestFailure.unknownKey }
             guard !device.revoked else { throw AppAttestFailure.revoked }
             guard apps.contains(device.app), environments.map(\.rawValue).contains(device.environment) else { throw AppAttestFailure.appID }
             let counter = try AssertionVerifier.verify(
                 assertion: assertion, clientData: challenge, publicKey: device.publicKey, appID: device.app, previousCounter: device.counter)
+            try await spendStored(challenge, expires)
             result = try await stored { try await store.advance(keyID, from: device.counter, to: counter) }.map {
                 tokens.issue(.device(keyID), now: now)
             }
@@ -212,20 +216,26 @@ public final class AppAttestService: Sendable {
         return result
     }
 
-    /// What is checked before the work whose cost the sender chooses, cheapest first: the challenge's MAC and expiry
-    /// (free), the challenge spent (one row: a replay is refused whatever the first outcome), the caller's share of the
-    /// verifications (its address's and its network's, and everybody's), and for a registration its network's day.
-    /// The network a registration counts against (none without an address).
-    private func admit(_ challenge: [UInt8], _ client: IPAddress?, registering: Bool, now: Date) async throws -> AppAttestStore.Counted? {
+    /// What is checked before the work whose cost the sender chooses, cheapest first and nothing written before the
+    /// shares: the challenge's MAC and expiry (free), the caller's share of the verifications (its address's and its
+    /// network's, and everybody's), the challenge spent here (memory: a replay is refused whatever the first outcome),
+    /// and for a registration its network's day (a read). Returns the challenge's expiry, for ``spendStored(_:_:)``
+    /// once the proof verified, and the network a registration counts against (none without an address).
+    private func admit(_ challenge: [UInt8], _ client: IPAddress?, registering: Bool, now: Date) async throws -> (expires: Date, network: AppAttestStore.Counted?) {
         let expires = try challenges.check(challenge, now: now)
-        guard try await stored({ try await store.spend(challenge, expires: expires) }) else { throw AppAttestFailure.challenge("was used already") }
         try share(client?.groups ?? [])
-        guard registering, let network = client?.network else { return nil }
+        guard spent.spend(challenge, expires: expires, now: now) else { throw AppAttestFailure.challenge("was used already") }
+        guard registering, let network = client?.network else { return (expires, nil) }
         let counted = AppAttestStore.Counted(counter: registrations, key: network.description, day: DailyCounter.day(now))
         guard try await stored({ try await registrations.count(counted.key, day: counted.day, in: store.pool) }) < registrationsPerDay else {
             throw registrationsSpent(now)
         }
-        return counted
+        return (expires, counted)
+    }
+
+    /// A verified proof's challenge spent where every replica sees it (one row): shown to another replica, it is refused.
+    private func spendStored(_ challenge: [UInt8], _ expires: Date) async throws {
+        guard try await stored({ try await store.spend(challenge, expires: expires) }) else { throw AppAttestFailure.challenge("was used already") }
     }
 
     /// One verification taken from the shares of `groups` (an address's, its network's) and everybody's.

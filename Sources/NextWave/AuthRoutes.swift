@@ -27,6 +27,7 @@ struct AuthRoutes: Sendable {
                 let admitted = try community.signups.admit(request)
                 return .later {
                     let session = try await community.auth.signUp(counted: { try community.signups.take(admitted, on: $0) })
+                    community.users.add(1, ordering: .relaxed)
                     return Self.json(session.json)
                 }
             }
@@ -64,7 +65,8 @@ struct AuthRoutes: Sendable {
                 let (user, _) = try Self.signedIn(community.caller(of: request))
                 return .later {
                     guard try await community.auth.deleteUser(user) else { throw Self.gone }
-                    community.counts.invalidate()
+                    community.users.subtract(1, ordering: .relaxed)
+                    community.changed(.deleted(user))
                     return HTTPResponse(status: .noContent, headers: Self.headers)
                 }
             }

@@ -7,73 +7,107 @@ import Synchronization
 /// wrote the function's rows, held until a check-in or check-out anywhere (this replica's, or another's through the
 /// change feed) or until the wave's departure passes (a departed wave's check-ins no longer count). The app asks for
 /// every visible departure on each refresh and on every change of any check-in, so most asks find every wave here.
+///
+/// Everything held is keyed by what a request means — the distinct wave ids, sorted (``Waves``) — never by its bytes,
+/// and bounded in bytes as well as in entries: a stranger who pads or reorders a body finds the same answer, and one
+/// who invents waves fills at most the bounds, after which everything starts over (with its memory given back).
 final class CheckinCounts: Sendable {
+    /// The waves a request names: distinct and sorted, so two bodies that mean the same are one key.
+    struct Waves: Hashable, Sendable {
+        let ids: [String]
+
+        init<S: Sequence>(_ asked: S) where S.Element == String {
+            ids = Array(Set(asked)).sorted()
+        }
+
+        /// What holding it costs: its ids' bytes and each string's own storage.
+        var bytes: Int { ids.reduce(MemoryLayout<[String]>.size) { $0 + $1.utf8.count + MemoryLayout<String>.size } }
+    }
+
+    /// What memory may hold: whole answers and single waves, each bounded in entries and in bytes.
+    struct Bounds: Sendable {
+        /// Whole answers (one per board and day the apps look at) and what they may take, keys included.
+        var answers = 10_000
+        var answerBytes = 16 << 20
+        /// Waves (a busy day's boards hold a few thousand) and what their rows may take.
+        var waves = 50_000
+        var waveBytes = 16 << 20
+    }
+
     private struct Entry: Sendable {
         /// The function's row for the wave, or `nil`: nobody is checked in (the function leaves the wave out).
         var json: String?
         /// Seconds since 1970 when the first of its check-ins' departures passes.
+        var validUntil: Double
+
+        var bytes: Int { (json?.utf8.count ?? 0) + MemoryLayout<Entry>.size }
+    }
+
+    private struct Answer: Sendable {
+        var body: [UInt8]
         var validUntil: Double
     }
 
     private struct State {
         var generation: UInt64 = 0
         var entries: [String: Entry] = [:]
-        /// Whole answers by the request's body: the phones at one board send the same bytes, so most asks are one
-        /// lookup, without reading the JSON again.
-        var answers: [Body: (body: [UInt8], validUntil: Double)] = [:]
-    }
+        var entryBytes = 0
+        var answers: [Waves: Answer] = [:]
+        var answerBytes = 0
 
-    /// A request body as a key, hashed as one run of bytes (an array of bytes hashes byte by byte: a few percent of an
-    /// ask's time).
-    private struct Body: Hashable {
-        var bytes: [UInt8]
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-    }
-
-    /// Whole answers held at most (one per board and day the apps look at).
-    static let answerCapacity = 10_000
-
-    /// Waves held at most: past it, everything is forgotten (a busy day's boards hold a few thousand).
-    static let capacity = 50_000
-    /// Waves one ask may name (a day's departures at a station).
-    static let maximumWaves = 500
-
-    private let state = Mutex(State())
-    private let pool: PostgresPool
-
-    init(pool: PostgresPool) {
-        self.pool = pool
-    }
-
-    /// The answer held for a request whose body was `body` before, while still valid.
-    func answer(body: [UInt8], now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
-        state.withLock { state in
-            guard let held = state.answers[Body(bytes: body)], held.validUntil > now else { return nil }
-            return held.body
+        /// Forgets everything, giving the tables' memory back (a flood's tables would otherwise stay at their peak).
+        mutating func clear() {
+            entries = [:]
+            answers = [:]
+            entryBytes = 0
+            answerBytes = 0
         }
     }
 
-    /// The answer for `waves` (distinct, in the order asked) when memory holds every one of them; kept for `body`.
-    func answer(_ waves: [String], body: [UInt8] = [], now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
+    /// Waves one ask may name (a day's departures at a station).
+    static let maximumWaves = 500
+    /// A wave id's longest form in bytes.
+    static let maximumWaveBytes = 200
+    /// The largest body the function reads: every wave id at its longest, quoted and separated, and room for the
+    /// member's name and a little whitespace — a body bigger than its arguments can need is refused unread.
+    static let maximumBody = maximumWaves * (maximumWaveBytes + 4) + 1024
+
+    private let state = Mutex(State())
+    private let pool: PostgresPool
+    let bounds: Bounds
+
+    init(pool: PostgresPool, bounds: Bounds = Bounds()) {
+        self.pool = pool
+        self.bounds = bounds
+    }
+
+    /// The answer for `waves` when memory holds it whole or holds every one of its waves (then it is kept whole).
+    func answer(_ waves: Waves, now: Double = Date().timeIntervalSince1970) -> [UInt8]? {
         state.withLock { state in
+            if let held = state.answers[waves], held.validUntil > now { return held.body }
             var rows: [String] = []
             var validUntil = Double.infinity
-            for wave in waves {
+            for wave in waves.ids {
                 guard let entry = state.entries[wave], entry.validUntil > now else { return nil }
                 if let json = entry.json { rows.append(json) }
                 validUntil = min(validUntil, entry.validUntil)
             }
             let answer = Array(Self.array(rows).utf8)
-            if !body.isEmpty {
-                if state.answers.count >= Self.answerCapacity { state.answers.removeAll(keepingCapacity: true) }
-                state.answers[Body(bytes: body)] = (answer, validUntil)
+            let cost = answer.count + waves.bytes
+            if state.answers.count >= bounds.answers || state.answerBytes + cost > bounds.answerBytes {
+                state.answers = [:]
+                state.answerBytes = 0
+            }
+            if cost <= bounds.answerBytes {
+                state.answerBytes += cost - (state.answers[waves].map { $0.body.count + waves.bytes } ?? 0)
+                state.answers[waves] = Answer(body: answer, validUntil: validUntil)
             }
             return answer
         }
     }
 
     /// The answer for `waves`, reading from PostgreSQL what memory lacks, and keeping it unless check-ins changed meanwhile.
-    func load(_ waves: [String]) async throws -> String {
+    func load(_ waves: Waves) async throws -> String {
         let generation = state.withLock { $0.generation }
         let rows = try await pool.query(
             """
@@ -83,26 +117,37 @@ final class CheckinCounts: Sendable {
                        extract(epoch FROM min(departure_at))::float8 AS first
                 FROM nextwave_checkins WHERE wave_id = ANY($1::text[]) AND departure_at >= now() GROUP BY wave_id) s,
             LATERAL (SELECT s.wave_id, s.count, s.names) r
-            """, [PostgresArray.literal(waves)])
+            """, [PostgresArray.literal(waves.ids)])
         var found: [String: Entry] = [:]
         for row in rows {
             found[try row.decode(String.self, "wave_id")] = Entry(json: try row.decode(String.self, "json"), validUntil: try row.decode(Double.self, "first"))
         }
-        let entries = waves.map { found[$0] ?? Entry(json: nil, validUntil: .infinity) }
+        let entries = waves.ids.map { found[$0] ?? Entry(json: nil, validUntil: .infinity) }
+        let cost = zip(waves.ids, entries).reduce(0) { $0 + $1.0.utf8.count + $1.1.bytes }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count + waves.count > Self.capacity { state.entries.removeAll(keepingCapacity: true) }
-            for (wave, entry) in zip(waves, entries) { state.entries[wave] = entry }
+            if state.entries.count + waves.ids.count > bounds.waves || state.entryBytes + cost > bounds.waveBytes {
+                state.entries = [:]
+                state.entryBytes = 0
+            }
+            for (wave, entry) in zip(waves.ids, entries) {
+                state.entryBytes += wave.utf8.count + entry.bytes - (state.entries[wave].map { wave.utf8.count + $0.bytes } ?? 0)
+                state.entries[wave] = entry
+            }
         }
         return Self.array(entries.compactMap(\.json))
+    }
+
+    /// What memory holds now: entries and bytes (the abuse tests and `/metrics` read it).
+    var held: (answers: Int, answerBytes: Int, waves: Int, waveBytes: Int) {
+        state.withLock { ($0.answers.count, $0.answerBytes, $0.entries.count, $0.entryBytes) }
     }
 
     /// Check-ins changed somewhere: nothing held is trusted any more.
     func invalidate() {
         state.withLock { state in
             state.generation &+= 1
-            state.entries.removeAll(keepingCapacity: true)
-            state.answers.removeAll(keepingCapacity: true)
+            state.clear()
         }
     }
 

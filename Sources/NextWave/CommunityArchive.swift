@@ -25,6 +25,8 @@ struct CommunityArchive: Sendable {
     let pool: PostgresPool
     /// Badges are stored either way; pushed only while the engine is on.
     let pushing: Bool
+    /// What the badges count.
+    var rides = RideBounds()
 
     /// Rides archived at once from which the history's statistics are refreshed in the same transaction.
     static let analyzeAbove = 5_000
@@ -33,7 +35,7 @@ struct CommunityArchive: Sendable {
     static let pushLifetime: Int64 = 86_400
 
     func run(now: Date = Date()) async throws -> Summary {
-        let pushing = self.pushing
+        let (pushing, rides) = (pushing, rides)
         return try await pool.transaction { connection in
             try connection.execute("SELECT pg_advisory_xact_lock(hashtext('pier nextwave archive'))")
             let rows = try connection.query(
@@ -64,7 +66,7 @@ struct CommunityArchive: Sendable {
             summary.riders = riders.count
             var pushes: [(user: String, key: String, payload: String)] = []
             for rider in riders {
-                let new = try Self.award(rider, on: connection)
+                let new = try Self.award(rider, rides: rides, on: connection)
                 summary.badges += new.count
                 if !new.isEmpty { pushes.append((rider, "nextwave-badges:" + new.map(\.id).sorted().joined(separator: ","), Self.payload(new))) }
             }
@@ -83,14 +85,15 @@ struct CommunityArchive: Sendable {
                     ],
                     on: connection)
             }
-            if summary.deleted > 0 { try CommunityStore.announceCheckins(on: connection) }
+            if summary.deleted > 0 { try CommunityChange.checkins.announce(on: connection) }
+            if summary.archived > 0 { try CommunityChange.history(nil).announce(on: connection) }
             return summary
         }
     }
 
     /// Stores the badges `user` earns now and has not been told of; returns those, by title (as the message lists them).
-    static func award(_ user: String, on connection: PostgresConnection) throws -> [Badge] {
-        let stats = try WaveStats(connection.query(CommunityFunctions.statsSQL, [user])[0])
+    static func award(_ user: String, rides: RideBounds, on connection: PostgresConnection) throws -> [Badge] {
+        let stats = try WaveStats(connection.query(CommunityFunctions.statsSQL(rides), [user])[0])
         let earned = Badge.earned(stats)
         guard !earned.isEmpty else { return [] }
         let stored = try connection.query(

@@ -13,12 +13,15 @@ enum CommunityFunctions {
     static let verified = "user_verified_stats"
 
     static let names = [counts, stats, leaderboard, stations, verified]
+    /// The caller's own figures, held by ``RiderFigures``.
+    static let riderOwn = [stats, stations, verified]
 
     /// The 18 statistics of `$1`'s rides (`wave_history`, Europe/Zurich time) and verified sessions, as the app's
     /// `user_wave_stats` defined them last (verified sessions add to the total, the stations and the lakes only).
-    static let statsSQL = """
-        WITH h AS (SELECT *, (departure_at AT TIME ZONE 'Europe/Zurich') AS local FROM nextwave_history WHERE user_id = $1::uuid),
-        v AS (SELECT station_id, lake_id FROM nextwave_verified_sessions WHERE user_id = $1::uuid),
+    /// Only the rides `bounds` believe count.
+    static func statsSQL(_ bounds: RideBounds) -> String { """
+        WITH h AS \(bounds.history(where: "user_id = $1::uuid")),
+        v AS (SELECT station_id, lake_id FROM \(bounds.verified(where: "user_id = $1::uuid")) vs),
         places AS (SELECT station_id, lake_id FROM h UNION ALL SELECT station_id, lake_id FROM v WHERE station_id IS NOT NULL),
         weeks AS (SELECT DISTINCT date_trunc('week', local)::date AS week FROM h),
         islands AS (
@@ -48,45 +51,30 @@ enum CommunityFunctions {
                       WHERE last >= date_trunc('week', now() AT TIME ZONE 'Europe/Zurich')::date - 7 ORDER BY last DESC LIMIT 1), 0) AS current_streak_weeks,
             coalesce((SELECT max(length) FROM islands), 0) AS longest_streak_weeks
         """
+    }
 
-    /// All-time ranks by rides (check-ins archived plus verified sessions; at a station, those there), competition
-    /// ranking: everybody but the caller (`$2`) up to `$3` rows, then the caller's own row — and for a caller without a
-    /// ride a row ranked after everybody with 0 rides, which the app shows as "Not ranked yet".
-    static let leaderboardSQL = """
-        WITH totals AS (
-            SELECT user_id, count(*) AS total FROM (
-                SELECT user_id FROM nextwave_history WHERE $1::text IS NULL OR station_id = $1
-                UNION ALL SELECT user_id FROM nextwave_verified_sessions WHERE $1::text IS NULL OR station_id = $1) t
-            GROUP BY user_id),
-        ranked AS (SELECT user_id, total, rank() OVER (ORDER BY total DESC)::int AS rank FROM totals),
-        others AS (
-            SELECT r.rank, coalesce(p.display_name, 'Anonymous') AS display_name, r.total::int AS total_waves, false AS is_me
-            FROM ranked r LEFT JOIN nextwave_profiles p ON p.user_id = r.user_id
-            WHERE r.user_id <> $2::uuid ORDER BY r.rank, r.user_id LIMIT $3),
-        me AS (
-            SELECT r.rank, coalesce(p.display_name, 'You') AS display_name, r.total::int AS total_waves, true AS is_me
-            FROM ranked r LEFT JOIN nextwave_profiles p ON p.user_id = r.user_id WHERE r.user_id = $2::uuid),
-        unranked AS (
-            SELECT ((SELECT count(*) FROM ranked) + 1)::int AS rank, coalesce((SELECT display_name FROM nextwave_profiles WHERE user_id = $2::uuid), 'You') AS display_name,
-                   0 AS total_waves, true AS is_me
-            WHERE NOT EXISTS (SELECT 1 FROM me))
-        SELECT * FROM others UNION ALL SELECT * FROM me UNION ALL SELECT * FROM unranked
-        """
-
-    static let stationsSQL = """
+    static func stationsSQL(_ bounds: RideBounds) -> String { """
         SELECT station_id, count(*)::int AS waves FROM (
-            SELECT station_id FROM nextwave_history WHERE user_id = $1::uuid
-            UNION ALL SELECT station_id FROM nextwave_verified_sessions WHERE user_id = $1::uuid AND station_id IS NOT NULL) s
+            SELECT station_id FROM \(bounds.history(where: "user_id = $1::uuid")) h
+            UNION ALL SELECT station_id FROM \(bounds.verified(where: "user_id = $1::uuid")) v WHERE station_id IS NOT NULL) s
         GROUP BY station_id ORDER BY waves DESC, station_id
         """
+    }
 
-    static let verifiedSQL = """
+    static func verifiedSQL(_ bounds: RideBounds) -> String { """
         SELECT count(*)::int AS session_count, coalesce(sum(total_distance), 0)::float8 AS total_distance_m,
                coalesce(max(longest_ride), 0)::float8 AS longest_ride_m, coalesce(max(max_speed), 0)::float8 AS max_speed_ms,
                count(DISTINCT station_id)::int AS distinct_stations
-        FROM nextwave_verified_sessions WHERE user_id = $1::uuid
+        FROM \(bounds.verified(where: "user_id = $1::uuid")) v
         """
+    }
 
     /// The leaderboard's longest list (the app asks for 50).
     static let maximumLeaderboard = 200
+
+    /// The largest body `function` reads: what its arguments can need (the counts' wave ids; a station id and a
+    /// limit; `{}` for the others), with room for whitespace.
+    static func maximumBody(of function: String) -> Int {
+        function == counts ? CheckinCounts.maximumBody : 1024
+    }
 }

@@ -17,8 +17,14 @@ final class CommunityService: Sendable {
     let auth: AuthStore
     let store: CommunityStore
     let counts: CheckinCounts
+    let leaderboard: Leaderboard
+    let figures: RiderFigures
+    let rides: RideBounds
     let signups: RegistrationLimits
-    let writes: WriteLimits
+    let writes: ShareLimits
+    let reads: ShareLimits
+    /// Users, for `/health`: read at start-up and by the nightly job, moved by sign-ups and deletions between.
+    let users = Atomic<Int>(0)
     private let jwt: SupabaseJWT
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
     /// for it (a handful at most: a key rotation's old and new).
@@ -30,12 +36,53 @@ final class CommunityService: Sendable {
         auth = AuthStore(pool: context.pool, secret: secret, settings: settings.auth)
         let counts = CheckinCounts(pool: context.pool)
         self.counts = counts
+        rides = settings.rides
+        let leaderboard = Leaderboard(pool: context.pool, rides: settings.rides)
+        let figures = RiderFigures(pool: context.pool)
+        (self.leaderboard, self.figures) = (leaderboard, figures)
         store = CommunityStore(
             pool: context.pool,
-            limits: .init(checkinsPerUser: settings.checkinsPerUser, checkinHorizonDays: settings.checkinHorizonDays, apnsEnvironment: settings.apnsEnvironment),
-            checkinsChanged: { counts.invalidate() })
+            limits: .init(
+                checkinsPerUser: settings.checkinsPerUser, checkinHorizonDays: settings.checkinHorizonDays, apnsEnvironment: settings.apnsEnvironment,
+                rides: settings.rides),
+            metrics: context.metrics,
+            changed: { Self.forget(change: $0, counts: counts, leaderboard: leaderboard, figures: figures) })
         signups = RegistrationLimits(Self.signupKind, settings: settings.signups, spenders: context.spenders, metrics: context.metrics)
-        writes = WriteLimits(settings.writes, spenders: context.spenders, metrics: context.metrics)
+        writes = ShareLimits(.writes, settings.writes, spenders: context.spenders, metrics: context.metrics)
+        reads = ShareLimits(.reads, settings.reads, spenders: context.spenders, metrics: context.metrics)
+    }
+
+    /// The SQL of one of the caller's own figures (``CommunityFunctions/riderOwn``), counting what ``rides`` believe.
+    func riderSQL(_ function: String) -> String {
+        switch function {
+        case CommunityFunctions.stats: CommunityFunctions.statsSQL(rides)
+        case CommunityFunctions.stations: CommunityFunctions.stationsSQL(rides)
+        default: CommunityFunctions.verifiedSQL(rides)
+        }
+    }
+
+    /// The history changed where memory cannot see it (the archive, another replica): every board and figure is read again.
+    func historyChanged() {
+        changed(.history(nil))
+    }
+
+    /// Memory forgets what `change` makes stale.
+    func changed(_ change: CommunityChange) {
+        Self.forget(change: change, counts: counts, leaderboard: leaderboard, figures: figures)
+    }
+
+    private static func forget(change: CommunityChange, counts: CheckinCounts, leaderboard: Leaderboard, figures: RiderFigures) {
+        switch change {
+        case .checkins: counts.invalidate()
+        case .history(let users):
+            leaderboard.changed()
+            figures.changed(users)
+        case .names: leaderboard.changed()
+        case .deleted(let user):
+            counts.invalidate()
+            leaderboard.forget()
+            figures.changed(user.map { [$0] })
+        }
     }
 
     static let signupKind = RegistrationLimits.Kind(

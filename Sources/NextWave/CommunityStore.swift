@@ -1,5 +1,6 @@
 import APNsFormat
 import Foundation
+import Metrics
 import Postgres
 import PostgRESTFormat
 import Push
@@ -13,6 +14,8 @@ final class CommunityStore: Sendable {
         var checkinsPerUser: Int
         var checkinHorizonDays: Int
         var apnsEnvironment: APNsEnvironment
+        /// What a rider's verified sessions may number (the per-day and overall bounds refuse writes past them).
+        var rides = RideBounds()
         /// Devices one user keeps (an old phone's token goes when the eleventh comes).
         var devicesPerUser = Self.devicesPerUser
         static let devicesPerUser = 10
@@ -26,17 +29,34 @@ final class CommunityStore: Sendable {
 
     private let pool: PostgresPool
     private let limits: Limits
-    /// Told after check-ins changed (their counts are held in memory).
-    private let checkinsChanged: @Sendable () -> Void
+    /// Told after what memory holds answers of changed (counts, boards, figures).
+    private let changed: @Sendable (CommunityChange) -> Void
+    /// Writes refused for a bound on what a rider holds, by bound.
+    private let refused: [String: Counter]
 
-    init(pool: PostgresPool, limits: Limits, checkinsChanged: @escaping @Sendable () -> Void) {
+    init(pool: PostgresPool, limits: Limits, metrics: MetricsRegistry? = nil, changed: @escaping @Sendable (CommunityChange) -> Void = { _ in }) {
         self.pool = pool
         self.limits = limits
-        self.checkinsChanged = checkinsChanged
+        self.changed = changed
+        refused = Dictionary(uniqueKeysWithValues: Bound.allCases.map { bound in
+            (bound.rawValue, metrics?.counter(
+                "pier_nextwave_bounds_refused_total", help: "Next Wave community writes refused for a bound on what one rider holds, by bound.",
+                labels: [("bound", bound.rawValue)]))
+        }.compactMap { key, counter in counter.map { (key, $0) } })
     }
 
-    /// The change feed's name for check-ins: every replica drops the counts it holds.
-    static let checkinsSource = "nextwave-checkins"
+    /// The bounds on what one rider holds.
+    enum Bound: String, CaseIterable {
+        case checkins
+        case verifiedPerDay = "verified_per_day"
+        case verifiedInAll = "verified_in_all"
+    }
+
+    /// A write past `bound`, counted; thrown inside the transaction, so nothing of it is stored.
+    private func refusal(_ bound: Bound, _ message: String) -> PostgRESTError {
+        refused[bound.rawValue]?.increment()
+        return PostgRESTError(status: 400, code: "P0001", message: message)
+    }
 
     func read(_ table: CommunityTable, _ query: PostgRESTQuery, user: String?) async throws -> Rows {
         var sql = CommunitySQL(table: table)
@@ -89,31 +109,67 @@ final class CommunityStore: Sendable {
                 statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO NOTHING"
             }
         }
-        let isCheckins = table.isCheckins
+        let change = Self.change(writing: table, user: user)
+        let isVerified = table.name == CommunityTable.verifiedSessions.name
         // A departure in the past, or further ahead than the horizon, is refused (checking in after the ship left would
-        // credit a ride nobody announced): read from the rows written, and undone with them.
-        let horizon = isCheckins
-            ? ", (SELECT coalesce(bool_and(departure_at >= now() - interval '10 minutes' AND departure_at <= now() + make_interval(days => \(limits.checkinHorizonDays))), true) FROM w) AS in_horizon"
-            : ""
-        let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w", also: horizon)
+        // credit a ride nobody announced): read from the rows written, and undone with them. Verified sessions: the
+        // days they were ridden on, for the bounds.
+        let also = switch change {
+        case .checkins?:
+            ", (SELECT coalesce(bool_and(departure_at >= now() - interval '10 minutes' AND departure_at <= now() + make_interval(days => \(limits.checkinHorizonDays))), true) FROM w) AS in_horizon"
+        case _ where isVerified:
+            ", (SELECT coalesce(array_agg(DISTINCT \(RideBounds.day(RideBounds.verifiedStart))), '{}')::text FROM w) AS days"
+        default: ""
+        }
+        let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w", also: also)
         let (parameters, limits) = (sql.parameters, limits)
         let rows = try await pool.transaction { connection in
             let row = try connection.query(written, parameters)[0]
-            if isCheckins {
+            let count = try row.decode(Int.self, "rows")
+            if change == .checkins {
                 guard try row.decode(Bool.self, "in_horizon") else {
                     throw PostgRESTError(status: 400, code: "23514", message: "departure_at must lie between now and \(limits.checkinHorizonDays) days ahead")
                 }
-                let held = try connection.query(
-                    "SELECT count(*)::int AS n FROM nextwave_checkins WHERE user_id = $1::uuid AND departure_at >= now()", [user])[0]
+                // Every check-in not yet archived counts, a departed one too: the archive makes each a ride.
+                let held = try connection.query("SELECT count(*)::int AS n FROM nextwave_checkins WHERE user_id = $1::uuid", [user])[0]
                 guard try held.decode(Int.self, "n") <= limits.checkinsPerUser else {
-                    throw PostgRESTError(status: 400, code: "P0001", message: "a rider holds at most \(limits.checkinsPerUser) check-ins at once")
+                    throw self.refusal(.checkins, "a rider holds at most \(limits.checkinsPerUser) check-ins until they are archived")
                 }
-                try Self.announceCheckins(on: connection)
             }
-            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+            if isVerified && count > 0 { try self.checkVerified(of: user, days: row.decode(String.self, "days"), on: connection) }
+            if count > 0, let change { try change.announce(on: connection) }
+            return Rows(body: try row.decode(String.self, "body"), count: count)
         }
-        if isCheckins { checkinsChanged() }
+        if rows.count > 0, let change { changed(change) }
         return rows
+    }
+
+    /// What memory holds that a write to `table` by `user` changes.
+    private static func change(writing table: CommunityTable, user: String) -> CommunityChange? {
+        if table.isCheckins { return .checkins }
+        switch table.name {
+        case CommunityTable.verifiedSessions.name: return .history([user])
+        case CommunityTable.profiles.name: return .names
+        default: return nil
+        }
+    }
+
+    /// Refuses verified sessions past the bounds: on the days just written, and in all. Rows stored before (an import)
+    /// stay; a rider already past a bound writes no more there.
+    private func checkVerified(of user: String, days: String, on connection: PostgresConnection) throws {
+        let rides = limits.rides
+        let held = try connection.query(
+            """
+            SELECT (SELECT count(*) FROM nextwave_verified_sessions WHERE user_id = $1::uuid)::int AS total,
+                   coalesce((SELECT max(n) FROM (SELECT count(*) AS n FROM nextwave_verified_sessions
+                       WHERE user_id = $1::uuid AND \(RideBounds.day(RideBounds.verifiedStart)) = ANY($2::date[]) GROUP BY \(RideBounds.day(RideBounds.verifiedStart))) d), 0)::int AS most
+            """, [user, days])[0]
+        guard try held.decode(Int.self, "most") <= rides.verifiedPerDay else {
+            throw refusal(.verifiedPerDay, "a rider holds at most \(rides.verifiedPerDay) verified sessions a day")
+        }
+        guard try held.decode(Int.self, "total") <= rides.verifiedInAll else {
+            throw refusal(.verifiedInAll, "a rider holds at most \(rides.verifiedInAll) verified sessions")
+        }
     }
 
     /// Deletes the caller's rows the filters name (check-outs, device tokens); other tables keep theirs (the app's had
@@ -133,19 +189,14 @@ final class CommunityStore: Sendable {
             statement = "WITH w AS (DELETE FROM \(table.source) WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
         }
         let parameters = sql.parameters
-        let isCheckins = table.isCheckins
+        let change: CommunityChange? = table.isCheckins ? .checkins : nil
         let rows = try await pool.transaction { connection in
             let row = try connection.query(statement, parameters)[0]
-            if isCheckins { try Self.announceCheckins(on: connection) }
+            try change?.announce(on: connection)
             return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
         }
-        if isCheckins { checkinsChanged() }
+        if let change { changed(change) }
         return rows
-    }
-
-    /// Other replicas drop the counts they hold once this transaction commits.
-    static func announceCheckins(on connection: PostgresConnection) throws {
-        _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(checkinsSource) nextwave"])
     }
 
     /// Keeps the `cap` newest devices of each user `users` (a condition on `nextwave_devices`, its parameters

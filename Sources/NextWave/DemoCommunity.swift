@@ -52,7 +52,7 @@ enum DemoCommunity {
                     WHERE s.i = (CASE WHEN n % 4 = 0 THEN n / 4 + $2 ELSE $2 END) % \(stations.count)
                     ON CONFLICT DO NOTHING
                     """, [rider.id, index, rider.rides, now])
-                _ = try CommunityArchive.award(rider.id, on: connection)
+                _ = try CommunityArchive.award(rider.id, rides: RideBounds(), on: connection)
             }
             // This evening's departures from Bürkliplatz, a few riders on each (those with a name show in the popover).
             try connection.execute(
@@ -66,7 +66,7 @@ enum DemoCommunity {
                      LEFT JOIN nextwave_profiles p ON p.user_id = r.id
                 WHERE (k + w) % 3 <> 0
                 """, [ids, now])
-            try CommunityStore.announceCheckins(on: connection)
+            try CommunityChange.checkins.announce(on: connection)
         }
     }
 }

@@ -18,9 +18,11 @@ struct ArchiveCommand: ParsableCommand {
         discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE); badges are pushed when the PIER_APNS_* settings are set.")
 
     func run() throws {
-        let pushing = try PushSettings(SettingsReader(environment: ProcessInfo.processInfo.environment)).isConfigured
-        try Commands.current.withDatabase(announcing: CommunityStore.checkinsSource) { pool in
-            let summary = try await CommunityArchive(pool: pool, pushing: pushing).run()
+        let reader = SettingsReader(environment: ProcessInfo.processInfo.environment)
+        let pushing = try PushSettings(reader).isConfigured
+        let settings = try NextWaveSettings(reader)
+        try Commands.current.withDatabase(announcing: CommunityChange.checkinsSource) { pool in
+            let summary = try await CommunityArchive(pool: pool, pushing: pushing, rides: settings.rides).run()
             print("archived \(summary.archived) rides of \(summary.riders) riders; deleted \(summary.deleted) departed check-ins; \(summary.badges) new badges, \(summary.pushes) pushes enqueued")
         }
     }

@@ -29,16 +29,20 @@ public struct NextWaveFeature: Feature {
         let service = CommunityService(settings: settings, secret: secret, context: context)
         self.service = service
         let schedule = FetchSchedule.daily(hour: settings.archiveHour, minute: settings.archiveMinute, timeZone: Self.zurich)
-        let archive = CommunityArchive(pool: context.pool, pushing: push != nil)
+        let archive = CommunityArchive(pool: context.pool, pushing: push != nil, rides: settings.rides)
         let logger = Logger(label: "pier.nextwave")
+        let idleDays = settings.idleUserDays
         job = FetchJob(source: Self.archiveSource, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             let summary = try await archive.run()
+            let pruned = try await service.auth.pruneIdle(days: idleDays)
+            service.users.store(try await service.auth.userCount(), ordering: .relaxed)
             logger.info("check-ins archived", metadata: [
                 "archived": "\(summary.archived)", "deleted": "\(summary.deleted)", "riders": "\(summary.riders)", "badges": "\(summary.badges)",
-                "pushes": "\(summary.pushes)",
+                "pushes": "\(summary.pushes)", "idle_users_deleted": "\(pruned)",
             ])
             if summary.pushes > 0 { push?.wake() }
             if summary.deleted > 0 { service.counts.invalidate() }
+            if summary.archived > 0 { service.historyChanged() }
             return FetchSummary(itemCount: summary.archived, scrapedAt: Date())
         }
         context.board.register(Self.archiveSource, staleAfter: schedule.staleAfter)
@@ -49,12 +53,20 @@ public struct NextWaveFeature: Feature {
 
     public var jobs: [FetchJob] { job.map { [$0] } ?? [] }
 
-    /// The archive's job stores rides, nothing any replica holds in memory; another replica's check-ins change the
-    /// counts held here.
-    public func load() async throws {}
+    /// The users counted for `/health` (kept by sign-ups, deletions and the nightly job); another replica's
+    /// check-ins and rides change the answers held here.
+    public func load() async throws {
+        guard let service else { return }
+        service.users.store(try await service.auth.userCount(), ordering: .relaxed)
+    }
 
     public func reload(_ source: String) async throws {
-        if source == CommunityStore.checkinsSource { service?.counts.invalidate() }
+        switch source {
+        case CommunityChange.checkinsSource: service?.counts.invalidate()
+        case CommunityChange.historySource: service?.historyChanged()
+        case CommunityChange.deletedSource: service?.changed(.deleted(nil))
+        default: break
+        }
     }
 
     /// Only while on: an operator who did not turn the community on serves none of it (`404`).
@@ -65,8 +77,9 @@ public struct NextWaveFeature: Feature {
     }
 
     public var healthMembers: [String: @Sendable () -> String] {
-        let state = service == nil ? #"{"state":"disabled"}"# : #"{"state":"on","badge_pushes":\#(engine != nil)}"#
-        return ["nextwave": { state }]
+        guard let service else { return ["nextwave": { #"{"state":"disabled"}"# }] }
+        let pushes = engine != nil
+        return ["nextwave": { #"{"state":"on","badge_pushes":\#(pushes),"users":\#(max(0, service.users.load(ordering: .relaxed)))}"# }]
     }
 
     public var requestHeaders: [String] { ["apikey", "Prefer", "X-Client-Info", "X-Supabase-Api-Version", "Accept-Profile", "Content-Profile"] }

@@ -20,10 +20,21 @@ public struct NextWaveSettings: Sendable {
     /// sessions and session refreshes, counted per user and per address (by default 120 a minute and 40 at once for
     /// each: the app's launch writes a handful).
     public var writes = BudgetSettings(ratePerMinute: 12_000, burst: 4000, clientShare: 0.01)
-    /// `PIER_NEXTWAVE_CHECKINS_PER_USER`: check-ins one user may hold at once (the app shows one day's departures).
+    /// `PIER_NEXTWAVE_READS_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE`: reads of the tables and calls of the
+    /// functions that reach PostgreSQL (answers held in memory spend nothing), per user and per address (by default
+    /// 300 a minute and 60 at once for each: opening "My Badges" calls four functions, a board's refresh one).
+    public var reads = BudgetSettings(ratePerMinute: 60_000, burst: 12_000, clientShare: 0.005)
+    /// `PIER_NEXTWAVE_CHECKINS_PER_USER`: check-ins one user may hold until the nightly archive (the app shows one day's
+    /// departures; a departed check-in counts until it is archived, so stamping check-ins "just departed" gains nothing).
     public var checkinsPerUser = 100
+    /// `PIER_NEXTWAVE_RIDES_PER_DAY`, `PIER_NEXTWAVE_VERIFIED_PER_DAY`, `PIER_NEXTWAVE_VERIFIED_MAX`: what the statistics,
+    /// badges and leaderboard count (``RideBounds``).
+    public var rides = RideBounds()
     /// `PIER_NEXTWAVE_CHECKIN_HORIZON_D`: how far ahead a departure may be checked in for (the design says a week).
     public var checkinHorizonDays = 8
+    /// `PIER_NEXTWAVE_IDLE_USER_D`: an anonymous user who left nothing (no check-in, ride, badge, device, name or
+    /// verified session) and has not refreshed a session for this many days is deleted by the nightly job.
+    public var idleUserDays = 30
     /// `PIER_NEXTWAVE_APNS_ENVIRONMENT`: where the app's device tokens belong (`device_tokens` carries none); the App
     /// Store's and TestFlight's builds are `production`.
     public var apnsEnvironment = APNsEnvironment.production
@@ -46,8 +57,13 @@ public struct NextWaveSettings: Sendable {
         auth.accessLifetime = Int64(try reader.int("PIER_NEXTWAVE_ACCESS_TOKEN_S", default: Int(auth.accessLifetime), in: 60...86_400))
         signups = try RegistrationLimits.Settings(reader, budget: "PIER_NEXTWAVE_SIGNUPS", perDay: "PIER_NEXTWAVE_SIGNUPS_PER_DAY", defaults: signups)
         writes = try reader.budget("PIER_NEXTWAVE_WRITES", default: writes)
+        reads = try reader.budget("PIER_NEXTWAVE_READS", default: reads)
         checkinsPerUser = try reader.int("PIER_NEXTWAVE_CHECKINS_PER_USER", default: checkinsPerUser, in: 1...10_000)
+        rides.ridesPerDay = try reader.int("PIER_NEXTWAVE_RIDES_PER_DAY", default: rides.ridesPerDay, in: 1...1_000)
+        rides.verifiedPerDay = try reader.int("PIER_NEXTWAVE_VERIFIED_PER_DAY", default: rides.verifiedPerDay, in: 1...1_000)
+        rides.verifiedInAll = try reader.int("PIER_NEXTWAVE_VERIFIED_MAX", default: rides.verifiedInAll, in: 1...1_000_000)
         checkinHorizonDays = try reader.int("PIER_NEXTWAVE_CHECKIN_HORIZON_D", default: checkinHorizonDays, in: 1...366)
+        idleUserDays = try reader.int("PIER_NEXTWAVE_IDLE_USER_D", default: idleUserDays, in: 1...3650)
         if let text = reader.string("PIER_NEXTWAVE_APNS_ENVIRONMENT") {
             guard let environment = APNsEnvironment(rawValue: text.lowercased()) else {
                 throw SettingsProblem.invalid(variable: "PIER_NEXTWAVE_APNS_ENVIRONMENT", value: text, expected: "production or development")

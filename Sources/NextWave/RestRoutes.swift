@@ -22,6 +22,7 @@ struct RestRoutes: Sendable {
         router.hybrid(.get, Self.table) { [self] request in
             answer(request) { community in
                 let (table, query, caller) = try addressed(request, community)
+                try community.reads.admit(request, user: caller.userID)
                 return .later { try await rows(community.store.read(table, query, user: caller.userID), status: .ok) }
             }
         }
@@ -65,51 +66,50 @@ struct RestRoutes: Sendable {
     }
 
     /// The user a write is by, once it is admitted: the public key alone writes nothing (the app's policies were for
-    /// signed-in users).
+    /// signed-in users). A write that is accepted and dropped (the lake levels) spends no share: a phone sends ~15 a day
+    /// and they would crowd out check-ins behind a carrier's shared address.
     private func writer(_ caller: CommunityCaller, table: CommunityTable, request: HTTPRequest, community: CommunityService) throws -> String {
         guard let user = caller.userID else {
             throw PostgRESTError(status: 401, code: "42501", message: "permission denied for table \(table.name)")
         }
+        if case .ignored = table.writes { return user }
         try community.writes.admit(request, user: user)
         return user
     }
 
     private func call(_ request: HTTPRequest, _ community: CommunityService) throws -> FastAnswer {
-        let caller = try community.caller(of: request)
         let name = try request.parameter("function")
         guard CommunityFunctions.names.contains(name) else { throw PostgRESTError.unknownFunction(name) }
-        if name == CommunityFunctions.counts, let held = community.counts.answer(body: request.body) {
-            return .response(.json(held, headers: Self.noStore))
+        // A body bigger than the function's arguments can need is refused before it is read (padding costs its sender).
+        let largest = CommunityFunctions.maximumBody(of: name)
+        guard request.body.count <= largest else {
+            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(name) take at most \(largest) bytes")
         }
+        let caller = try community.caller(of: request)
         let arguments = try Self.arguments(request.body, function: name)
         if name == CommunityFunctions.counts {
-            let waves = try Self.waves(arguments, request.body)
-            if let held = community.counts.answer(waves, body: request.body) { return .response(.json(held, headers: Self.noStore)) }
+            let waves = try Self.waves(arguments)
+            if let held = community.counts.answer(waves) { return .response(.json(held, headers: Self.noStore)) }
+            // Only what memory cannot answer costs PostgreSQL, and so a share.
+            try community.reads.admit(request, user: caller.userID)
             return .later { Self.json(try await community.counts.load(waves), status: .ok) }
         }
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
         guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }
-        let sql: String
-        var parameters: [any PostgresEncodable] = [user]
-        switch name {
-        case CommunityFunctions.stats: sql = CommunityFunctions.statsSQL
-        case CommunityFunctions.stations: sql = CommunityFunctions.stationsSQL
-        case CommunityFunctions.verified: sql = CommunityFunctions.verifiedSQL
-        default:
-            let station = arguments["p_station_id"]
-            guard station == nil || station?.isNull == true || station?.string != nil else { throw Self.argument("p_station_id", "text or null") }
-            let limit = arguments["p_limit"].map { $0.isNull ? 50 : $0.integer(in: request.body) } ?? 50
-            guard let limit, (0...CommunityFunctions.maximumLeaderboard).contains(limit) else {
-                throw Self.argument("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
-            }
-            sql = CommunityFunctions.leaderboardSQL
-            parameters = [station?.string, user, limit]
+        try community.reads.admit(request, user: user)
+        guard name == CommunityFunctions.leaderboard else {
+            let sql = community.riderSQL(name)
+            return .later { Self.json(try await community.figures.answer(name, user: user, sql: sql), status: .ok) }
         }
-        let (pool, values) = (community.pool, parameters)
-        return .later {
-            let row = try await pool.query(CommunitySQL.aggregate(sql), values)[0]
-            return Self.json(try row.decode(String.self, "body"), status: .ok)
+        let station = arguments["p_station_id"]
+        guard station == nil || station?.isNull == true || station?.string != nil else { throw Self.argument("p_station_id", "text or null") }
+        let limit = arguments["p_limit"].map { $0.isNull ? 50 : $0.integer(in: request.body) } ?? 50
+        guard let limit, (0...CommunityFunctions.maximumLeaderboard).contains(limit) else {
+            throw Self.argument("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
         }
+        let board = community.leaderboard
+        if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(Self.json(held, status: .ok)) }
+        return .later { Self.json(try await board.answer(station: station?.string, limit: limit, user: user), status: .ok) }
     }
 
     /// A function's arguments: a JSON object (or nothing), naming only the function's own.
@@ -129,16 +129,19 @@ struct RestRoutes: Sendable {
         return node
     }
 
-    /// `wave_ids`: distinct, in the order asked, at most ``CheckinCounts/maximumWaves``.
-    private static func waves(_ arguments: JSONNode, _ body: [UInt8]) throws(PostgRESTError) -> [String] {
+    /// `wave_ids`, at most ``CheckinCounts/maximumWaves``, as the set they mean.
+    private static func waves(_ arguments: JSONNode) throws(PostgRESTError) -> CheckinCounts.Waves {
         guard let list = arguments["wave_ids"]?.elements else { throw argument("wave_ids", "a list of wave ids") }
         guard list.count <= CheckinCounts.maximumWaves else { throw argument("wave_ids", "at most \(CheckinCounts.maximumWaves) wave ids") }
-        var seen = Set<String>(), waves: [String] = []
+        var waves: [String] = []
+        waves.reserveCapacity(list.count)
         for element in list {
-            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= 200 else { throw argument("wave_ids", "wave ids of 1 to 200 bytes") }
-            if seen.insert(wave).inserted { waves.append(wave) }
+            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= CheckinCounts.maximumWaveBytes else {
+                throw argument("wave_ids", "wave ids of 1 to \(CheckinCounts.maximumWaveBytes) bytes")
+            }
+            waves.append(wave)
         }
-        return waves
+        return CheckinCounts.Waves(waves)
     }
 
     private static func argument(_ name: String, _ expected: String) -> PostgRESTError {

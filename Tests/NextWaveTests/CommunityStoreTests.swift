@@ -29,8 +29,8 @@ final class CommunityStoreTests: ServiceTestCase {
         try await checkIn(users[1], "w\"1", name: nil, in: 3600, created: 1)
         try await checkIn(users[2], "w2", name: nil, in: 3600)
         let counts = CheckinCounts(pool: pool)
-        XCTAssertNil(counts.answer(["w\"1", "w2"]), "nothing held yet")
-        let loaded = try await counts.load(["w\"1", "w2", "nobody"])
+        XCTAssertNil(counts.answer(.init(["w\"1", "w2"])), "nothing held yet")
+        let loaded = try await counts.load(.init(["w2", "nobody", "w\"1"]))
         // What PostgREST wrote for the app's function: json_agg of its rows.
         let expected = try await pool.query(
             """
@@ -40,22 +40,38 @@ final class CommunityStoreTests: ServiceTestCase {
                 FROM nextwave_checkins WHERE wave_id = ANY('{"w\\"1",w2}') GROUP BY wave_id ORDER BY wave_id) r
             """)[0].decode(String.self, "body")
         XCTAssertEqual(loaded, expected)
-        XCTAssertEqual(counts.answer(["w\"1", "w2", "nobody"], body: Array("asked".utf8)), Array(expected.utf8), "answered from memory, the same bytes")
-        XCTAssertEqual(counts.answer(body: Array("asked".utf8)), Array(expected.utf8), "and kept for the same request body")
+        XCTAssertEqual(counts.answer(.init(["w\"1", "w2", "nobody"])), Array(expected.utf8), "answered from memory, the same bytes")
+        XCTAssertEqual(counts.answer(.init(["nobody", "w2", "w\"1", "w2"])), Array(expected.utf8), "the same waves in another order, repeated: the same answer")
+        XCTAssertEqual(counts.held.answers, 1, "one whole answer for what the asks meant")
         XCTAssertTrue(loaded.contains(#""names":[]"#), "a wave of anonymous riders has names [], never null")
         counts.invalidate()
-        XCTAssertNil(counts.answer(["w2"]))
-        XCTAssertNil(counts.answer(body: Array("asked".utf8)), "a check-in anywhere forgets the answers too")
+        XCTAssertNil(counts.answer(.init(["w2"])))
+        XCTAssertEqual(counts.held.answers + counts.held.waves + counts.held.answerBytes + counts.held.waveBytes, 0, "a check-in anywhere forgets everything")
+    }
+
+    func testCountsHeldStayWithinTheirBytes() async throws {
+        try await checkIn(users[0], "w1", name: String(repeating: "n", count: 40), in: 3600)
+        let counts = CheckinCounts(pool: pool, bounds: .init(answers: 1000, answerBytes: 4096, waves: 1000, waveBytes: 4096))
+        // A stranger inventing waves: each ask a new set, long ids.
+        for n in 0..<200 {
+            let waves = CheckinCounts.Waves(["w1", String(repeating: "x", count: 150) + "\(n)"])
+            _ = try await counts.load(waves)
+            _ = counts.answer(waves)
+            XCTAssertLessThanOrEqual(counts.held.waveBytes, 4096)
+            XCTAssertLessThanOrEqual(counts.held.answerBytes, 4096)
+        }
+        XCTAssertGreaterThan(counts.held.answers, 0, "answers are still kept")
+        let answer = try await counts.load(.init(["w1"]))
+        XCTAssertTrue(answer.contains(#""count":1"#))
     }
 
     func testACountEndsWithItsDeparture() async throws {
         try await checkIn(users[0], "soon", name: "A", in: 1)
         let counts = CheckinCounts(pool: pool)
-        let loaded = try await counts.load(["soon"])
+        let loaded = try await counts.load(.init(["soon"]))
         XCTAssertTrue(loaded.contains(#""count":1"#))
-        XCTAssertNotNil(counts.answer(["soon"], body: Array("b".utf8)))
-        XCTAssertNil(counts.answer(["soon"], now: Date().timeIntervalSince1970 + 5), "past its departure, memory does not answer")
-        XCTAssertNil(counts.answer(body: Array("b".utf8), now: Date().timeIntervalSince1970 + 5), "nor the answer kept for a body")
+        XCTAssertNotNil(counts.answer(.init(["soon"])))
+        XCTAssertNil(counts.answer(.init(["soon"]), now: Date().timeIntervalSince1970 + 5), "past its departure, memory does not answer")
     }
 
     func testTheArchiveCountsPeersAndTheFirstAndRunsOnce() async throws {

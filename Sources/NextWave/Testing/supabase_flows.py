@@ -92,7 +92,9 @@ step("my-checkins")
 # Row-level security: a row for somebody else is refused; the public key alone writes nothing.
 refused(lambda: rider.table("wave_checkins").upsert({**row, "user_id": other_uid}, on_conflict="wave_id,user_id").execute(), "42501")
 refused(lambda: public.table("user_profiles").upsert({"user_id": uid, "display_name": "x"}).execute(), "42501")
-refused(lambda: rider.table("user_profiles").upsert({"user_id": uid, "display_name": "x" * 41}, on_conflict="user_id").execute(), "23514")
+# A name past 40 characters is cut, never refused (the Android dialog has no cap; a refusal would lose a check-in).
+cut = rider.table("user_profiles").upsert({"user_id": uid, "display_name": "x" * 41 + "\u0007"}, on_conflict="user_id").execute().data
+check(cut and cut[0]["display_name"] == "x" * 40, f"a long name is cut to 40 characters: {cut}")
 # 40 characters as the app counts them (Swift's Characters): a surfer emoji is one, of four code points.
 long = "Fede " + "\U0001F3C4\u200D\u2640\uFE0F" * 35
 accepted = rider.table("user_profiles").upsert({"user_id": uid, "display_name": long}, on_conflict="user_id").execute().data

@@ -1,0 +1,33 @@
+import Postgres
+
+/// What changed in the community's tables that memory holds answers of — told to this replica's memory at once and to
+/// the others through the change feed once the transaction commits.
+enum CommunityChange: Sendable, Equatable {
+    /// Check-ins (``CheckinCounts``).
+    case checkins
+    /// Rides counted: the history or verified sessions of `users` (`nil`: anybody's) — ``Leaderboard``, ``RiderFigures``.
+    case history([String]?)
+    /// Chosen names (the leaderboard shows them).
+    case names
+    /// A user deleted with everything about them (`nil`: somebody, on another replica): no board may show them a
+    /// moment longer.
+    case deleted(String?)
+
+    /// The change feed's names (another replica hears only the kind: it forgets every rider's figures).
+    static let checkinsSource = "nextwave-checkins"
+    static let historySource = "nextwave-history"
+    static let deletedSource = "nextwave-deleted"
+
+    var source: String {
+        switch self {
+        case .checkins: Self.checkinsSource
+        case .history, .names: Self.historySource
+        case .deleted: Self.deletedSource
+        }
+    }
+
+    /// Other replicas drop what they hold of it once this transaction commits.
+    func announce(on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(source) nextwave"])
+    }
+}

@@ -1,0 +1,199 @@
+import Basics
+import Foundation
+import Postgres
+import Synchronization
+
+/// `wave_leaderboard` from memory: each board (overall, or one station's) is every ranked rider's total, computed from
+/// PostgreSQL when the history changed (the archive, a verified session, a name, a rider deleted — here or on another
+/// replica) and then served to every caller with their own row patched in, so a call costs no query. After a change a
+/// board is computed again at most once per ``Bounds/refresh`` (a change a second would otherwise make every call a
+/// query); until then the board before it answers. The boards are bounded in count and bytes (a station is whatever
+/// text a caller names): past either, the stations' boards start over.
+final class Leaderboard: Sendable {
+    struct Bounds: Sendable {
+        var boards = 1_000
+        var bytes = 64 << 20
+        /// The shortest time between two computations of one board.
+        var refresh: Double = 10
+    }
+
+    /// One ranked rider: competition ranking by rides, ties ordered by user id (as the SQL it replaces ordered them).
+    struct Rider: Sendable, Equatable {
+        var user: String
+        var total: Int
+        var rank: Int
+    }
+
+    /// A board: the riders in order, where each user stands, and the names (shared by all boards of a generation).
+    struct Board: Sendable {
+        var riders: [Rider]
+        var position: [String: Int]
+        var names: Names
+        var generation: UInt64
+        var computedAt: Double
+
+        var bytes: Int { riders.count * (MemoryLayout<Rider>.size + 2 * 40) }
+    }
+
+    /// Every chosen name by user (the leaderboard shows "Anonymous", and the caller "You", for the others).
+    final class Names: Sendable {
+        let byUser: [String: String]
+        let generation: UInt64
+        init(_ byUser: [String: String], generation: UInt64) {
+            self.byUser = byUser
+            self.generation = generation
+        }
+        var bytes: Int { byUser.reduce(0) { $0 + 36 + $1.value.utf8.count + 2 * MemoryLayout<String>.size } }
+    }
+
+    private struct Key: Hashable, Sendable {
+        var station: String?
+    }
+
+    private struct State {
+        var generation: UInt64 = 0
+        var boards: [Key: Board] = [:]
+        var bytes = 0
+        var names: Names?
+        var computing: [Key: Task<Board, any Error>] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let pool: PostgresPool
+    private let rides: RideBounds
+    let bounds: Bounds
+
+    init(pool: PostgresPool, rides: RideBounds, bounds: Bounds = Bounds()) {
+        self.pool = pool
+        self.rides = rides
+        self.bounds = bounds
+    }
+
+    /// The history or a name changed: every board is computed again (once its refresh interval has passed).
+    func changed() {
+        state.withLock { $0.generation &+= 1 }
+    }
+
+    /// A rider is gone: every board is computed again at its next ask, whatever the refresh interval.
+    func forget() {
+        state.withLock { state in
+            state.generation &+= 1
+            state.boards = [:]
+            state.bytes = 0
+            state.names = nil
+        }
+    }
+
+    /// The rows PostgREST wrote for `wave_leaderboard(p_station_id, p_limit)` called by `user`: everybody else up to
+    /// `limit`, then the caller's own row — or, for a caller without a ride, a row ranked after everybody with 0 rides
+    /// ("Not ranked yet" in the app).
+    func answer(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) async throws -> String {
+        Self.rows(of: try await board(Key(station: station), now: now), limit: limit, user: user)
+    }
+
+    /// The same answer when memory holds the board (no suspension: most calls).
+    func held(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) -> String? {
+        state.withLock { state in Self.current(state.boards[Key(station: station)], in: state, now: now, refresh: bounds.refresh) }
+            .map { Self.rows(of: $0, limit: limit, user: user) }
+    }
+
+    private static func current(_ board: Board?, in state: State, now: Double, refresh: Double) -> Board? {
+        guard let board, board.generation == state.generation || now - board.computedAt < refresh else { return nil }
+        return board
+    }
+
+    private static func rows(of board: Board, limit: Int, user: String) -> String {
+        var rows: [String] = []
+        for rider in board.riders where rider.user != user {
+            guard rows.count < limit else { break }
+            rows.append(Self.row(rank: rider.rank, name: board.names.byUser[rider.user] ?? "Anonymous", total: rider.total, isMe: false))
+        }
+        let mine = board.names.byUser[user] ?? "You"
+        if let index = board.position[user] {
+            let me = board.riders[index]
+            rows.append(Self.row(rank: me.rank, name: mine, total: me.total, isMe: true))
+        } else {
+            rows.append(Self.row(rank: board.riders.count + 1, name: mine, total: 0, isMe: true))
+        }
+        return CheckinCounts.array(rows)
+    }
+
+    /// The board held for `key` when it is current (or was computed within the refresh interval), else computed once
+    /// for all who ask meanwhile.
+    private func board(_ key: Key, now: Double) async throws -> Board {
+        let (held, task): (Board?, Task<Board, any Error>?) = state.withLock { state in
+            if let board = Self.current(state.boards[key], in: state, now: now, refresh: bounds.refresh) { return (board, nil) }
+            if let running = state.computing[key] { return (nil, running) }
+            let generation = state.generation
+            let names = state.names.flatMap { $0.generation == generation ? $0 : nil }
+            let task = Task { [self] in try await compute(key, generation: generation, names: names) }
+            state.computing[key] = task
+            return (nil, task)
+        }
+        if let held { return held }
+        guard let task else { throw CancellationError() }
+        do {
+            let board = try await task.value
+            store(board, for: key, now: now)
+            return board
+        } catch {
+            _ = state.withLock { $0.computing.removeValue(forKey: key) }
+            throw error
+        }
+    }
+
+    private func store(_ board: Board, for key: Key, now: Double) {
+        var board = board
+        board.computedAt = now
+        state.withLock { state in
+            state.computing.removeValue(forKey: key)
+            if board.names.generation == state.generation { state.names = board.names }
+            if state.boards.count >= bounds.boards || state.bytes + board.bytes > bounds.bytes {
+                // The overall board stays: every rider's "Leaderboard" opens it.
+                let overall = state.boards[Key(station: nil)]
+                state.boards = [:]
+                state.bytes = 0
+                if let overall, key.station != nil {
+                    state.boards[Key(station: nil)] = overall
+                    state.bytes = overall.bytes
+                }
+            }
+            state.bytes += board.bytes - (state.boards[key]?.bytes ?? 0)
+            state.boards[key] = board
+        }
+    }
+
+    private func compute(_ key: Key, generation: UInt64, names: Names?) async throws -> Board {
+        let rows = try await pool.query(
+            """
+            SELECT user_id::text AS user_id, count(*)::int AS total FROM (
+                SELECT user_id FROM \(rides.history(where: "$1::text IS NULL OR station_id = $1")) h
+                UNION ALL SELECT user_id FROM \(rides.verified(where: "$1::text IS NULL OR station_id = $1")) v) t
+            GROUP BY user_id ORDER BY total DESC, user_id
+            """, [key.station])
+        var riders: [Rider] = []
+        riders.reserveCapacity(rows.count)
+        var position: [String: Int] = [:]
+        for row in rows {
+            let total = try row.decode(Int.self, "total")
+            let rank = riders.last.map { $0.total == total ? $0.rank : riders.count + 1 } ?? 1
+            let user = try row.decode(String.self, "user_id")
+            position[user] = riders.count
+            riders.append(Rider(user: user, total: total, rank: rank))
+        }
+        let known: Names
+        if let names { known = names } else {
+            var byUser: [String: String] = [:]
+            for row in try await pool.query("SELECT user_id::text AS user_id, display_name FROM nextwave_profiles WHERE display_name IS NOT NULL") {
+                byUser[try row.decode(String.self, "user_id")] = try row.decode(String.self, "display_name")
+            }
+            known = Names(byUser, generation: generation)
+        }
+        return Board(riders: riders, position: position, names: known, generation: generation, computedAt: 0)
+    }
+
+    /// One row as PostgreSQL's `row_to_json` writes it (a name holds no control character: ``DisplayName``).
+    static func row(rank: Int, name: String, total: Int, isMe: Bool) -> String {
+        #"{"rank":\#(rank),"display_name":\#(JSONString.quote(name)),"total_waves":\#(total),"is_me":\#(isMe)}"#
+    }
+}
