@@ -248,7 +248,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),

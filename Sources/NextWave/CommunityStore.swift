@@ -231,19 +231,19 @@ final class CommunityStore: Sendable {
         let registered = entries
         return try await pool.transaction { connection in
             for entry in registered {
-                let found = try connection.query(
-                    "SELECT d.id::text AS id, n.device_id IS NOT NULL AS ours FROM push_devices d LEFT JOIN nextwave_devices n ON n.device_id = d.id WHERE d.token = $1",
-                    [entry.token]).first
-                if let found, try found.decode(Bool.self, "ours") {
-                    let id = try found.decode(String.self, "id")
-                    try connection.execute(
-                        "UPDATE nextwave_devices SET user_id = $2::uuid, platform = $3, updated_at = now() WHERE device_id = $1::uuid", [id, user, entry.platform])
-                    try PushDevices.touch(id, on: connection)
+                // The token as this app's device: another app's registration of the same token is never touched.
+                let id: String
+                if let found = try PushDevices.device(token: entry.token, app: NextWaveFeature.app, on: connection) {
+                    try PushDevices.touch(found, on: connection)
+                    id = found
                 } else {
-                    let id = try PushDevices.register(token: entry.token, environment: environment, on: connection)
-                    try connection.execute(
-                        "INSERT INTO nextwave_devices (device_id, user_id, platform) VALUES ($1::uuid, $2::uuid, $3)", [id, user, entry.platform])
+                    id = try PushDevices.register(token: entry.token, app: NextWaveFeature.app, environment: environment, on: connection)
                 }
+                try connection.execute(
+                    """
+                    INSERT INTO nextwave_devices (device_id, user_id, platform) VALUES ($1::uuid, $2::uuid, $3)
+                    ON CONFLICT (device_id) DO UPDATE SET user_id = EXCLUDED.user_id, platform = EXCLUDED.platform, updated_at = now()
+                    """, [id, user, entry.platform])
             }
             try Self.capDevices(of: "user_id = $1::uuid", [user], keeping: cap, on: connection)
             let row = try connection.query(

@@ -14,13 +14,16 @@ import Scheduling
 public struct NextWaveFeature: Feature {
     public static let archiveSource = "nextwave.archive"
     public var name: String { "nextwave" }
+    /// The app its devices belong to: its tokens are its own (a token of the warnings app's never moves here, nor back).
+    public static let app = "nextwave"
 
     private let service: CommunityService?
     private let job: FetchJob?
     private let engine: PushEngine?
 
-    public init(settings: NextWaveSettings, context: FeatureContext, push: PushEngine?) {
+    public init(settings: NextWaveSettings, context: FeatureContext, push: PushEngine?) throws {
         engine = push
+        if settings.on { try push?.enable(settings.app) }
         guard settings.on, let secret = settings.jwtSecret else {
             service = nil
             job = nil

@@ -1,6 +1,7 @@
 import APNsFormat
 import Feature
 import Limits
+import Push
 
 /// Next Wave's community: its settings, each default written here once. Off unless `PIER_NEXTWAVE=on`; on, it needs
 /// the JWT secret the apps' public key is signed with.
@@ -35,6 +36,9 @@ public struct NextWaveSettings: Sendable {
     /// `PIER_NEXTWAVE_IDLE_USER_D`: an anonymous user who left nothing (no check-in, ride, badge, device, name or
     /// verified session) and has not refreshed a session for this many days is deleted by the nightly job.
     public var idleUserDays = 30
+    /// `PIER_NEXTWAVE_APNS_TOPIC`, `…_KEY_FILE`, `…_KEY_ID`, `…_TEAM_ID`: the app's APNs topic and key where they differ
+    /// from `PIER_APNS_*` (Next Wave is another developer's app than the warnings app).
+    public var app = PushApp(name: NextWaveFeature.app)
     /// `PIER_NEXTWAVE_APNS_ENVIRONMENT`: where the app's device tokens belong (`device_tokens` carries none); the App
     /// Store's and TestFlight's builds are `production`.
     public var apnsEnvironment = APNsEnvironment.production
@@ -63,6 +67,7 @@ public struct NextWaveSettings: Sendable {
         rides.verifiedPerDay = try reader.int("PIER_NEXTWAVE_VERIFIED_PER_DAY", default: rides.verifiedPerDay, in: 1...1_000)
         rides.verifiedInAll = try reader.int("PIER_NEXTWAVE_VERIFIED_MAX", default: rides.verifiedInAll, in: 1...1_000_000)
         checkinHorizonDays = try reader.int("PIER_NEXTWAVE_CHECKIN_HORIZON_D", default: checkinHorizonDays, in: 1...366)
+        app = try PushApp(name: NextWaveFeature.app, reader, prefix: "PIER_NEXTWAVE_APNS")
         idleUserDays = try reader.int("PIER_NEXTWAVE_IDLE_USER_D", default: idleUserDays, in: 1...3650)
         if let text = reader.string("PIER_NEXTWAVE_APNS_ENVIRONMENT") {
             guard let environment = APNsEnvironment(rawValue: text.lowercased()) else {

@@ -204,7 +204,7 @@ struct SupabaseImport: Sendable {
         // registration: the app's upsert never moves it). Registered as every registration is, so a token Pier knew
         // moves here; seen now — the app registers at every launch, Supabase kept no later sign of it.
         let tokens = try connection.query("SELECT DISTINCT lower(token) AS token FROM import_devices").map { try $0.decode(String.self, "token") }
-        let ids = try PushDevices.register(tokens: tokens, environment: environment, on: connection)
+        let ids = try PushDevices.register(tokens: tokens, app: NextWaveFeature.app, environment: environment, on: connection)
         summary.devices = try connection.execute(
             """
             WITH registered AS (SELECT * FROM unnest($1::text[], $2::uuid[]) AS r (token, id)),

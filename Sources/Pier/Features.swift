@@ -40,8 +40,10 @@ enum Features {
             WikipediaFeature(settings: try .init(reader), context: context),
             try AppAttestFeature(settings: try .init(reader), context: context),
             push,
-            WarningPushFeature(context: context, push: push.engine, warnings: warnings.service),
-            NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
+            try WarningPushFeature(
+                context: context, push: push.engine, warnings: warnings.service,
+                app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS")),
+            try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
         ]
     }
 

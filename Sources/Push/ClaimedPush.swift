@@ -4,6 +4,8 @@ import APNsFormat
 public struct ClaimedPush: Sendable, Equatable {
     public var id: Int64
     public var deviceID: String
+    /// The app the device belongs to (``PushApp``): its pushes go with its topic and key.
+    public var app: String
     public var attempts: Int
     public var notification: APNsNotification
 }

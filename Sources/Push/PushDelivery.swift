@@ -28,15 +28,20 @@ public final class PushDelivery: Sendable {
     }
 
     private let outbox: PushOutbox
-    private let sender: any PushSender
+    private let senders: PushSenders
     private let settings: Settings
     private let metrics: PushMetrics
     private let logger: Logger
     private let nudge = Nudge()
 
-    public init(outbox: PushOutbox, sender: any PushSender, settings: Settings, metrics: PushMetrics, logger: Logger = Logger(label: "pier.push")) {
+    /// - Parameter sender: every app's pushes' (tests), or ``PushSenders`` each app's.
+    public convenience init(outbox: PushOutbox, sender: any PushSender, settings: Settings, metrics: PushMetrics, logger: Logger = Logger(label: "pier.push")) {
+        self.init(outbox: outbox, senders: PushSenders(sender), settings: settings, metrics: metrics, logger: logger)
+    }
+
+    public init(outbox: PushOutbox, senders: PushSenders, settings: Settings, metrics: PushMetrics, logger: Logger = Logger(label: "pier.push")) {
         self.outbox = outbox
-        self.sender = sender
+        self.senders = senders
         self.settings = settings
         self.metrics = metrics
         self.logger = logger
@@ -75,7 +80,7 @@ public final class PushDelivery: Sendable {
     public func deliverDue() async throws -> Round {
         let claimed = try await outbox.claim(limit: settings.batch, lease: settings.lease)
         guard !claimed.isEmpty else { return Round() }
-        let outcomes = Array(zip(claimed, await sender.send(claimed.map(\.notification)))).map { (push: $0.0, result: $0.1) }
+        let outcomes = Array(zip(claimed, await senders.send(claimed))).map { (push: $0.0, result: $0.1) }
         for outcome in outcomes { metrics.count(outcome.result) }
         let recorded = try await outbox.record(outcomes, backoff: settings.backoff, maximumAttempts: settings.maximumAttempts)
         metrics.devicesRemoved.increment(by: UInt64(recorded.devicesRemoved))

@@ -18,30 +18,44 @@ public struct PushFeature: Feature {
     public init(settings: PushSettings, context: FeatureContext, logger: Logger = Logger(label: "pier.push")) throws {
         missing = settings.missing
         let registry = context.metrics ?? .init()
-        let sender: any PushSender
+        let makeSender: @Sendable (PushSettings.Key) throws -> any PushSender
         if context.upstreamsAreRecordings {
             // The demo and replays send nothing anywhere, key or not: every push is logged as it would go.
-            sender = LoggedPushSender()
-        } else if let key = settings.key {
+            makeSender = { _ in LoggedPushSender() }
+        } else if settings.key != nil {
             if let ca = settings.testCAFile {
                 logger.error("APNs is reached trusting a test CA (PIER_APNS_CA_FILE with PIER_APNS_ALLOW_TEST_CA=yes): never in production", metadata: ["ca_file": "\(ca)"])
             }
-            let token = try ProviderToken(keyFile: key.file, keyID: key.id, teamID: key.team)
             let origins = settings.origin.map { origin in Dictionary(uniqueKeysWithValues: APNsEnvironment.allCases.map { ($0, origin) }) }
-            sender = APNsClient(
-                configuration: .init(topic: key.topic, origins: origins ?? APNsClient.Configuration.apple, transport: .init(caFile: settings.testCAFile)),
-                token: token)
-            registry.gauge("pier_push_provider_tokens_signed", help: "APNs provider tokens this process signed (about two an hour; more means refused tokens).") {
-                Double(token.signed)
+            let tokens = ProviderTokens()
+            let caFile = settings.testCAFile
+            makeSender = { key in
+                APNsClient(
+                    configuration: .init(topic: key.topic, origins: origins ?? APNsClient.Configuration.apple, transport: .init(caFile: caFile)),
+                    token: try tokens.token(for: key))
+            }
+            registry.gauge("pier_push_provider_tokens_signed", help: "APNs provider tokens this process signed (about two an hour a key; more means refused tokens).") {
+                Double(tokens.signed)
             }
         } else {
             engine = nil
             return
         }
+        guard let key = settings.key else {
+            // The demo without a key: every app's pushes are logged.
+            let metrics = PushMetrics(registry: registry)
+            let registrations = RegistrationLimits(Self.registrations, settings: settings.registrations, spenders: context.spenders, metrics: registry)
+            engine = PushEngine(
+                outbox: PushOutbox(pool: context.pool), sender: LoggedPushSender(), settings: settings, registrations: registrations, metrics: metrics,
+                logger: logger, makeSender: makeSender)
+            return
+        }
+        let sender = try makeSender(key)
         let metrics = PushMetrics(registry: registry)
         let registrations = RegistrationLimits(Self.registrations, settings: settings.registrations, spenders: context.spenders, metrics: registry)
         engine = PushEngine(
-            outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, registrations: registrations, metrics: metrics, logger: logger)
+            outbox: PushOutbox(pool: context.pool), sender: sender, settings: settings, registrations: registrations, metrics: metrics, logger: logger,
+            makeSender: makeSender)
     }
 
     /// Device registrations for pushes, as their limits name them.

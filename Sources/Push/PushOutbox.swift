@@ -109,12 +109,13 @@ public final class PushOutbox: Sendable {
                 SET leased_until = now() + make_interval(secs => $2), attempts = o.attempts + 1
                 FROM due, push_devices AS d, push_payloads AS b
                 WHERE o.id = due.id AND d.id = o.device_id AND b.id = o.payload_id
-                RETURNING o.id, o.device_id::text AS device, d.token, d.environment, b.body AS payload, o.collapse_id,
+                RETURNING o.id, o.device_id::text AS device, d.app, d.token, d.environment, b.body AS payload, o.collapse_id,
                     extract(epoch FROM o.expires_at)::bigint AS expires, o.priority, o.push_type, o.attempts
                 """, [limit, seconds]
             ).map { row in
                 ClaimedPush(
-                    id: try row.decode(Int64.self, "id"), deviceID: try row.decode(String.self, "device"), attempts: try row.decode(Int.self, "attempts"),
+                    id: try row.decode(Int64.self, "id"), deviceID: try row.decode(String.self, "device"), app: try row.decode(String.self, "app"),
+                    attempts: try row.decode(Int.self, "attempts"),
                     notification: APNsNotification(
                         deviceToken: try row.decode(String.self, "token"),
                         environment: APNsEnvironment(rawValue: try row.decode(String.self, "environment")) ?? .production,

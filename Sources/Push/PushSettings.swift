@@ -52,10 +52,18 @@ public struct PushSettings: Sendable {
         registrations = try RegistrationLimits.Settings(reader, budget: "PIER_PUSH_DEVICES", perDay: "PIER_PUSH_REGISTRATIONS_PER_DAY", defaults: registrations)
     }
 
+    /// A signing key and the topic it pushes to.
+    public struct Key: Sendable, Equatable {
+        public var file: String
+        public var id: String
+        public var team: String
+        public var topic: String
+    }
+
     /// The key settings, all four, or `nil` (the engine is off).
-    var key: (file: String, id: String, team: String, topic: String)? {
+    var key: Key? {
         guard let keyFile, let keyID, let teamID, let topic else { return nil }
-        return (keyFile, keyID, teamID, topic)
+        return Key(file: keyFile, id: keyID, team: teamID, topic: topic)
     }
 
     /// All four key settings are given: the engine delivers.

@@ -12,6 +12,9 @@ import Warnings
 /// push engine. Off — routes `503` — while the engine is (no APNs key).
 public struct WarningPushFeature: Feature {
     public var name: String { "warning-push" }
+    /// The app its devices belong to (the Finnish weather app): its tokens are its own, its topic and key
+    /// `PIER_WARNINGS_APNS_*` where they differ from `PIER_APNS_*`.
+    public static let app = "warnings"
 
     /// How often the notifier looks without being asked (a warning's expiry is noticed within this).
     static let interval: Duration = .seconds(60)
@@ -28,8 +31,10 @@ public struct WarningPushFeature: Feature {
     private let warnings: WarningsService
 
     /// - Parameter warnings: FMI's warnings (whose offered places resolve a place saved by name).
-    public init(context: FeatureContext, push: PushEngine?, warnings: WarningsService) {
+    /// - Parameter app: its app's APNs topic and key (`PIER_WARNINGS_APNS_*`).
+    public init(context: FeatureContext, push: PushEngine?, warnings: WarningsService, app: PushApp = PushApp(name: Self.app)) throws {
         engine = push
+        try push?.enable(app)
         self.warnings = warnings
         store = push == nil ? nil : WarningSubscriptionStore(pool: context.pool)
         notifier = WarningNotifier(pool: context.pool)

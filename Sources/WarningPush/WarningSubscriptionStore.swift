@@ -34,7 +34,7 @@ public final class WarningSubscriptionStore: Sendable {
         let hash = BearerSecret.digest(secret)
         let id = try await pool.transaction { connection in
             try counted(connection)
-            let id = try PushDevices.register(token: registration.token, environment: registration.environment, on: connection)
+            let id = try PushDevices.register(token: registration.token, app: WarningPushFeature.app, environment: registration.environment, on: connection)
             try connection.execute(
                 """
                 INSERT INTO warning_subscriptions (device_id, secret_hash, language, places, min_severity, all_clear)

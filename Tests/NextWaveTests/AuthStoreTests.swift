@@ -94,7 +94,7 @@ final class AuthStoreTests: ServiceTestCase {
                 "INSERT INTO nextwave_checkins (wave_id, user_id, display_name, departure_at) VALUES ('w1', $1::uuid, 'Name', now() + interval '1 hour')", [user])
             try await pool.execute("INSERT INTO nextwave_profiles (user_id, display_name) VALUES ($1::uuid, 'Name')", [user])
             let device = UUID().uuidString.lowercased()
-            try await pool.execute("INSERT INTO push_devices (id, token, environment) VALUES ($1::uuid, md5($1::text) || md5($1::text), 'production')", [device])
+            try await pool.execute("INSERT INTO push_devices (id, app, token, environment) VALUES ($1::uuid, 'nextwave', md5($1::text) || md5($1::text), 'production')", [device])
             try await pool.execute("INSERT INTO nextwave_devices (device_id, user_id) VALUES ($1::uuid, $2::uuid)", [device, user])
         }
         let deleted = try await store.deleteUser(gone.user.id)

@@ -4,6 +4,7 @@ import Foundation
 @testable import NextWave
 import Postgres
 import PostgRESTFormat
+import Push
 import XCTest
 
 /// What one rider or a stranger can make the community hold or count, against a real PostgreSQL: the leaderboard and
@@ -117,6 +118,25 @@ final class CommunityBoundsTests: ServiceTestCase {
         await XCTAssertRefusal(try await checkIn("ahead", minutes: 60), code: "P0001")
         let held = try await pool.query("SELECT count(*)::int AS n FROM nextwave_checkins")[0].decode(Int.self, "n")
         XCTAssertEqual(held, 3)
+    }
+
+    func testATokenOfAnotherAppsRegistrationTakesNothingFromARider() async throws {
+        let store = store()
+        let token = String(repeating: "ab", count: 32)
+        let row = try PostgRESTRows(json: Array(#"{"user_id":"\#(users[0])","token":"\#(token)","platform":"ios"}"#.utf8), columns: nil)
+        _ = try await store.write(.deviceTokens, row, user: users[0], resolution: .mergeDuplicates, select: nil)
+        // The warnings app's /v1/devices registers the same token (somebody copied it).
+        _ = try await pool.transaction { try PushDevices.register(token: token, app: "warnings", environment: .production, on: $0) }
+        let query = try PostgRESTQuery(pairs: [(name: "select", value: "token"), (name: "user_id", value: "eq.\(users[0])")])
+        let held = try await store.read(.deviceTokens, query, user: users[0])
+        XCTAssertEqual(held.body, #"[{"token":"\#(token)"}]"#, "the rider's device stays")
+        // Within the app, the latest registration wins: another rider registering it takes it.
+        let theirs = try PostgRESTRows(json: Array(#"{"user_id":"\#(users[1])","token":"\#(token)","platform":"ios"}"#.utf8), columns: nil)
+        _ = try await store.write(.deviceTokens, theirs, user: users[1], resolution: .mergeDuplicates, select: nil)
+        let after = try await store.read(.deviceTokens, query, user: users[0])
+        XCTAssertEqual(after.count, 0)
+        let apps = try await pool.query("SELECT app FROM push_devices ORDER BY app").map { try $0.decode(String.self, "app") }
+        XCTAssertEqual(apps, ["nextwave", "warnings"])
     }
 
     func testANameIsCutNeverRefused() throws {

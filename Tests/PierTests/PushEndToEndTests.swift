@@ -198,8 +198,8 @@ final class PushEndToEndTests: EndToEndTestCase {
         _ = try connection.execute(
             """
             WITH made AS (
-                INSERT INTO push_devices (id, token, environment)
-                SELECT md5('device' || i)::uuid, lpad(to_hex(i), 64, '0'), 'production' FROM generate_series(1, $1) i RETURNING id
+                INSERT INTO push_devices (id, app, token, environment)
+                SELECT md5('device' || i)::uuid, 'warnings', lpad(to_hex(i), 64, '0'), 'production' FROM generate_series(1, $1) i RETURNING id
             )
             INSERT INTO warning_subscriptions (device_id, secret_hash, language, places, min_severity, all_clear)
             SELECT id, 'x', 'fi', ST_GeomFromText('MULTIPOINT(24.96 60.2)', 4326), 2, false FROM made

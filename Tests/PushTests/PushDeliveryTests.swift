@@ -38,7 +38,7 @@ final class PushDeliveryTests: ServiceTestCase {
 
     private func devices(_ count: Int) async throws -> [String] {
         try await pool.transaction { connection in
-            try (0..<count).map { try PushDevices.register(token: String(format: "%064x", $0), environment: .production, on: connection) }
+            try (0..<count).map { try PushDevices.register(token: String(format: "%064x", $0), app: "warnings", environment: .production, on: connection) }
         }
     }
 
@@ -54,6 +54,31 @@ final class PushDeliveryTests: ServiceTestCase {
 
     private func count(_ sql: String) async throws -> Int {
         try await pool.query(sql)[0].decode(Int.self, "n")
+    }
+
+    /// Two apps: one token in both is two devices (neither takes the other's), and each app's pushes go with its own
+    /// topic (the stand-in accepts only the warnings app's, and records what each push named).
+    func testEachAppsTokensAndTopicAreItsOwn() async throws {
+        let token = String(format: "%064x", 7)
+        let (warnings, nextwave) = try await pool.transaction { connection in
+            (try PushDevices.register(token: token, app: "warnings", environment: .production, on: connection),
+             try PushDevices.register(token: token, app: "nextwave", environment: .production, on: connection))
+        }
+        XCTAssertNotEqual(warnings, nextwave)
+        let again = try await pool.transaction { try PushDevices.register(token: token, app: "nextwave", environment: .production, on: $0) }
+        let left = try await pool.query("SELECT app FROM push_devices ORDER BY app").map { try $0.decode(String.self, "app") }
+        XCTAssertEqual(left, ["nextwave", "warnings"], "within one app the latest registration wins; the other app's stays")
+        let other = APNsClient(
+            configuration: .init(topic: "ch.nextwave.app", origins: client.configuration.origins, transport: client.configuration.transport), token: client.token)
+        defer { other.stop() }
+        let senders = PushSenders(client)
+        senders.set(other, for: "nextwave")
+        try await outbox.enqueue(messages([warnings, again]))
+        let round = try await PushDelivery(outbox: outbox, senders: senders, settings: .init(), metrics: PushMetrics(registry: MetricsRegistry())).deliverDue()
+        XCTAssertEqual(round.claimed, 2)
+        let topics = try standIn.received().map { $0.topic ?? "" }.sorted()
+        XCTAssertEqual(topics, ["ch.nextwave.app", "fi.example.weather"], "each app's push with its own topic")
+        XCTAssertEqual(round.recorded.delivered, 1, "the stand-in knows only the warnings app's topic")
     }
 
     func testAKeyIsEnqueuedOnceAndDeliveredOnce() async throws {
@@ -112,8 +137,13 @@ final class PushDeliveryTests: ServiceTestCase {
         let previous = try TestDatabase.create()
         defer { previous.drop() }
         let old = try await previous.migratedPool(through: 23)
+        // Registered as the engine did then (before migration 0029, a device had no app).
         let ids = try await old.transaction { connection in
-            try (0..<3).map { try PushDevices.register(token: String(format: "%064x", $0), environment: .production, on: connection) }
+            try (0..<3).map { n in
+                let id = UUID().uuidString.lowercased()
+                try connection.execute("INSERT INTO push_devices (id, token, environment) VALUES ($1::uuid, $2, 'production')", [id, String(format: "%064x", n)])
+                return id
+            }
         }
         let (a, b) = (#"{"aps":{"alert":"before"}}"#, #"{"aps":{"alert":"other"}}"#)
         for (id, payload) in zip(ids, [a, a, b]) {

@@ -72,8 +72,8 @@ CREATE TEMP TABLE bench_points AS
     ) snapped
     WHERE ST_Contains(ST_GeomFromText(:'area', 4326), g)
     LIMIT :devices;
-INSERT INTO push_devices (id, token, environment)
-    SELECT md5('bench' || i)::uuid, lpad(to_hex(i), 64, '0'), 'production' FROM bench_points;
+INSERT INTO push_devices (id, app, token, environment)
+    SELECT md5('bench' || i)::uuid, 'warnings', lpad(to_hex(i), 64, '0'), 'production' FROM bench_points;
 INSERT INTO warning_subscriptions (device_id, secret_hash, language, places, min_severity, all_clear)
     SELECT md5('bench' || i)::uuid, md5(i::text), (ARRAY['fi', 'sv', 'en'])[1 + i % 3], ST_Multi(g), 2, false FROM bench_points;
 ANALYZE push_devices;
