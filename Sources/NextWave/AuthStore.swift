@@ -171,30 +171,6 @@ public final class AuthStore: Sendable {
         }
     }
 
-    /// Deletes the anonymous users who left nothing — no check-in, ride, badge, device, name or verified session —
-    /// and have neither signed in nor refreshed a session for `idleDays` days, with their sessions and refresh tokens
-    /// (cascading). An install not opened for a month that never checked in would sign up again: it loses nothing.
-    /// Returns how many went.
-    public func pruneIdle(days idleDays: Int) async throws -> Int {
-        try await pool.execute(
-            """
-            DELETE FROM nextwave_users u
-            WHERE u.last_sign_in_at < now() - make_interval(days => $1) AND u.created_at < now() - make_interval(days => $1)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_sessions s WHERE s.user_id = u.id AND s.refreshed_at >= now() - make_interval(days => $1))
-              AND NOT EXISTS (SELECT 1 FROM nextwave_checkins c WHERE c.user_id = u.id)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_history h WHERE h.user_id = u.id)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_badges b WHERE b.user_id = u.id)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_devices d WHERE d.user_id = u.id)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_profiles p WHERE p.user_id = u.id)
-              AND NOT EXISTS (SELECT 1 FROM nextwave_verified_sessions v WHERE v.user_id = u.id)
-            """, [idleDays])
-    }
-
-    /// How many users there are (`/health`).
-    public func userCount() async throws -> Int {
-        try await pool.query("SELECT count(*)::int AS n FROM nextwave_users")[0].decode(Int.self, "n")
-    }
-
     private func issue(user: AuthUser, session: String, refresh: String, now: Date) -> Session {
         let issuedAt = Int64(now.timeIntervalSince1970)
         let claims = SupabaseClaims.accessToken(user: user.id, session: session, issuedAt: issuedAt, lifetime: settings.accessLifetime, issuer: settings.issuer)

@@ -10,7 +10,7 @@ struct NextWaveCommand: ParsableCommand {
 }
 
 /// `pier nextwave archive`: the nightly job at once — departed check-ins into the history, new badges stored and
-/// pushed. Safe beside running replicas (it takes the job's lock; what is archived once is never archived again).
+/// pushed, idle users who left nothing deleted. Safe beside running replicas (it takes the job's lock; what is archived once is never archived again).
 struct ArchiveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "archive",
@@ -23,7 +23,8 @@ struct ArchiveCommand: ParsableCommand {
         let settings = try NextWaveSettings(reader)
         try Commands.current.withDatabase(announcing: CommunityChange.checkinsSource) { pool in
             let summary = try await CommunityArchive(pool: pool, pushing: pushing, rides: settings.rides).run()
-            print("archived \(summary.archived) rides of \(summary.riders) riders; deleted \(summary.deleted) departed check-ins; \(summary.badges) new badges, \(summary.pushes) pushes enqueued")
+            let pruned = try await CommunityUsers.prune(idleDays: settings.idleUserDays, in: pool)
+            print("archived \(summary.archived) rides of \(summary.riders) riders; deleted \(summary.deleted) departed check-ins; \(summary.badges) new badges, \(summary.pushes) pushes enqueued; deleted \(pruned) idle users")
         }
     }
 }

@@ -37,8 +37,8 @@ public struct NextWaveFeature: Feature {
         let idleDays = settings.idleUserDays
         job = FetchJob(source: Self.archiveSource, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             let summary = try await archive.run()
-            let pruned = try await service.auth.pruneIdle(days: idleDays)
-            service.users.store(try await service.auth.userCount(), ordering: .relaxed)
+            let pruned = try await CommunityUsers.prune(idleDays: idleDays, in: service.pool)
+            service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
             logger.info("check-ins archived", metadata: [
                 "archived": "\(summary.archived)", "deleted": "\(summary.deleted)", "riders": "\(summary.riders)", "badges": "\(summary.badges)",
                 "pushes": "\(summary.pushes)", "idle_users_deleted": "\(pruned)",
@@ -60,7 +60,7 @@ public struct NextWaveFeature: Feature {
     /// check-ins and rides change the answers held here.
     public func load() async throws {
         guard let service else { return }
-        service.users.store(try await service.auth.userCount(), ordering: .relaxed)
+        service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
     }
 
     public func reload(_ source: String) async throws {

@@ -155,13 +155,13 @@ final class CommunityBoundsTests: ServiceTestCase {
         try await pool.execute("UPDATE nextwave_users SET created_at = now() - interval '40 days', last_sign_in_at = now() - interval '40 days' WHERE id <> $1::uuid", [users[3]])
         try await pool.execute("UPDATE nextwave_sessions SET refreshed_at = now() - interval '40 days' WHERE user_id <> $1::uuid", [users[2]])
         try await pool.execute("INSERT INTO nextwave_profiles (user_id, display_name) VALUES ($1::uuid, 'Fede')", [users[1]])
-        let pruned = try await auth.pruneIdle(days: 30)
+        let pruned = try await CommunityUsers.prune(idleDays: 30, in: pool)
         XCTAssertEqual(pruned, 1)
         let left = try await pool.query("SELECT id::text AS id FROM nextwave_users").map { try $0.decode(String.self, "id") }
         XCTAssertEqual(Set(left), Set(users[1...]))
         let sessions = try await pool.query("SELECT count(*)::int AS n FROM nextwave_sessions WHERE user_id = $1::uuid", [users[0]])[0].decode(Int.self, "n")
         XCTAssertEqual(sessions, 0, "their sessions went with them")
-        let count = try await auth.userCount()
+        let count = try await CommunityUsers.count(in: pool)
         XCTAssertEqual(count, 3)
     }
 
