@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Postgres
+import PostgRESTFormat
 import Synchronization
 
 /// `wave_checkin_counts` answered from memory between check-ins: each wave's count and chosen names, as PostgREST
@@ -12,17 +13,8 @@ import Synchronization
 /// and bounded in bytes as well as in entries: a stranger who pads or reorders a body finds the same answer, and one
 /// who invents waves fills at most the bounds, after which everything starts over (with its memory given back).
 final class CheckinCounts: Sendable {
-    /// The waves a request names: distinct and sorted, so two bodies that mean the same are one key.
-    struct Waves: Hashable, Sendable {
-        let ids: [String]
-
-        init<S: Sequence>(_ asked: S) where S.Element == String {
-            ids = Array(Set(asked)).sorted()
-        }
-
-        /// What holding it costs: its ids' bytes and each string's own storage.
-        var bytes: Int { ids.reduce(MemoryLayout<[String]>.size) { $0 + $1.utf8.count + MemoryLayout<String>.size } }
-    }
+    /// The waves a request names, as the set they mean.
+    typealias Waves = WaveIDs
 
     /// What memory may hold: whole answers and single waves, each bounded in entries and in bytes.
     struct Bounds: Sendable {
@@ -63,14 +55,6 @@ final class CheckinCounts: Sendable {
             answerBytes = 0
         }
     }
-
-    /// Waves one ask may name (a day's departures at a station).
-    static let maximumWaves = 500
-    /// A wave id's longest form in bytes.
-    static let maximumWaveBytes = 200
-    /// The largest body the function reads: every wave id at its longest, quoted and separated, and room for the
-    /// member's name and a little whitespace — a body bigger than its arguments can need is refused unread.
-    static let maximumBody = maximumWaves * (maximumWaveBytes + 4) + 1024
 
     private let state = Mutex(State())
     private let pool: PostgresPool

@@ -6,7 +6,7 @@ import PostgRESTFormat
 /// functions the app's backend left callable by anyone (another user's statistics, badge pushes, the archive) are not
 /// served. `wave_checkin_counts` is answered by ``CheckinCounts``.
 enum CommunityFunctions {
-    static let counts = "wave_checkin_counts"
+    static let counts = WaveIDs.function
     static let stats = "user_wave_stats"
     static let leaderboard = "wave_leaderboard"
     static let stations = "user_station_counts"
@@ -72,9 +72,7 @@ enum CommunityFunctions {
     /// The leaderboard's longest list (the app asks for 50).
     static let maximumLeaderboard = 200
 
-    /// The largest body `function` reads: what its arguments can need (the counts' wave ids; a station id and a
-    /// limit; `{}` for the others), with room for whitespace.
-    static func maximumBody(of function: String) -> Int {
-        function == counts ? CheckinCounts.maximumBody : 1024
-    }
+    /// The largest body the functions but the counts read (``WaveIDs/maximumBody``): what their arguments can need — a
+    /// station id and a limit, or `{}` — with room for whitespace.
+    static let maximumBody = 1024
 }

@@ -80,20 +80,22 @@ struct RestRoutes: Sendable {
     private func call(_ request: HTTPRequest, _ community: CommunityService) throws -> FastAnswer {
         let name = try request.parameter("function")
         guard CommunityFunctions.names.contains(name) else { throw PostgRESTError.unknownFunction(name) }
-        // A body bigger than the function's arguments can need is refused before it is read (padding costs its sender).
-        let largest = CommunityFunctions.maximumBody(of: name)
-        guard request.body.count <= largest else {
-            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(name) take at most \(largest) bytes")
-        }
-        let caller = try community.caller(of: request)
-        let arguments = try Self.arguments(request.body, function: name)
         if name == CommunityFunctions.counts {
-            let waves = try Self.waves(arguments)
+            // Its size first (a body bigger than the argument can need is refused unread), then the key, then the set.
+            try WaveIDs.checkSize(request.body.count)
+            let caller = try community.caller(of: request)
+            let waves = try WaveIDs(body: request.body)
             if let held = community.counts.answer(waves) { return .response(.json(held, headers: Self.noStore)) }
             // Only what memory cannot answer costs PostgreSQL, and so a share.
             try community.reads.admit(request, user: caller.userID)
             return .later { Self.json(try await community.counts.load(waves), status: .ok) }
         }
+        guard request.body.count <= CommunityFunctions.maximumBody else {
+            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(name) take at most \(CommunityFunctions.maximumBody) bytes")
+        }
+        let caller = try community.caller(of: request)
+        let arguments = try PostgRESTArguments.parse(
+            request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? ["p_station_id", "p_limit"] : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
         guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }
         try community.reads.admit(request, user: user)
@@ -102,50 +104,14 @@ struct RestRoutes: Sendable {
             return .later { Self.json(try await community.figures.answer(name, user: user, sql: sql), status: .ok) }
         }
         let station = arguments["p_station_id"]
-        guard station == nil || station?.isNull == true || station?.string != nil else { throw Self.argument("p_station_id", "text or null") }
+        guard station == nil || station?.isNull == true || station?.string != nil else { throw PostgRESTArguments.invalid("p_station_id", "text or null") }
         let limit = arguments["p_limit"].map { $0.isNull ? 50 : $0.integer(in: request.body) } ?? 50
         guard let limit, (0...CommunityFunctions.maximumLeaderboard).contains(limit) else {
-            throw Self.argument("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
+            throw PostgRESTArguments.invalid("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
         }
         let board = community.leaderboard
         if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(Self.json(held, status: .ok)) }
         return .later { Self.json(try await board.answer(station: station?.string, limit: limit, user: user), status: .ok) }
-    }
-
-    /// A function's arguments: a JSON object (or nothing), naming only the function's own.
-    private static func arguments(_ body: [UInt8], function: String) throws(PostgRESTError) -> JSONNode {
-        guard let node = try? JSONScanner.parse(body.isEmpty ? Array("{}".utf8) : body), case .object(let members) = node.kind else {
-            throw PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
-        }
-        let allowed: Set<String> = switch function {
-        case CommunityFunctions.counts: ["wave_ids"]
-        case CommunityFunctions.leaderboard: ["p_station_id", "p_limit"]
-        default: []
-        }
-        if let unknown = members.first(where: { !allowed.contains($0.key) }) {
-            throw PostgRESTError(
-                status: 404, code: "PGRST202", message: "Could not find the function public.\(function)(\(unknown.key.prefix(64))) in the schema cache")
-        }
-        return node
-    }
-
-    /// `wave_ids`, at most ``CheckinCounts/maximumWaves``, as the set they mean.
-    private static func waves(_ arguments: JSONNode) throws(PostgRESTError) -> CheckinCounts.Waves {
-        guard let list = arguments["wave_ids"]?.elements else { throw argument("wave_ids", "a list of wave ids") }
-        guard list.count <= CheckinCounts.maximumWaves else { throw argument("wave_ids", "at most \(CheckinCounts.maximumWaves) wave ids") }
-        var waves: [String] = []
-        waves.reserveCapacity(list.count)
-        for element in list {
-            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= CheckinCounts.maximumWaveBytes else {
-                throw argument("wave_ids", "wave ids of 1 to \(CheckinCounts.maximumWaveBytes) bytes")
-            }
-            waves.append(wave)
-        }
-        return CheckinCounts.Waves(waves)
-    }
-
-    private static func argument(_ name: String, _ expected: String) -> PostgRESTError {
-        PostgRESTError(status: 400, code: "22023", message: "\(name) must be \(expected)")
     }
 
     static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]

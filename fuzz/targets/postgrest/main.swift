@@ -1,3 +1,4 @@
+import Basics
 import Parsing
 import PostgRESTFormat
 
@@ -5,7 +6,9 @@ import PostgRESTFormat
 // (`name=value` pairs joined by `&`, taken as they come), the rest the body. Properties: no crash; a query accepted is
 // bounded (at most 16 filters, lists of at most 500 values, plain column names); rows accepted are at most 500, each
 // with a value for every column, the columns plain names and distinct. The body is also read as the auth server's
-// (a sign-up's, a refresh's).
+// (a sign-up's, a refresh's), and as `wave_checkin_counts`' arguments: what is accepted is at most 500 distinct sorted
+// ids of 1 to 200 bytes from a body within its bound, and the same ids written again — reversed, repeated, padded —
+// are the same key (the answers held are keyed by what a body means, never by its bytes).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: size))
@@ -39,6 +42,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     if let token = try? AuthRequestBody.refreshToken(body) {
         precondition(!token.isEmpty && token.utf8.count <= AuthRequestBody.maximumTokenBytes, "token of \(token.utf8.count) bytes")
+    }
+    if let waves = try? WaveIDs(body: body) {
+        precondition(body.count <= WaveIDs.maximumBody && waves.ids.count <= WaveIDs.maximumWaves, "\(waves.ids.count) waves from \(body.count) bytes")
+        precondition(waves.ids == Array(Set(waves.ids)).sorted(), "ids not distinct and sorted")
+        precondition(waves.ids.allSatisfy { (1...WaveIDs.maximumWaveBytes).contains($0.utf8.count) }, "an id's length")
+        let again = "{ \"wave_ids\" : [" + (waves.ids.reversed() + waves.ids.prefix(1)).map(JSONString.quote).joined(separator: " ,\n ") + "]   }"
+        // (Written again within the bound: an escape can take more bytes than the one it replaces.)
+        if again.utf8.count <= WaveIDs.maximumBody {
+            precondition((try? WaveIDs(body: Array(again.utf8))) == waves, "the same waves written again are another key")
+        }
     }
     return 0
 }
