@@ -7,7 +7,7 @@ import Synchronization
 /// in a challenge's lifetime, and at most ``capacity``; full of live challenges, it refuses (the caller retries with a
 /// new challenge once the flood's have expired).
 final class SpentChallenges: Sendable {
-    /// Challenges held at most (32 bytes and an expiry each: ~6 MB).
+    /// Challenges held at most (32 bytes, an expiry and the table's own storage each: ~12 MB).
     static let capacity = 100_000
 
     private struct State {

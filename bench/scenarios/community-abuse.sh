@@ -10,14 +10,7 @@ SCENARIO_DEFAULT=no
 CLEAR_TABLES="nextwave_checkins nextwave_history nextwave_badges nextwave_profiles nextwave_verified_sessions nextwave_users"
 SECRET="bench-jwt-secret-of-at-least-thirty-two-characters"
 ENVIRONMENT=(PIER_NEXTWAVE=on PIER_NEXTWAVE_JWT_SECRET="$SECRET" PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE=1000000 PIER_NEXTWAVE_WRITES_BURST=100000)
-ANON="$(python3 - "$SECRET" <<'PY'
-import base64, hashlib, hmac, json, sys
-def b64(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-body = b64(json.dumps({"iss": "supabase", "role": "anon", "iat": 1773187200, "exp": 4929667200}, separators=(",", ":")).encode())
-print(f"{head}.{body}.{b64(hmac.new(sys.argv[1].encode(), f'{head}.{body}'.encode(), hashlib.sha256).digest())}")
-PY
-)"
+ANON="$(python3 scripts/lib/supabase_anon_key.py "$SECRET")"
 
 scenario_prepare() {
     # A season's history: every rider a few rides at a few stations, some named.
@@ -38,7 +31,7 @@ scenario_run() {
     # The leaderboard from memory beside /api/ships: one rider's calls, the reads share opened for the measurement.
     export PIER_NEXTWAVE_READS_REQUESTS_PER_MINUTE=100000000 PIER_NEXTWAVE_READS_BURST=10000000 PIER_NEXTWAVE_READS_CLIENT_SHARE=1
     start_server pier
-    local token script round path rps p50 p99 non2xx
+    local token script
     token=$(curl -fs -X POST "http://127.0.0.1:$SERVER_PORT/auth/v1/signup" -H "apikey: $ANON" -H "Content-Type: application/json" -d '{}' |
         python3 -c 'import json, sys; print(json.load(sys.stdin)["access_token"])')
     script="$WORK/leaderboard.lua"
@@ -46,19 +39,7 @@ scenario_run() {
         "$ANON" "$token" >"$script"
     echo "# the board: $(curl -fs -X POST "http://127.0.0.1:$SERVER_PORT/rest/v1/rpc/wave_leaderboard" -H "apikey: $ANON" -H "Authorization: Bearer $token" \
         -H "Content-Type: application/json" -d '{"p_station_id":null,"p_limit":50}' | wc -c) bytes, $RIDERS riders" | tee -a "$report"
-    declare -A SAMPLES=()
-    for round in 1 2 3; do
-        for path in /api/ships /rest/v1/rpc/wave_leaderboard; do
-            local use=""
-            [ "$path" = /api/ships ] || use="$script"
-            read -r rps p50 p99 non2xx < <(wrk_run "$SERVER_PORT" "$path" 50 "" "$use")
-            SAMPLES[$path]="${SAMPLES[$path]:-} $rps/$p50/$p99/$non2xx"
-        done
-    done
-    for path in /api/ships /rest/v1/rpc/wave_leaderboard; do
-        read -r rps p50 p99 non2xx < <(tr ' ' '\n' <<<"${SAMPLES[$path]}" | grep . | sort -t/ -k1 -n | sed -n 2p | tr '/' ' ')
-        printf '%-30s %-12s %8s %8s %8s %8s %7s\n' "warm-50 ${path##*/}" pier "$rps" "$p50" "$p99" "$(peak_rss_mib)" "$non2xx" | tee -a "$report"
-    done
+    warm_beside_ships /rest/v1/rpc/wave_leaderboard "$script"
     stop_server
     unset PIER_NEXTWAVE_READS_REQUESTS_PER_MINUTE PIER_NEXTWAVE_READS_BURST PIER_NEXTWAVE_READS_CLIENT_SHARE
 }

@@ -10,14 +10,7 @@ SCENARIO_DEFAULT=no
 CLEAR_TABLES="nextwave_checkins nextwave_history nextwave_badges nextwave_profiles nextwave_users"
 SECRET="bench-jwt-secret-of-at-least-thirty-two-characters"
 ENVIRONMENT=(PIER_NEXTWAVE=on PIER_NEXTWAVE_JWT_SECRET="$SECRET")
-ANON="$(python3 - "$SECRET" <<'PY'
-import base64, hashlib, hmac, json, sys
-def b64(data): return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-head = b64(json.dumps({"alg": "HS256", "typ": "JWT"}, separators=(",", ":")).encode())
-body = b64(json.dumps({"iss": "supabase", "role": "anon", "iat": 1773187200, "exp": 4929667200}, separators=(",", ":")).encode())
-print(f"{head}.{body}.{b64(hmac.new(sys.argv[1].encode(), f'{head}.{body}'.encode(), hashlib.sha256).digest())}")
-PY
-)"
+ANON="$(python3 scripts/lib/supabase_anon_key.py "$SECRET")"
 
 scenario_prepare() {
     # Riders, and on each of the board's 30 waves (departures this evening) a few of them checked in, some named.
@@ -31,7 +24,7 @@ SQL
 }
 
 scenario_run() {
-    local body script round path rps p50 p99 non2xx bytes
+    local body script
     body="{\"wave_ids\":[$(seq -s, 1 30 | sed 's/\([0-9]*\)/"board_\1"/g')]}"
     script="$WORK/counts.lua"
     printf 'wrk.method = "POST"\nwrk.body = [[%s]]\nwrk.headers["Content-Type"] = "application/json"\nwrk.headers["apikey"] = "%s"\nwrk.headers["Authorization"] = "Bearer %s"\n' \
@@ -40,20 +33,7 @@ scenario_run() {
     local counts
     counts=$(curl -fs -X POST "http://127.0.0.1:$SERVER_PORT/rest/v1/rpc/wave_checkin_counts" -H "apikey: $ANON" -H "Content-Type: application/json" -d "$body")
     echo "# the answer: $(python3 -c 'import json, sys; rows = json.loads(sys.argv[1]); print(len(rows), "waves,", sum(r["count"] for r in rows), "check-ins,", len(sys.argv[1]), "bytes")' "$counts")" | tee -a "$report"
-    declare -A SAMPLES=()
-    for round in 1 2 3; do
-        for path in /api/ships /rest/v1/rpc/wave_checkin_counts; do
-            local use=""
-            [ "$path" = /api/ships ] || use="$script"
-            wrk -t2 -c50 -d1s ${use:+-s "$use"} "http://127.0.0.1:$SERVER_PORT$path" >/dev/null 2>&1 || true
-            read -r rps p50 p99 non2xx < <(wrk_run "$SERVER_PORT" "$path" 50 "" "$use")
-            SAMPLES[$path]="${SAMPLES[$path]:-} $rps/$p50/$p99/$non2xx"
-        done
-    done
-    for path in /api/ships /rest/v1/rpc/wave_checkin_counts; do
-        read -r rps p50 p99 non2xx < <(tr ' ' '\n' <<<"${SAMPLES[$path]}" | grep . | sort -t/ -k1 -n | sed -n 2p | tr '/' ' ')
-        printf '%-30s %-12s %8s %8s %8s %8s %7s\n' "warm-50 ${path##*/}" pier "$rps" "$p50" "$p99" "$(peak_rss_mib)" "$non2xx" | tee -a "$report"
-    done
+    warm_beside_ships /rest/v1/rpc/wave_checkin_counts "$script"
     stop_server
     # A season of departed check-ins (150 days, 200 waves a day with their riders), archived at once.
     "$(pg_bindir)/psql" -q "$DATABASE_URL" -v ON_ERROR_STOP=1 <<SQL
