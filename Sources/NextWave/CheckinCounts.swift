@@ -93,6 +93,7 @@ final class CheckinCounts: Sendable {
     /// The answer for `waves`, reading from PostgreSQL what memory lacks, and keeping it unless check-ins changed meanwhile.
     func load(_ waves: Waves) async throws -> String {
         let generation = state.withLock { $0.generation }
+        let ids = waves.ids
         let rows = try await pool.query(
             """
             SELECT s.wave_id, row_to_json(r)::text AS json, s.first FROM (
@@ -101,20 +102,20 @@ final class CheckinCounts: Sendable {
                        extract(epoch FROM min(departure_at))::float8 AS first
                 FROM nextwave_checkins WHERE wave_id = ANY($1::text[]) AND departure_at >= now() GROUP BY wave_id) s,
             LATERAL (SELECT s.wave_id, s.count, s.names) r
-            """, [PostgresArray.literal(waves.ids)])
+            """, [PostgresArray.literal(ids)])
         var found: [String: Entry] = [:]
         for row in rows {
             found[try row.decode(String.self, "wave_id")] = Entry(json: try row.decode(String.self, "json"), validUntil: try row.decode(Double.self, "first"))
         }
-        let entries = waves.ids.map { found[$0] ?? Entry(json: nil, validUntil: .infinity) }
-        let cost = zip(waves.ids, entries).reduce(0) { $0 + $1.0.utf8.count + $1.1.bytes }
+        let entries = ids.map { found[$0] ?? Entry(json: nil, validUntil: .infinity) }
+        let cost = zip(ids, entries).reduce(0) { $0 + $1.0.utf8.count + $1.1.bytes }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count + waves.ids.count > bounds.waves || state.entryBytes + cost > bounds.waveBytes {
+            if state.entries.count + ids.count > bounds.waves || state.entryBytes + cost > bounds.waveBytes {
                 state.entries = [:]
                 state.entryBytes = 0
             }
-            for (wave, entry) in zip(waves.ids, entries) {
+            for (wave, entry) in zip(ids, entries) {
                 state.entryBytes += wave.utf8.count + entry.bytes - (state.entries[wave].map { wave.utf8.count + $0.bytes } ?? 0)
                 state.entries[wave] = entry
             }

@@ -95,6 +95,7 @@ public struct NextWaveFeature: Feature {
         guard let service else { return }
         try await DemoCommunity.seed(pool: service.pool)
         service.counts.invalidate()
+        service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
     }
 
     public static var commands: [any ParsableCommand.Type] { [NextWaveCommand.self] }

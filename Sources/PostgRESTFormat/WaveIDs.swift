@@ -1,7 +1,9 @@
 import Parsing
 
-/// `wave_checkin_counts(wave_ids)`'s argument as what it means: the distinct wave ids, sorted — so two bodies that name
-/// the same waves (padded, reordered, repeated) are one key for the answers held — and bounded by what a board can ask.
+/// `wave_checkin_counts(wave_ids)`'s argument as what it means: the distinct wave ids, sorted by their bytes — so two
+/// bodies that name the same waves (padded, reordered, repeated) are one key for the answers held — and bounded by what
+/// a board can ask. The key is the ids' bytes, each after its length, in one array: hashed as one run of bytes, and
+/// read without building a string on the apps' usual body (ASCII ids, no escapes), which every phone at a board sends.
 public struct WaveIDs: Hashable, Sendable {
     public static let function = "wave_checkin_counts"
     /// Waves one ask may name (a day's departures at a station).
@@ -12,27 +14,65 @@ public struct WaveIDs: Hashable, Sendable {
     /// little whitespace. A body bigger than its argument can need is refused unread (padding costs its sender).
     public static let maximumBody = maximumWaves * (maximumWaveBytes + 4) + 1024
 
-    public let ids: [String]
+    /// Each id's length (one byte: at most 200) and bytes, the ids distinct and in the order of their bytes.
+    public let key: [UInt8]
+    /// How many ids.
+    public let count: Int
 
     public init<S: Sequence>(_ asked: S) where S.Element == String {
-        ids = Array(Set(asked)).sorted()
+        self.init(sorting: asked.map { Array($0.utf8) })
+    }
+
+    private init(sorting ids: [[UInt8]]) {
+        var sorted = ids.sorted { $0.lexicographicallyPrecedes($1) }
+        sorted = sorted.enumerated().filter { $0.offset == 0 || sorted[$0.offset - 1] != $0.element }.map(\.element)
+        var key: [UInt8] = []
+        key.reserveCapacity(sorted.reduce(0) { $0 + $1.count + 1 })
+        for id in sorted {
+            key.append(UInt8(truncatingIfNeeded: id.count))
+            key.append(contentsOf: id)
+        }
+        self.key = key
+        count = sorted.count
     }
 
     /// The ids a request's body names, or its refusal in PostgREST's shape.
     public init(body: [UInt8]) throws(PostgRESTError) {
         try Self.checkSize(body.count)
+        if let fast = Self.plain(body) {
+            self = fast
+            return
+        }
+        try self.init(reading: body)
+    }
+
+    /// The body read by the general JSON reader only (what the one-pass reader must agree with: the fuzz target's
+    /// property).
+    public init(reading body: [UInt8]) throws(PostgRESTError) {
+        try Self.checkSize(body.count)
         let arguments = try PostgRESTArguments.parse(body, function: Self.function, allowed: ["wave_ids"])
         guard let list = arguments["wave_ids"]?.elements else { throw PostgRESTArguments.invalid("wave_ids", "a list of wave ids") }
-        guard list.count <= Self.maximumWaves else { throw PostgRESTArguments.invalid("wave_ids", "at most \(Self.maximumWaves) wave ids") }
-        var waves: [String] = []
+        guard list.count <= Self.maximumWaves else { throw Self.tooMany }
+        var waves: [[UInt8]] = []
         waves.reserveCapacity(list.count)
         for element in list {
-            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= Self.maximumWaveBytes else {
-                throw PostgRESTArguments.invalid("wave_ids", "wave ids of 1 to \(Self.maximumWaveBytes) bytes")
-            }
-            waves.append(wave)
+            guard let wave = element.string, !wave.isEmpty, wave.utf8.count <= Self.maximumWaveBytes else { throw Self.badLength }
+            waves.append(Array(wave.utf8))
         }
-        self.init(waves)
+        self.init(sorting: waves)
+    }
+
+    /// The ids, as text (what PostgreSQL is asked for).
+    public var ids: [String] {
+        var ids: [String] = []
+        ids.reserveCapacity(count)
+        var index = 0
+        while index < key.count {
+            let length = Int(key[index])
+            ids.append(String(decoding: key[(index + 1)..<(index + 1 + length)], as: UTF8.self))
+            index += 1 + length
+        }
+        return ids
     }
 
     /// Refuses a body of `bytes` bigger than the argument can need, before anything else is looked at.
@@ -42,6 +82,87 @@ public struct WaveIDs: Hashable, Sendable {
         }
     }
 
-    /// What holding it costs: its ids' bytes and each string's own storage.
-    public var bytes: Int { ids.reduce(MemoryLayout<[String]>.size) { $0 + $1.utf8.count + MemoryLayout<String>.size } }
+    /// What holding it costs.
+    public var bytes: Int { key.count + MemoryLayout<Self>.size }
+
+    public func hash(into hasher: inout Hasher) {
+        key.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
+
+    private static let tooMany = PostgRESTArguments.invalid("wave_ids", "at most \(maximumWaves) wave ids")
+    private static let badLength = PostgRESTArguments.invalid("wave_ids", "wave ids of 1 to \(maximumWaveBytes) bytes")
+
+    /// The apps' body read in one pass: `{"wave_ids":[…]}` with whitespace anywhere JSON allows it, the ids printable
+    /// ASCII without escapes. `nil` for anything else — then the full JSON reader decides (the fuzz target checks that
+    /// both read the same ids). An id of the wrong length, or too many, is `nil` too: the full reader words the refusal.
+    private static func plain(_ body: [UInt8]) -> WaveIDs? {
+        body.withUnsafeBufferPointer { bytes -> WaveIDs? in
+            var index = 0
+            func skipSpace() {
+                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
+            }
+            func expect(_ byte: UInt8) -> Bool {
+                skipSpace()
+                guard index < bytes.count, bytes[index] == byte else { return false }
+                index += 1
+                return true
+            }
+            /// A string's contents' range, the opening quote already read.
+            func string() -> Range<Int>? {
+                let start = index
+                while index < bytes.count {
+                    let byte = bytes[index]
+                    if byte == 0x22 {
+                        index += 1
+                        return start..<(index - 1)
+                    }
+                    guard byte >= 0x20, byte < 0x7F, byte != 0x5C else { return nil }
+                    index += 1
+                }
+                return nil
+            }
+            guard expect(0x7B), expect(0x22), let name = string(), name.count == 8,
+                  bytes[name].elementsEqual("wave_ids".utf8), expect(0x3A), expect(0x5B) else { return nil }
+            var ranges: [Range<Int>] = []
+            skipSpace()
+            if index < bytes.count, bytes[index] == 0x5D {
+                index += 1
+            } else {
+                while true {
+                    guard expect(0x22), let id = string(), (1...maximumWaveBytes).contains(id.count), ranges.count < maximumWaves else { return nil }
+                    ranges.append(id)
+                    skipSpace()
+                    guard index < bytes.count else { return nil }
+                    if bytes[index] == 0x2C {
+                        index += 1
+                        continue
+                    }
+                    guard bytes[index] == 0x5D else { return nil }
+                    index += 1
+                    break
+                }
+            }
+            guard expect(0x7D) else { return nil }
+            skipSpace()
+            guard index == bytes.count else { return nil }
+            ranges.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
+            var key: [UInt8] = []
+            key.reserveCapacity(ranges.reduce(0) { $0 + $1.count + 1 })
+            var count = 0
+            var previous: Range<Int>?
+            for range in ranges {
+                if let previous, bytes[previous].elementsEqual(bytes[range]) { continue }
+                key.append(UInt8(range.count))
+                key.append(contentsOf: bytes[range])
+                previous = range
+                count += 1
+            }
+            return WaveIDs(key: key, count: count)
+        }
+    }
+
+    private init(key: [UInt8], count: Int) {
+        self.key = key
+        self.count = count
+    }
 }

@@ -82,6 +82,26 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         ])
     }
 
+    /// Issue 53's attack: valid challenges with junk proofs from one address. The shares are asked before anything is
+    /// written and a failed proof's challenge is spent in memory only: the flood writes no row, and past the
+    /// address's share it is refused.
+    func testAJunkProofFloodWritesNothing() throws {
+        let pier = try startAttesting("prefer")
+        var statuses: [Int: Int] = [:]
+        for _ in 0..<40 {
+            let challenge = try challenge(pier)
+            let answer = try post(pier, "/v1/app-attest/register", [
+                "keyId": Data(repeating: 7, count: 32).base64EncodedString(), "challenge": Data(challenge).base64EncodedString(),
+                "attestation": Data([0xA0]).base64EncodedString(),
+            ])
+            statuses[answer.status, default: 0] += 1
+        }
+        XCTAssertEqual(statuses[201], nil)
+        XCTAssertGreaterThan(statuses[429] ?? 0, 0, "\(statuses)")
+        let spent = try database.connection().query("SELECT count(*)::int AS n FROM app_attest_spent_challenges")[0].decode(Int.self, "n")
+        XCTAssertEqual(spent, 0, "the flood wrote no row")
+    }
+
     func testRequireRefusesSpendingWithoutATokenAndADeviceSpendsWithOne() throws {
         let pier = try startAttesting("require")
         let refused = try places(pier, 0)

@@ -44,8 +44,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(!token.isEmpty && token.utf8.count <= AuthRequestBody.maximumTokenBytes, "token of \(token.utf8.count) bytes")
     }
     if let waves = try? WaveIDs(body: body) {
+        precondition((try? WaveIDs(reading: body)) == waves, "the one-pass reader and the JSON reader disagree")
         precondition(body.count <= WaveIDs.maximumBody && waves.ids.count <= WaveIDs.maximumWaves, "\(waves.ids.count) waves from \(body.count) bytes")
-        precondition(waves.ids == Array(Set(waves.ids)).sorted(), "ids not distinct and sorted")
+        precondition(waves.count == waves.ids.count && waves.ids.map { Array($0.utf8) } == waves.ids.map { Array($0.utf8) }.sorted { $0.lexicographicallyPrecedes($1) },
+                     "ids not sorted by their bytes")
+        precondition(Set(waves.ids.map { Array($0.utf8) }).count == waves.count, "ids not distinct")
         precondition(waves.ids.allSatisfy { (1...WaveIDs.maximumWaveBytes).contains($0.utf8.count) }, "an id's length")
         let again = "{ \"wave_ids\" : [" + (waves.ids.reversed() + waves.ids.prefix(1)).map(JSONString.quote).joined(separator: " ,\n ") + "]   }"
         // (Written again within the bound: an escape can take more bytes than the one it replaces.)
