@@ -39,19 +39,24 @@ enum CommunityCaller: Equatable, Sendable {
 
     /// The caller of `request`, whose `key` (its `apikey`) has been verified as the public key: a bearer equal to it is
     /// not verified again.
-    static func of(_ request: HTTPRequest, key: String, jwt: SupabaseJWT, now: Date = Date()) throws(Problem) -> CommunityCaller {
+    /// A user's token verified before is taken from `verified` until it expires.
+    static func of(_ request: HTTPRequest, key: String, jwt: SupabaseJWT, verified: VerifiedTokens? = nil, now: Date = Date()) throws(Problem) -> CommunityCaller {
         guard let field = request.headers["authorization"] else { return .anonymous }
         let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .badToken }
         let token = parts[1]
         if token == key { return .anonymous }
+        let seconds = Int64(now.timeIntervalSince1970)
+        if let held = verified?.caller(of: token, now: seconds) { return held }
         let bearer: SupabaseClaims
         do { bearer = try jwt.verify(token, now: now) } catch { throw error == .expired ? .expired : .badToken }
         switch bearer.role {
         case "anon": return .anonymous
         case "authenticated":
             guard let subject = bearer.subject, let id = UUID(uuidString: subject) else { throw .badToken }
-            return .user(id: id.uuidString.lowercased(), session: bearer.sessionID)
+            let caller = CommunityCaller.user(id: id.uuidString.lowercased(), session: bearer.sessionID)
+            if let expires = bearer.expires { verified?.keep(token, as: caller, until: expires) }
+            return caller
         default:
             // `service_role` and anything else: Pier's routes are for the apps; operators use `pier` commands.
             throw .badToken

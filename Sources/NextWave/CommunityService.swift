@@ -29,6 +29,8 @@ final class CommunityService: Sendable {
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
     /// for it (a handful at most: a key rotation's old and new).
     private let keys = Mutex<[String: Int64]>([:])
+    /// Users' access tokens verified before (``VerifiedTokens``).
+    private let verified = VerifiedTokens()
 
     init(settings: NextWaveSettings, secret: String, context: FeatureContext) {
         pool = context.pool
@@ -101,6 +103,6 @@ final class CommunityService: Sendable {
                 keys[key] = claims.expires ?? Int64.max
             }
         }
-        return try CommunityCaller.of(request, key: key, jwt: jwt, now: now)
+        return try CommunityCaller.of(request, key: key, jwt: jwt, verified: verified, now: now)
     }
 }

@@ -31,8 +31,11 @@ final class Leaderboard: Sendable {
         var names: Names
         var generation: UInt64
         var computedAt: Double
+        /// The rows of the first riders as another caller sees them, written once (a call copies them: the longest list
+        /// and the one row the caller's own may leave out).
+        var top: [[UInt8]] = []
 
-        var bytes: Int { riders.count * (MemoryLayout<Rider>.size + 2 * 40) }
+        var bytes: Int { riders.count * (MemoryLayout<Rider>.size + 2 * 40) + top.reduce(0) { $0 + $1.count + 24 } }
     }
 
     /// Every chosen name by user (the leaderboard shows "Anonymous", and the caller "You", for the others).
@@ -87,12 +90,12 @@ final class Leaderboard: Sendable {
     /// The rows PostgREST wrote for `wave_leaderboard(p_station_id, p_limit)` called by `user`: everybody else up to
     /// `limit`, then the caller's own row — or, for a caller without a ride, a row ranked after everybody with 0 rides
     /// ("Not ranked yet" in the app).
-    func answer(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) async throws -> String {
+    func answer(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) async throws -> [UInt8] {
         Self.rows(of: try await board(Key(station: station), now: now), limit: limit, user: user)
     }
 
     /// The same answer when memory holds the board (no suspension: most calls).
-    func held(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) -> String? {
+    func held(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) -> [UInt8]? {
         state.withLock { state in Self.current(state.boards[Key(station: station)], in: state, now: now, refresh: bounds.refresh) }
             .map { Self.rows(of: $0, limit: limit, user: user) }
     }
@@ -102,21 +105,27 @@ final class Leaderboard: Sendable {
         return board
     }
 
-    private static func rows(of board: Board, limit: Int, user: String) -> String {
-        var rows: [String] = []
-        for rider in board.riders where rider.user != user {
-            guard rows.count < limit else { break }
-            rows.append(Self.row(rank: rider.rank, name: board.names.byUser[rider.user] ?? "Anonymous", total: rider.total, isMe: false))
+    private static func rows(of board: Board, limit: Int, user: String) -> [UInt8] {
+        let mine = board.position[user]
+        var body: [UInt8] = [0x5B]
+        body.reserveCapacity(board.top.prefix(limit + 1).reduce(128) { $0 + $1.count + separator.count })
+        var written = 0
+        for index in board.top.indices where index != mine {
+            guard written < limit else { break }
+            if written > 0 { body.append(contentsOf: separator) }
+            body.append(contentsOf: board.top[index])
+            written += 1
         }
-        let mine = board.names.byUser[user] ?? "You"
-        if let index = board.position[user] {
-            let me = board.riders[index]
-            rows.append(Self.row(rank: me.rank, name: mine, total: me.total, isMe: true))
-        } else {
-            rows.append(Self.row(rank: board.riders.count + 1, name: mine, total: 0, isMe: true))
-        }
-        return CheckinCounts.array(rows)
+        if written > 0 { body.append(contentsOf: separator) }
+        let name = board.names.byUser[user] ?? "You"
+        let me = mine.map { board.riders[$0] } ?? Rider(user: user, total: 0, rank: board.riders.count + 1)
+        body.append(contentsOf: Self.row(rank: me.rank, name: name, total: me.total, isMe: true).utf8)
+        body.append(0x5D)
+        return body
     }
+
+    /// Between two rows, as PostgreSQL's `json_agg` writes it (``CheckinCounts/array(_:)``).
+    private static let separator = Array(", \n ".utf8)
 
     /// The board held for `key` when it is current (or was computed within the refresh interval), else computed once
     /// for all who ask meanwhile.
@@ -189,7 +198,10 @@ final class Leaderboard: Sendable {
             }
             known = Names(byUser, generation: generation)
         }
-        return Board(riders: riders, position: position, names: known, generation: generation, computedAt: 0)
+        let top = riders.prefix(CommunityFunctions.maximumLeaderboard + 1).map {
+            Array(Self.row(rank: $0.rank, name: known.byUser[$0.user] ?? "Anonymous", total: $0.total, isMe: false).utf8)
+        }
+        return Board(riders: riders, position: position, names: known, generation: generation, computedAt: 0, top: top)
     }
 
     /// One row as PostgreSQL's `row_to_json` writes it (a name holds no control character: ``DisplayName``).

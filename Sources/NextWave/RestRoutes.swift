@@ -110,8 +110,8 @@ struct RestRoutes: Sendable {
             throw PostgRESTArguments.invalid("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
         }
         let board = community.leaderboard
-        if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(Self.json(held, status: .ok)) }
-        return .later { Self.json(try await board.answer(station: station?.string, limit: limit, user: user), status: .ok) }
+        if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(.json(held, headers: Self.noStore)) }
+        return .later { .json(try await board.answer(station: station?.string, limit: limit, user: user), headers: Self.noStore) }
     }
 
     static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]

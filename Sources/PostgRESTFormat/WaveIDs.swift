@@ -1,3 +1,4 @@
+import Glibc
 import Parsing
 
 /// `wave_checkin_counts(wave_ids)`'s argument as what it means: the distinct wave ids, sorted by their bytes — so two
@@ -97,67 +98,85 @@ public struct WaveIDs: Hashable, Sendable {
     /// both read the same ids). An id of the wrong length, or too many, is `nil` too: the full reader words the refusal.
     private static func plain(_ body: [UInt8]) -> WaveIDs? {
         body.withUnsafeBufferPointer { bytes -> WaveIDs? in
-            var index = 0
-            func skipSpace() {
-                while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 { index += 1 }
-            }
-            func expect(_ byte: UInt8) -> Bool {
-                skipSpace()
-                guard index < bytes.count, bytes[index] == byte else { return false }
-                index += 1
-                return true
-            }
-            /// A string's contents' range, the opening quote already read.
-            func string() -> Range<Int>? {
-                let start = index
-                while index < bytes.count {
-                    let byte = bytes[index]
-                    if byte == 0x22 {
-                        index += 1
-                        return start..<(index - 1)
-                    }
-                    guard byte >= 0x20, byte < 0x7F, byte != 0x5C else { return nil }
-                    index += 1
-                }
-                return nil
-            }
-            guard expect(0x7B), expect(0x22), let name = string(), name.count == 8,
-                  bytes[name].elementsEqual("wave_ids".utf8), expect(0x3A), expect(0x5B) else { return nil }
+            guard let base = bytes.baseAddress else { return nil }
+            var scanner = PlainScanner(bytes: bytes)
+            guard scanner.expect(0x7B), scanner.expect(0x22), let name = scanner.string(), name.count == 8,
+                  memcmp(base + name.lowerBound, "wave_ids", 8) == 0, scanner.expect(0x3A), scanner.expect(0x5B) else { return nil }
             var ranges: [Range<Int>] = []
-            skipSpace()
-            if index < bytes.count, bytes[index] == 0x5D {
-                index += 1
-            } else {
+            ranges.reserveCapacity(64)
+            if !scanner.expect(0x5D) {
                 while true {
-                    guard expect(0x22), let id = string(), (1...maximumWaveBytes).contains(id.count), ranges.count < maximumWaves else { return nil }
-                    ranges.append(id)
-                    skipSpace()
-                    guard index < bytes.count else { return nil }
-                    if bytes[index] == 0x2C {
-                        index += 1
-                        continue
+                    guard scanner.expect(0x22), let id = scanner.string(), (1...maximumWaveBytes).contains(id.count), ranges.count < maximumWaves else {
+                        return nil
                     }
-                    guard bytes[index] == 0x5D else { return nil }
-                    index += 1
+                    ranges.append(id)
+                    if scanner.expect(0x2C) { continue }
+                    guard scanner.expect(0x5D) else { return nil }
                     break
                 }
             }
-            guard expect(0x7D) else { return nil }
-            skipSpace()
-            guard index == bytes.count else { return nil }
-            ranges.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
+            guard scanner.expect(0x7D), scanner.atEnd() else { return nil }
+            // A board asks in departure order, which is mostly the ids' own: sorted only when it is not.
+            func precedes(_ a: Range<Int>, _ b: Range<Int>) -> Bool {
+                let order = memcmp(base + a.lowerBound, base + b.lowerBound, min(a.count, b.count))
+                return order < 0 || order == 0 && a.count < b.count
+            }
+            if zip(ranges, ranges.dropFirst()).contains(where: { !precedes($0, $1) }) { ranges.sort(by: precedes) }
             var key: [UInt8] = []
             key.reserveCapacity(ranges.reduce(0) { $0 + $1.count + 1 })
             var count = 0
             var previous: Range<Int>?
             for range in ranges {
-                if let previous, bytes[previous].elementsEqual(bytes[range]) { continue }
+                if let previous, previous.count == range.count, memcmp(base + previous.lowerBound, base + range.lowerBound, range.count) == 0 { continue }
                 key.append(UInt8(range.count))
-                key.append(contentsOf: bytes[range])
+                key.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[range]))
                 previous = range
                 count += 1
             }
             return WaveIDs(key: key, count: count)
+        }
+    }
+
+    /// The one-pass reader's position in a body.
+    private struct PlainScanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        var index = 0
+
+        mutating func skipSpace() {
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                index += 1
+            }
+        }
+
+        /// Whether `byte` comes next, after any whitespace: consumed if so.
+        mutating func expect(_ byte: UInt8) -> Bool {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == byte else { return false }
+            index += 1
+            return true
+        }
+
+        /// A string's contents (the opening quote read): printable ASCII without escapes, else `nil`.
+        mutating func string() -> Range<Int>? {
+            let start = index
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == 0x22 {
+                    index += 1
+                    return start..<(index - 1)
+                }
+                guard byte >= 0x20, byte < 0x7F, byte != 0x5C else { return nil }
+                index += 1
+            }
+            return nil
+        }
+
+        /// Whether only whitespace is left.
+        mutating func atEnd() -> Bool {
+            skipSpace()
+            return index == bytes.count
         }
     }
 

@@ -51,11 +51,11 @@ final class CommunityBoundsTests: ServiceTestCase {
         _ = try await pool.execute("INSERT INTO nextwave_profiles (user_id, display_name) VALUES ($1::uuid, 'Fede \"F\"'), ($2::uuid, 'Ana')", [users[0], users[3]])
         let board = Leaderboard(pool: pool, rides: rides)
         for (station, user, limit) in [(nil, users[0], 50), (nil, users[3], 50), ("S_1", users[2], 1), ("S_2", users[0], 50), (nil, users[1], 0)] as [(String?, String, Int)] {
-            let memory = try await board.answer(station: station, limit: limit, user: user)
+            let memory = String(decoding: try await board.answer(station: station, limit: limit, user: user), as: UTF8.self)
             let sql = try await pool.query(CommunitySQL.aggregate(Self.leaderboardSQL(rides)), [station, user, limit])[0].decode(String.self, "body")
             XCTAssertEqual(memory, sql, "station \(station ?? "all"), limit \(limit)")
         }
-        let overall = try await board.answer(station: nil, limit: 50, user: users[3])
+        let overall = String(decoding: try await board.answer(station: nil, limit: 50, user: users[3]), as: UTF8.self)
         XCTAssertTrue(overall.hasPrefix(#"[{"rank":1,"display_name":"Anonymous","total_waves":7,"is_me":false}"#), "40 rides in a day count as 5: \(overall)")
         XCTAssertTrue(overall.hasSuffix(#"{"rank":4,"display_name":"Ana","total_waves":0,"is_me":true}]"#), "not ranked yet: \(overall)")
         XCTAssertNotNil(board.held(station: nil, limit: 50, user: users[0]), "held: no query")
@@ -66,7 +66,7 @@ final class CommunityBoundsTests: ServiceTestCase {
         XCTAssertNotNil(board.held(station: nil, limit: 50, user: users[0]), "within the refresh interval, the board before answers")
         let later = Double(MonotonicClock.now()) / 1e9 + board.bounds.refresh + 1
         XCTAssertNil(board.held(station: nil, limit: 50, user: users[0], now: later))
-        let after = try await board.answer(station: nil, limit: 50, user: users[0], now: later)
+        let after = String(decoding: try await board.answer(station: nil, limit: 50, user: users[0], now: later), as: UTF8.self)
         XCTAssertTrue(after.contains(#"{"rank":2,"display_name":"Ana","total_waves":5,"is_me":false}"#), after)
     }
 

@@ -11,7 +11,7 @@ final class NextWaveAbuseTests: EndToEndTestCase {
         // Writes are generous here: the bounds on what a rider holds are what is tried, not the write share.
         let pier = try startPier(apns.merging([
             "PIER_NEXTWAVE": "on", "PIER_NEXTWAVE_JWT_SECRET": NextWaveEndToEndTests.secret, "PIER_FETCH": "off",
-            "PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE": "1000000", "PIER_NEXTWAVE_WRITES_BURST": "100000",
+            "PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE": "1000000", "PIER_NEXTWAVE_WRITES_BURST": "100000", "PIER_NEXTWAVE_WRITES_CLIENT_SHARE": "1",
         ]) { $1 })
         let run = try ChildProcess.run(
             "/usr/bin/env",

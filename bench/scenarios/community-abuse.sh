@@ -9,7 +9,8 @@ TITLE="Next Wave community under abuse: the attacks full size; wave_leaderboard 
 SCENARIO_DEFAULT=no
 CLEAR_TABLES="nextwave_checkins nextwave_history nextwave_badges nextwave_profiles nextwave_verified_sessions nextwave_users"
 SECRET="bench-jwt-secret-of-at-least-thirty-two-characters"
-ENVIRONMENT=(PIER_NEXTWAVE=on PIER_NEXTWAVE_JWT_SECRET="$SECRET" PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE=1000000 PIER_NEXTWAVE_WRITES_BURST=100000)
+ENVIRONMENT=(PIER_NEXTWAVE=on PIER_NEXTWAVE_JWT_SECRET="$SECRET" PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE=1000000 PIER_NEXTWAVE_WRITES_BURST=100000
+    PIER_NEXTWAVE_WRITES_CLIENT_SHARE=1)
 ANON="$(python3 scripts/lib/supabase_anon_key.py "$SECRET")"
 
 scenario_prepare() {

@@ -1,0 +1,50 @@
+import Synchronization
+
+/// Access tokens verified before, with the caller each names, until the token expires: a signed-in app sends the same
+/// token with every call for its hour, and its signature and claims cost more than the rest of a call answered from
+/// memory (base64, HMAC, JSON). Only tokens that verified are kept — nobody can fill it without signing up — and it is
+/// bounded in entries and bytes all the same: past either it starts over, with its memory given back.
+final class VerifiedTokens: Sendable {
+    struct Bounds: Sendable {
+        var entries = 20_000
+        var bytes = 16 << 20
+    }
+
+    private struct Held: Sendable {
+        var caller: CommunityCaller
+        /// Seconds since 1970.
+        var expires: Int64
+    }
+
+    private struct State {
+        var tokens: [Substring: Held] = [:]
+        var bytes = 0
+    }
+
+    private let state = Mutex(State())
+    private let bounds: Bounds
+
+    init(bounds: Bounds = Bounds()) {
+        self.bounds = bounds
+    }
+
+    /// The caller `token` was verified as, while it has not expired.
+    func caller(of token: Substring, now: Int64) -> CommunityCaller? {
+        state.withLock { state in
+            guard let held = state.tokens[token], held.expires > now else { return nil }
+            return held.caller
+        }
+    }
+
+    /// Keeps a token that verified as `caller` until `expires`.
+    func keep(_ token: Substring, as caller: CommunityCaller, until expires: Int64) {
+        let cost = token.utf8.count + 128
+        state.withLock { state in
+            if state.tokens.count >= bounds.entries || state.bytes + cost > bounds.bytes {
+                state.tokens = [:]
+                state.bytes = 0
+            }
+            if state.tokens.updateValue(Held(caller: caller, expires: expires), forKey: Substring(String(token))) == nil { state.bytes += cost }
+        }
+    }
+}
