@@ -97,9 +97,11 @@ struct RestRoutes: Sendable {
         let arguments = try PostgRESTArguments.parse(
             request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? ["p_station_id", "p_limit"] : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
+        // As for the counts, an answer memory holds spends nothing; what reaches PostgreSQL spends a share.
         guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }
-        try community.reads.admit(request, user: user)
         guard name == CommunityFunctions.leaderboard else {
+            if let held = community.figures.held(name, user: user) { return .response(Self.json(held, status: .ok)) }
+            try community.reads.admit(request, user: user)
             let sql = community.riderSQL(name)
             return .later { Self.json(try await community.figures.answer(name, user: user, sql: sql), status: .ok) }
         }
@@ -111,6 +113,7 @@ struct RestRoutes: Sendable {
         }
         let board = community.leaderboard
         if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(.json(held, headers: Self.noStore)) }
+        try community.reads.admit(request, user: user)
         return .later { .json(try await board.answer(station: station?.string, limit: limit, user: user), headers: Self.noStore) }
     }
 

@@ -33,6 +33,11 @@ final class RiderFigures: Sendable {
         self.bounds = bounds
     }
 
+    /// `function`'s rows for `user` when memory holds them.
+    func held(_ function: String, user: String) -> String? {
+        state.withLock { $0.answers[Key(user: user, function: function)] }
+    }
+
     /// `function`'s rows for `user`: held, or read with `sql` (`$1` the user) and kept.
     func answer(_ function: String, user: String, sql: String) async throws -> String {
         let key = Key(user: user, function: function)
