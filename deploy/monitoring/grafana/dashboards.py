@@ -211,9 +211,11 @@ def fair_shares():
     b.panel("timeseries", "Registrations refused", "App Attest verifications refused before any work (by whose share was spent) and push registrations refused (credential, share, the network's day).",
             [(rate("pier_app_attest_verifications_refused_total", "share"), "app attest {{share}}"),
              (rate("pier_push_registrations_refused_total", "reason"), "push {{reason}}")], unit="reqps")
-    b.panel("timeseries", "Next Wave community refused", "Anonymous sign-ups refused before anything was stored (credential, share, the network's day) and check-ins, names, device tokens, verified sessions and refreshes refused for their cost (PIER_NEXTWAVE_*).",
+    b.panel("timeseries", "Next Wave community refused", "Anonymous sign-ups refused before anything was stored (credential, share, the network's day), check-ins, names, device tokens, verified sessions and refreshes refused for their cost, reads that would reach PostgreSQL refused for theirs, and writes past a bound on what one rider holds (PIER_NEXTWAVE_*).",
             [(rate("pier_nextwave_signups_refused_total", "reason"), "sign-ups {{reason}}"),
-             (rate("pier_nextwave_writes_refused_total"), "writes")], unit="reqps")
+             (rate("pier_nextwave_writes_refused_total"), "writes"),
+             (rate("pier_nextwave_reads_refused_total"), "reads"),
+             (rate("pier_nextwave_bounds_refused_total", "bound"), "bound {{bound}}")], unit="reqps")
     return b
 
 
