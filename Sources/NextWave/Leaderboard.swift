@@ -58,7 +58,10 @@ final class Leaderboard: Sendable {
         var boards: [Key: Board] = [:]
         var bytes = 0
         var names: Names?
-        var computing: [Key: Task<Board, any Error>] = [:]
+        /// Boards being computed, each with the generation it reads.
+        var computing: [Key: (generation: UInt64, task: Task<Board, any Error>)] = [:]
+        /// The generation of the last ``forget()``: nothing read before it is joined or kept.
+        var forgotten: UInt64 = 0
     }
 
     private let state = Mutex(State())
@@ -81,6 +84,7 @@ final class Leaderboard: Sendable {
     func forget() {
         state.withLock { state in
             state.generation &+= 1
+            state.forgotten = state.generation
             state.boards = [:]
             state.bytes = 0
             state.names = nil
@@ -132,11 +136,11 @@ final class Leaderboard: Sendable {
     private func board(_ key: Key, now: Double) async throws -> Board {
         let (held, task): (Board?, Task<Board, any Error>?) = state.withLock { state in
             if let board = Self.current(state.boards[key], in: state, now: now, refresh: bounds.refresh) { return (board, nil) }
-            if let running = state.computing[key] { return (nil, running) }
+            if let running = state.computing[key], running.generation >= state.forgotten { return (nil, running.task) }
             let generation = state.generation
             let names = state.names.flatMap { $0.generation == generation ? $0 : nil }
             let task = Task { [self] in try await compute(key, generation: generation, names: names) }
-            state.computing[key] = task
+            state.computing[key] = (generation, task)
             return (nil, task)
         }
         if let held { return held }
@@ -146,7 +150,9 @@ final class Leaderboard: Sendable {
             store(board, for: key, now: now)
             return board
         } catch {
-            _ = state.withLock { $0.computing.removeValue(forKey: key) }
+            state.withLock { state in
+                if state.computing[key]?.task == task { state.computing.removeValue(forKey: key) }
+            }
             throw error
         }
     }
@@ -155,7 +161,9 @@ final class Leaderboard: Sendable {
         var board = board
         board.computedAt = now
         state.withLock { state in
-            state.computing.removeValue(forKey: key)
+            if state.computing[key]?.generation == board.generation { state.computing.removeValue(forKey: key) }
+            // Read before a rider was deleted: answered to whoever waited for it, never kept.
+            guard board.generation >= state.forgotten else { return }
             if board.names.generation == state.generation { state.names = board.names }
             if state.boards.count >= bounds.boards || state.bytes + board.bytes > bounds.bytes {
                 // The overall board stays: every rider's "Leaderboard" opens it.

@@ -68,6 +68,9 @@ final class CommunityBoundsTests: ServiceTestCase {
         XCTAssertNil(board.held(station: nil, limit: 50, user: users[0], now: later))
         let after = String(decoding: try await board.answer(station: nil, limit: 50, user: users[0], now: later), as: UTF8.self)
         XCTAssertTrue(after.contains(#"{"rank":2,"display_name":"Ana","total_waves":5,"is_me":false}"#), after)
+        // A rider deleted: no board answers from memory a moment longer, whatever the refresh interval.
+        board.forget()
+        XCTAssertNil(board.held(station: nil, limit: 50, user: users[0]))
     }
 
     func testStatisticsAndBadgesCountAtMostTheRidesOfADay() async throws {
