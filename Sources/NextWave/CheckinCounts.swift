@@ -42,27 +42,17 @@ final class CheckinCounts: Sendable {
 
     private struct State {
         var generation: UInt64 = 0
-        var entries: [String: Entry] = [:]
-        var entryBytes = 0
-        var answers: [Waves: Answer] = [:]
-        var answerBytes = 0
-
-        /// Forgets everything, giving the tables' memory back (a flood's tables would otherwise stay at their peak).
-        mutating func clear() {
-            entries = [:]
-            answers = [:]
-            entryBytes = 0
-            answerBytes = 0
-        }
+        var entries: BoundedTable<String, Entry>
+        var answers: BoundedTable<Waves, Answer>
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let pool: PostgresPool
-    let bounds: Bounds
 
     init(pool: PostgresPool, bounds: Bounds = Bounds()) {
         self.pool = pool
-        self.bounds = bounds
+        state = Mutex(State(
+            entries: BoundedTable(entries: bounds.waves, bytes: bounds.waveBytes), answers: BoundedTable(entries: bounds.answers, bytes: bounds.answerBytes)))
     }
 
     /// The answer for `waves` when memory holds it whole or holds every one of its waves (then it is kept whole).
@@ -77,15 +67,7 @@ final class CheckinCounts: Sendable {
                 validUntil = min(validUntil, entry.validUntil)
             }
             let answer = Array(Self.array(rows).utf8)
-            let cost = answer.count + waves.bytes
-            if state.answers.count >= bounds.answers || state.answerBytes + cost > bounds.answerBytes {
-                state.answers = [:]
-                state.answerBytes = 0
-            }
-            if cost <= bounds.answerBytes {
-                state.answerBytes += cost - (state.answers[waves].map { $0.body.count + waves.bytes } ?? 0)
-                state.answers[waves] = Answer(body: answer, validUntil: validUntil)
-            }
+            state.answers.set(Answer(body: answer, validUntil: validUntil), for: waves, cost: answer.count + waves.bytes)
             return answer
         }
     }
@@ -108,31 +90,24 @@ final class CheckinCounts: Sendable {
             found[try row.decode(String.self, "wave_id")] = Entry(json: try row.decode(String.self, "json"), validUntil: try row.decode(Double.self, "first"))
         }
         let entries = ids.map { found[$0] ?? Entry(json: nil, validUntil: .infinity) }
-        let cost = zip(ids, entries).reduce(0) { $0 + $1.0.utf8.count + $1.1.bytes }
         state.withLock { state in
             guard state.generation == generation else { return }
-            if state.entries.count + ids.count > bounds.waves || state.entryBytes + cost > bounds.waveBytes {
-                state.entries = [:]
-                state.entryBytes = 0
-            }
-            for (wave, entry) in zip(ids, entries) {
-                state.entryBytes += wave.utf8.count + entry.bytes - (state.entries[wave].map { wave.utf8.count + $0.bytes } ?? 0)
-                state.entries[wave] = entry
-            }
+            for (wave, entry) in zip(ids, entries) { state.entries.set(entry, for: wave, cost: wave.utf8.count + entry.bytes) }
         }
         return Self.array(entries.compactMap(\.json))
     }
 
-    /// What memory holds now: entries and bytes (the abuse tests and `/metrics` read it).
+    /// What memory holds now: entries and bytes (the tests read it).
     var held: (answers: Int, answerBytes: Int, waves: Int, waveBytes: Int) {
-        state.withLock { ($0.answers.count, $0.answerBytes, $0.entries.count, $0.entryBytes) }
+        state.withLock { ($0.answers.count, $0.answers.bytes, $0.entries.count, $0.entries.bytes) }
     }
 
     /// Check-ins changed somewhere: nothing held is trusted any more.
     func invalidate() {
         state.withLock { state in
             state.generation &+= 1
-            state.clear()
+            state.entries.removeAll()
+            state.answers.removeAll()
         }
     }
 

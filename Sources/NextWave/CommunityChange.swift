@@ -26,6 +26,16 @@ enum CommunityChange: Sendable, Equatable {
         }
     }
 
+    /// The change another replica announced as `source` (it names the kind only: anybody's), or `nil`: not the community's.
+    init?(announced source: String) {
+        switch source {
+        case Self.checkinsSource: self = .checkins
+        case Self.historySource: self = .history(nil)
+        case Self.deletedSource: self = .deleted(nil)
+        default: return nil
+        }
+    }
+
     /// Other replicas drop what they hold of it once this transaction commits.
     func announce(on connection: PostgresConnection) throws {
         _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(source) nextwave"])

@@ -63,9 +63,10 @@ final class CommunityService: Sendable {
         }
     }
 
-    /// The history changed where memory cannot see it (the archive, another replica): every board and figure is read again.
-    func historyChanged() {
-        changed(.history(nil))
+    /// Reads how many users there are (start-up, the nightly job, the demo's seeding); sign-ups and deletions move the
+    /// count between.
+    func countUsers() async throws {
+        users.store(try await CommunityUsers.count(in: pool), ordering: .relaxed)
     }
 
     /// Memory forgets what `change` makes stale.

@@ -32,17 +32,19 @@ final class CommunityStore: Sendable {
     /// Told after what memory holds answers of changed (counts, boards, figures).
     private let changed: @Sendable (CommunityChange) -> Void
     /// Writes refused for a bound on what a rider holds, by bound.
-    private let refused: [String: Counter]
+    private let refused: [Bound: Counter]
 
     init(pool: PostgresPool, limits: Limits, metrics: MetricsRegistry? = nil, changed: @escaping @Sendable (CommunityChange) -> Void = { _ in }) {
         self.pool = pool
         self.limits = limits
         self.changed = changed
-        refused = Dictionary(uniqueKeysWithValues: Bound.allCases.map { bound in
-            (bound.rawValue, metrics?.counter(
-                "pier_nextwave_bounds_refused_total", help: "Next Wave community writes refused for a bound on what one rider holds, by bound.",
-                labels: [("bound", bound.rawValue)]))
-        }.compactMap { key, counter in counter.map { (key, $0) } })
+        refused = Dictionary(uniqueKeysWithValues: Bound.allCases.compactMap { bound in
+            metrics.map {
+                (bound, $0.counter(
+                    "pier_nextwave_bounds_refused_total", help: "Next Wave community writes refused for a bound on what one rider holds, by bound.",
+                    labels: [("bound", bound.rawValue)]))
+            }
+        })
     }
 
     /// The bounds on what one rider holds.
@@ -54,7 +56,7 @@ final class CommunityStore: Sendable {
 
     /// A write past `bound`, counted; thrown inside the transaction, so nothing of it is stored.
     private func refusal(_ bound: Bound, _ message: String) -> PostgRESTError {
-        refused[bound.rawValue]?.increment()
+        refused[bound]?.increment()
         return PostgRESTError(status: 400, code: "P0001", message: message)
     }
 
@@ -109,24 +111,24 @@ final class CommunityStore: Sendable {
                 statement += " ON CONFLICT (\(table.key.joined(separator: ", "))) DO NOTHING"
             }
         }
-        let change = Self.change(writing: table, user: user)
-        let isVerified = table.name == CommunityTable.verifiedSessions.name
+        let held = table.held
         // A departure in the past, or further ahead than the horizon, is refused (checking in after the ship left would
         // credit a ride nobody announced): read from the rows written, and undone with them. Verified sessions: the
         // days they were ridden on, for the bounds.
-        let also = switch change {
+        let also = switch held {
         case .checkins?:
             ", (SELECT coalesce(bool_and(departure_at >= now() - interval '10 minutes' AND departure_at <= now() + make_interval(days => \(limits.checkinHorizonDays))), true) FROM w) AS in_horizon"
-        case _ where isVerified:
+        case .rides?:
             ", (SELECT coalesce(array_agg(DISTINCT \(RideBounds.day(RideBounds.verifiedStart))), '{}')::text FROM w) AS days"
-        default: ""
+        case .names?, nil: ""
         }
+        let change = held.map { Self.change($0, user: user) }
         let written = "WITH w AS (\(statement) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w", also: also)
         let (parameters, limits) = (sql.parameters, limits)
         let rows = try await pool.transaction { connection in
             let row = try connection.query(written, parameters)[0]
             let count = try row.decode(Int.self, "rows")
-            if change == .checkins {
+            if held == .checkins {
                 guard try row.decode(Bool.self, "in_horizon") else {
                     throw PostgRESTError(status: 400, code: "23514", message: "departure_at must lie between now and \(limits.checkinHorizonDays) days ahead")
                 }
@@ -136,7 +138,7 @@ final class CommunityStore: Sendable {
                     throw self.refusal(.checkins, "a rider holds at most \(limits.checkinsPerUser) check-ins until they are archived")
                 }
             }
-            if isVerified && count > 0 { try self.checkVerified(of: user, days: row.decode(String.self, "days"), on: connection) }
+            if held == .rides && count > 0 { try self.checkVerified(of: user, days: row.decode(String.self, "days"), on: connection) }
             if count > 0, let change { try change.announce(on: connection) }
             return Rows(body: try row.decode(String.self, "body"), count: count)
         }
@@ -144,13 +146,12 @@ final class CommunityStore: Sendable {
         return rows
     }
 
-    /// What memory holds that a write to `table` by `user` changes.
-    private static func change(writing table: CommunityTable, user: String) -> CommunityChange? {
-        if table.isCheckins { return .checkins }
-        switch table.name {
-        case CommunityTable.verifiedSessions.name: return .history([user])
-        case CommunityTable.profiles.name: return .names
-        default: return nil
+    /// The change a write by `user` to a table whose writes change `held` makes.
+    private static func change(_ held: CommunityTable.Held, user: String) -> CommunityChange {
+        switch held {
+        case .checkins: .checkins
+        case .rides: .history([user])
+        case .names: .names
         }
     }
 
@@ -189,7 +190,7 @@ final class CommunityStore: Sendable {
             statement = "WITH w AS (DELETE FROM \(table.source) WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
         }
         let parameters = sql.parameters
-        let change: CommunityChange? = table.isCheckins ? .checkins : nil
+        let change: CommunityChange? = table.held == .checkins ? .checkins : nil
         let rows = try await pool.transaction { connection in
             let row = try connection.query(statement, parameters)[0]
             try change?.announce(on: connection)

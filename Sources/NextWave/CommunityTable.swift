@@ -47,9 +47,16 @@ struct CommunityTable: Sendable {
     var writes: Writes
     /// A caller may delete their rows (check-outs, device tokens); the app's other tables had no delete policy.
     var deletes = false
-    /// Its rows are the check-ins whose counts are held in memory: a write checks the horizon and the rider's share,
-    /// and tells every replica.
-    var isCheckins = false
+    /// What memory holds that its writes change (`nil`: nothing).
+    enum Held: Sendable {
+        /// The check-ins whose counts are held: a write checks the horizon and the rider's held check-ins.
+        case checkins
+        /// Rides the statistics and leaderboards count (verified sessions): a write checks the bounds on them.
+        case rides
+        /// The names the leaderboards show.
+        case names
+    }
+    var held: Held?
 
     func column(_ name: String) -> Column? { columns.first { $0.name == name } }
 
@@ -60,12 +67,12 @@ struct CommunityTable: Sendable {
             Column("departure_at", "timestamptz"), Column("created_at", "timestamptz", writable: false), Column("station_id", "text"),
             Column("lake_id", "text"), Column("is_first_of_day", "boolean"), Column("is_last_of_day", "boolean"),
         ],
-        key: ["wave_id", "user_id"], writes: .rows(merging: true), deletes: true, isCheckins: true)
+        key: ["wave_id", "user_id"], writes: .rows(merging: true), deletes: true, held: .checkins)
 
     static let profiles = CommunityTable(
         name: "user_profiles", source: "nextwave_profiles", owner: "user_id",
         columns: [Column("user_id", "uuid"), Column("display_name", "text"), Column("updated_at", "timestamptz", writable: false)],
-        key: ["user_id"], writes: .rows(merging: true))
+        key: ["user_id"], writes: .rows(merging: true), held: .names)
 
     /// A device token is the push engine's device (`push_devices`) under one user.
     static let deviceTokens = CommunityTable(
@@ -84,7 +91,7 @@ struct CommunityTable: Sendable {
             Column("station_id", "text"), Column("lake_id", "text"),
         ],
         // Never changed once stored (the app's table had no update policy): a re-import, merged or not, is nothing.
-        key: ["user_id", "session_key"], writes: .rows(merging: false))
+        key: ["user_id", "session_key"], writes: .rows(merging: false), held: .rides)
 
     /// Pier's own level history (`lake_levels`, MeteoNews' names, matched without regard to case as the app does); the
     /// app's writes are accepted and change nothing. `level_m` as Supabase's `numeric(7,3)` wrote it.

@@ -46,25 +46,31 @@ final class Leaderboard: Sendable {
             self.byUser = byUser
             self.generation = generation
         }
-        var bytes: Int { byUser.reduce(0) { $0 + 36 + $1.value.utf8.count + 2 * MemoryLayout<String>.size } }
     }
 
-    private struct Key: Hashable, Sendable {
-        var station: String?
-    }
+    /// A board's station (`nil`: the overall board).
+    private typealias Key = String?
 
     private struct State {
         var generation: UInt64 = 0
-        var boards: [Key: Board] = [:]
-        var bytes = 0
+        /// The overall board (every rider's "Leaderboard" opens it), apart from the stations': never started over with them.
+        var overall: Board?
+        var stations: BoundedTable<String, Board>
         var names: Names?
         /// Boards being computed, each with the generation it reads.
         var computing: [Key: (generation: UInt64, task: Task<Board, any Error>)] = [:]
         /// The generation of the last ``forget()``: nothing read before it is joined or kept.
         var forgotten: UInt64 = 0
+
+        func board(_ key: Key) -> Board? { key.map { stations[$0] } ?? overall }
+
+        mutating func keep(_ board: Board, for key: Key) {
+            guard let station = key else { return overall = board }
+            stations.set(board, for: station, cost: board.bytes + station.utf8.count)
+        }
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let pool: PostgresPool
     private let rides: RideBounds
     let bounds: Bounds
@@ -73,6 +79,7 @@ final class Leaderboard: Sendable {
         self.pool = pool
         self.rides = rides
         self.bounds = bounds
+        state = Mutex(State(stations: BoundedTable(entries: bounds.boards, bytes: bounds.bytes)))
     }
 
     /// The history or a name changed: every board is computed again (once its refresh interval has passed).
@@ -85,8 +92,8 @@ final class Leaderboard: Sendable {
         state.withLock { state in
             state.generation &+= 1
             state.forgotten = state.generation
-            state.boards = [:]
-            state.bytes = 0
+            state.overall = nil
+            state.stations.removeAll()
             state.names = nil
         }
     }
@@ -95,12 +102,12 @@ final class Leaderboard: Sendable {
     /// `limit`, then the caller's own row — or, for a caller without a ride, a row ranked after everybody with 0 rides
     /// ("Not ranked yet" in the app).
     func answer(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) async throws -> [UInt8] {
-        Self.rows(of: try await board(Key(station: station), now: now), limit: limit, user: user)
+        Self.rows(of: try await board(station, now: now), limit: limit, user: user)
     }
 
     /// The same answer when memory holds the board (no suspension: most calls).
     func held(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) -> [UInt8]? {
-        state.withLock { state in Self.current(state.boards[Key(station: station)], in: state, now: now, refresh: bounds.refresh) }
+        state.withLock { state in Self.current(state.board(station), in: state, now: now, refresh: bounds.refresh) }
             .map { Self.rows(of: $0, limit: limit, user: user) }
     }
 
@@ -135,7 +142,7 @@ final class Leaderboard: Sendable {
     /// for all who ask meanwhile.
     private func board(_ key: Key, now: Double) async throws -> Board {
         let (held, task): (Board?, Task<Board, any Error>?) = state.withLock { state in
-            if let board = Self.current(state.boards[key], in: state, now: now, refresh: bounds.refresh) { return (board, nil) }
+            if let board = Self.current(state.board(key), in: state, now: now, refresh: bounds.refresh) { return (board, nil) }
             if let running = state.computing[key], running.generation >= state.forgotten { return (nil, running.task) }
             let generation = state.generation
             let names = state.names.flatMap { $0.generation == generation ? $0 : nil }
@@ -165,18 +172,7 @@ final class Leaderboard: Sendable {
             // Read before a rider was deleted: answered to whoever waited for it, never kept.
             guard board.generation >= state.forgotten else { return }
             if board.names.generation == state.generation { state.names = board.names }
-            if state.boards.count >= bounds.boards || state.bytes + board.bytes > bounds.bytes {
-                // The overall board stays: every rider's "Leaderboard" opens it.
-                let overall = state.boards[Key(station: nil)]
-                state.boards = [:]
-                state.bytes = 0
-                if let overall, key.station != nil {
-                    state.boards[Key(station: nil)] = overall
-                    state.bytes = overall.bytes
-                }
-            }
-            state.bytes += board.bytes - (state.boards[key]?.bytes ?? 0)
-            state.boards[key] = board
+            state.keep(board, for: key)
         }
     }
 
@@ -187,7 +183,7 @@ final class Leaderboard: Sendable {
                 SELECT user_id FROM \(rides.history(where: "$1::text IS NULL OR station_id = $1")) h
                 UNION ALL SELECT user_id FROM \(rides.verified(where: "$1::text IS NULL OR station_id = $1")) v) t
             GROUP BY user_id ORDER BY total DESC, user_id
-            """, [key.station])
+            """, [key])
         var riders: [Rider] = []
         riders.reserveCapacity(rows.count)
         var position: [String: Int] = [:]

@@ -38,14 +38,14 @@ public struct NextWaveFeature: Feature {
         job = FetchJob(source: Self.archiveSource, schedule: schedule, retry: context.retry, timeout: context.runTimeout) {
             let summary = try await archive.run()
             let pruned = try await CommunityUsers.prune(idleDays: idleDays, in: service.pool)
-            service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
+            try await service.countUsers()
             logger.info("check-ins archived", metadata: [
                 "archived": "\(summary.archived)", "deleted": "\(summary.deleted)", "riders": "\(summary.riders)", "badges": "\(summary.badges)",
                 "pushes": "\(summary.pushes)", "idle_users_deleted": "\(pruned)",
             ])
             if summary.pushes > 0 { push?.wake() }
-            if summary.deleted > 0 { service.counts.invalidate() }
-            if summary.archived > 0 { service.historyChanged() }
+            if summary.deleted > 0 { service.changed(.checkins) }
+            if summary.archived > 0 { service.changed(.history(nil)) }
             return FetchSummary(itemCount: summary.archived, scrapedAt: Date())
         }
         context.board.register(Self.archiveSource, staleAfter: schedule.staleAfter)
@@ -60,16 +60,11 @@ public struct NextWaveFeature: Feature {
     /// check-ins and rides change the answers held here.
     public func load() async throws {
         guard let service else { return }
-        service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
+        try await service.countUsers()
     }
 
     public func reload(_ source: String) async throws {
-        switch source {
-        case CommunityChange.checkinsSource: service?.counts.invalidate()
-        case CommunityChange.historySource: service?.historyChanged()
-        case CommunityChange.deletedSource: service?.changed(.deleted(nil))
-        default: break
-        }
+        if let change = CommunityChange(announced: source) { service?.changed(change) }
     }
 
     /// Only while on: an operator who did not turn the community on serves none of it (`404`).
@@ -95,7 +90,7 @@ public struct NextWaveFeature: Feature {
         guard let service else { return }
         try await DemoCommunity.seed(pool: service.pool)
         service.counts.invalidate()
-        service.users.store(try await CommunityUsers.count(in: service.pool), ordering: .relaxed)
+        try await service.countUsers()
     }
 
     public static var commands: [any ParsableCommand.Type] { [NextWaveCommand.self] }

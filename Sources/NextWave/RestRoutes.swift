@@ -90,9 +90,7 @@ struct RestRoutes: Sendable {
             try community.reads.admit(request, user: caller.userID)
             return .later { Self.json(try await community.counts.load(waves), status: .ok) }
         }
-        guard request.body.count <= CommunityFunctions.maximumBody else {
-            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(name) take at most \(CommunityFunctions.maximumBody) bytes")
-        }
+        try PostgRESTArguments.checkSize(request.body.count, function: name, maximum: CommunityFunctions.maximumBody)
         let caller = try community.caller(of: request)
         let arguments = try PostgRESTArguments.parse(
             request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? ["p_station_id", "p_limit"] : [])
@@ -103,7 +101,7 @@ struct RestRoutes: Sendable {
             if let held = community.figures.held(name, user: user) { return .response(Self.json(held, status: .ok)) }
             try community.reads.admit(request, user: user)
             let sql = community.riderSQL(name)
-            return .later { Self.json(try await community.figures.answer(name, user: user, sql: sql), status: .ok) }
+            return .later { Self.json(try await community.figures.load(name, user: user, sql: sql), status: .ok) }
         }
         let station = arguments["p_station_id"]
         guard station == nil || station?.isNull == true || station?.string != nil else { throw PostgRESTArguments.invalid("p_station_id", "text or null") }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Postgres
 import Synchronization
@@ -20,17 +21,15 @@ final class RiderFigures: Sendable {
     private struct State {
         /// Bumped by every change: an answer read before it is not kept.
         var generation: UInt64 = 0
-        var answers: [Key: String] = [:]
-        var bytes = 0
+        var answers: BoundedTable<Key, String>
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let pool: PostgresPool
-    let bounds: Bounds
 
     init(pool: PostgresPool, bounds: Bounds = Bounds()) {
         self.pool = pool
-        self.bounds = bounds
+        state = Mutex(State(answers: BoundedTable(entries: bounds.entries, bytes: bounds.bytes)))
     }
 
     /// `function`'s rows for `user` when memory holds them.
@@ -38,20 +37,13 @@ final class RiderFigures: Sendable {
         state.withLock { $0.answers[Key(user: user, function: function)] }
     }
 
-    /// `function`'s rows for `user`: held, or read with `sql` (`$1` the user) and kept.
-    func answer(_ function: String, user: String, sql: String) async throws -> String {
-        let key = Key(user: user, function: function)
-        let (held, generation) = state.withLock { ($0.answers[key], $0.generation) }
-        if let held { return held }
+    /// `function`'s rows for `user` read with `sql` (`$1` the user), and kept unless a change came meanwhile.
+    func load(_ function: String, user: String, sql: String) async throws -> String {
+        let generation = state.withLock { $0.generation }
         let body = try await pool.query(CommunitySQL.aggregate(sql), [user])[0].decode(String.self, "body")
-        let cost = body.utf8.count + user.utf8.count + function.utf8.count + 3 * MemoryLayout<String>.size
         state.withLock { state in
-            guard state.generation == generation, cost <= bounds.bytes else { return }
-            if state.answers.count >= bounds.entries || state.bytes + cost > bounds.bytes {
-                state.answers = [:]
-                state.bytes = 0
-            }
-            if state.answers.updateValue(body, forKey: key) == nil { state.bytes += cost }
+            guard state.generation == generation else { return }
+            state.answers.set(body, for: Key(user: user, function: function), cost: body.utf8.count + user.utf8.count + function.utf8.count + 3 * MemoryLayout<String>.size)
         }
         return body
     }
@@ -60,20 +52,10 @@ final class RiderFigures: Sendable {
     func changed(_ users: [String]?) {
         state.withLock { state in
             state.generation &+= 1
-            guard let users else {
-                state.answers = [:]
-                state.bytes = 0
-                return
-            }
+            guard let users else { return state.answers.removeAll() }
             for user in users {
-                for function in CommunityFunctions.riderOwn {
-                    if let body = state.answers.removeValue(forKey: Key(user: user, function: function)) {
-                        state.bytes -= body.utf8.count + user.utf8.count + function.utf8.count + 3 * MemoryLayout<String>.size
-                    }
-                }
+                for function in CommunityFunctions.riderOwn { state.answers.remove(Key(user: user, function: function)) }
             }
         }
     }
-
-    var held: (entries: Int, bytes: Int) { state.withLock { ($0.answers.count, $0.bytes) } }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Synchronization
 
 /// Access tokens verified before, with the caller each names, until the token expires: a signed-in app sends the same
@@ -16,35 +17,23 @@ final class VerifiedTokens: Sendable {
         var expires: Int64
     }
 
-    private struct State {
-        var tokens: [Substring: Held] = [:]
-        var bytes = 0
-    }
-
-    private let state = Mutex(State())
-    private let bounds: Bounds
+    private let tokens: Mutex<BoundedTable<Substring, Held>>
 
     init(bounds: Bounds = Bounds()) {
-        self.bounds = bounds
+        tokens = Mutex(BoundedTable(entries: bounds.entries, bytes: bounds.bytes))
     }
 
     /// The caller `token` was verified as, while it has not expired.
     func caller(of token: Substring, now: Int64) -> CommunityCaller? {
-        state.withLock { state in
-            guard let held = state.tokens[token], held.expires > now else { return nil }
+        tokens.withLock { tokens in
+            guard let held = tokens[token], held.expires > now else { return nil }
             return held.caller
         }
     }
 
     /// Keeps a token that verified as `caller` until `expires`.
     func keep(_ token: Substring, as caller: CommunityCaller, until expires: Int64) {
-        let cost = token.utf8.count + 128
-        state.withLock { state in
-            if state.tokens.count >= bounds.entries || state.bytes + cost > bounds.bytes {
-                state.tokens = [:]
-                state.bytes = 0
-            }
-            if state.tokens.updateValue(Held(caller: caller, expires: expires), forKey: Substring(String(token))) == nil { state.bytes += cost }
-        }
+        // A copy of its own: the request's text it was cut from is not held with it.
+        tokens.withLock { $0.set(Held(caller: caller, expires: expires), for: Substring(String(token)), cost: token.utf8.count + 128) }
     }
 }

@@ -15,6 +15,14 @@ public enum PostgRESTArguments {
         return node
     }
 
+    /// Refuses a body of `bytes` bigger than `function`'s arguments can need (`maximum`), before anything else is looked at
+    /// (PostgREST has no code for it: its gateway answers `413`).
+    public static func checkSize(_ bytes: Int, function: String, maximum: Int) throws(PostgRESTError) {
+        guard bytes <= maximum else {
+            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(function) take at most \(maximum) bytes")
+        }
+    }
+
     /// The refusal of an argument's value, naming the argument (never echoing what was sent).
     public static func invalid(_ name: String, _ expected: String) -> PostgRESTError {
         PostgRESTError(status: 400, code: "22023", message: "\(name) must be \(expected)")

@@ -78,9 +78,7 @@ public struct WaveIDs: Hashable, Sendable {
 
     /// Refuses a body of `bytes` bigger than the argument can need, before anything else is looked at.
     public static func checkSize(_ bytes: Int) throws(PostgRESTError) {
-        guard bytes <= maximumBody else {
-            throw PostgRESTError(status: 413, code: "PGRST413", message: "the arguments of \(function) take at most \(maximumBody) bytes")
-        }
+        try PostgRESTArguments.checkSize(bytes, function: function, maximum: maximumBody)
     }
 
     /// What holding it costs.

@@ -29,7 +29,6 @@ public final class PushEngine: Sendable {
     /// Each app's sender, and how one is made for a key and topic of an app's own.
     private let senders: PushSenders
     private let makeSender: @Sendable (PushSettings.Key) throws -> any PushSender
-    private let defaultKey: PushSettings.Key?
 
     init(
         outbox: PushOutbox, sender: any PushSender, settings: PushSettings, registrations: RegistrationLimits, metrics: PushMetrics, logger: Logger,
@@ -41,14 +40,13 @@ public final class PushEngine: Sendable {
         self.metrics = metrics
         self.logger = logger
         self.makeSender = makeSender
-        defaultKey = settings.key
         senders = PushSenders(sender)
         delivery = PushDelivery(outbox: outbox, senders: senders, settings: settings.delivery, metrics: metrics, logger: logger)
     }
 
     /// Pushes `app`'s with its own topic and key where it names them (else the engine's `PIER_APNS_*`).
     public func enable(_ app: PushApp) throws {
-        guard !app.usesDefault, let defaultKey else { return }
+        guard !app.usesDefault, let defaultKey = settings.key else { return }
         senders.set(try makeSender(app.key(over: defaultKey)), for: app.name)
     }
 
