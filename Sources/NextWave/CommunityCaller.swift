@@ -42,9 +42,7 @@ enum CommunityCaller: Equatable, Sendable {
     /// A user's token verified before is taken from `verified` until it expires.
     static func of(_ request: HTTPRequest, key: String, jwt: SupabaseJWT, verified: VerifiedTokens? = nil, now: Date = Date()) throws(Problem) -> CommunityCaller {
         guard let field = request.headers["authorization"] else { return .anonymous }
-        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .badToken }
-        let token = parts[1]
+        guard let token = BearerToken.credentials(field) else { throw .badToken }
         if token == key { return .anonymous }
         let seconds = Int64(now.timeIntervalSince1970)
         if let held = verified?.caller(of: token, now: seconds) { return held }

@@ -69,6 +69,9 @@ enum CommunityFunctions {
         """
     }
 
+    /// The parameters each function but the counts takes (the leaderboard's; the others take none).
+    static let leaderboardParameters: Set<String> = ["p_station_id", "p_limit"]
+
     /// The leaderboard's longest list (the app asks for 50).
     static let maximumLeaderboard = 200
 

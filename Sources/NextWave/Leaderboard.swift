@@ -33,9 +33,32 @@ final class Leaderboard: Sendable {
         var computedAt: Double
         /// The rows of the first riders as another caller sees them, written once (a call copies them: the longest list
         /// and the one row the caller's own may leave out).
-        var top: [[UInt8]] = []
+        var top = TopRows()
 
-        var bytes: Int { riders.count * (MemoryLayout<Rider>.size + 2 * 40) + top.reduce(0) { $0 + $1.count + 24 } }
+        var bytes: Int { riders.count * (MemoryLayout<Rider>.size + 2 * 40) + top.bytes.count + top.ends.count * 8 }
+    }
+
+    /// The first rows written one after the other with their separators, so that a call copies at most two runs of
+    /// bytes (the rows before the caller's and those after it) instead of a row at a time.
+    struct TopRows: Sendable {
+        private(set) var bytes: [UInt8] = []
+        /// Where each row ends in ``bytes``.
+        private(set) var ends: [Int] = []
+
+        var count: Int { ends.count }
+
+        mutating func append(_ row: some Sequence<UInt8>) {
+            if !ends.isEmpty { bytes.append(contentsOf: Leaderboard.separator) }
+            bytes.append(contentsOf: row)
+            ends.append(bytes.count)
+        }
+
+        /// Rows `range` with the separators between them.
+        func run(_ range: Range<Int>) -> ArraySlice<UInt8> {
+            guard let last = range.last else { return [] }
+            let start = range.lowerBound == 0 ? 0 : ends[range.lowerBound - 1] + Leaderboard.separator.count
+            return bytes[start..<ends[last]]
+        }
     }
 
     /// Every chosen name by user (the leaderboard shows "Anonymous", and the caller "You", for the others).
@@ -118,25 +141,35 @@ final class Leaderboard: Sendable {
 
     private static func rows(of board: Board, limit: Int, user: String) -> [UInt8] {
         let mine = board.position[user]
-        var body: [UInt8] = [0x5B]
-        body.reserveCapacity(board.top.prefix(limit + 1).reduce(128) { $0 + $1.count + separator.count })
-        var written = 0
-        for index in board.top.indices where index != mine {
-            guard written < limit else { break }
-            if written > 0 { body.append(contentsOf: separator) }
-            body.append(contentsOf: board.top[index])
-            written += 1
+        // Everybody else up to `limit`: the rows before the caller's and, past it, as many as it left room for.
+        let before: Range<Int>, after: Range<Int>
+        if let mine, mine < board.top.count, mine <= limit {
+            before = 0..<mine
+            after = min(mine + 1, board.top.count)..<min(limit + 1, board.top.count)
+        } else {
+            before = 0..<min(limit, board.top.count)
+            after = 0..<0
         }
-        if written > 0 { body.append(contentsOf: separator) }
         let name = board.names.byUser[user] ?? "You"
         let me = mine.map { board.riders[$0] } ?? Rider(user: user, total: 0, rank: board.riders.count + 1)
-        body.append(contentsOf: Self.row(rank: me.rank, name: name, total: me.total, isMe: true).utf8)
+        var body: [UInt8] = []
+        body.reserveCapacity(board.top.run(before).count + board.top.run(after).count + 2 * separator.count + 128 + name.utf8.count * 6)
+        body.append(0x5B)
+        if !before.isEmpty {
+            body.append(contentsOf: board.top.run(before))
+            body.append(contentsOf: separator)
+        }
+        if !after.isEmpty {
+            body.append(contentsOf: board.top.run(after))
+            body.append(contentsOf: separator)
+        }
+        Self.row(into: &body, rank: me.rank, name: name, total: me.total, isMe: true)
         body.append(0x5D)
         return body
     }
 
     /// Between two rows, as PostgreSQL's `json_agg` writes it (``CheckinCounts/array(_:)``).
-    private static let separator = Array(", \n ".utf8)
+    fileprivate static let separator = Array(", \n ".utf8)
 
     /// The board held for `key` when it is current (or was computed within the refresh interval), else computed once
     /// for all who ask meanwhile.
@@ -202,14 +235,24 @@ final class Leaderboard: Sendable {
             }
             known = Names(byUser, generation: generation)
         }
-        let top = riders.prefix(CommunityFunctions.maximumLeaderboard + 1).map {
-            Array(Self.row(rank: $0.rank, name: known.byUser[$0.user] ?? "Anonymous", total: $0.total, isMe: false).utf8)
+        var top = TopRows()
+        for rider in riders.prefix(CommunityFunctions.maximumLeaderboard + 1) {
+            var row: [UInt8] = []
+            Self.row(into: &row, rank: rider.rank, name: known.byUser[rider.user] ?? "Anonymous", total: rider.total, isMe: false)
+            top.append(row)
         }
         return Board(riders: riders, position: position, names: known, generation: generation, computedAt: 0, top: top)
     }
 
-    /// One row as PostgreSQL's `row_to_json` writes it (a name holds no control character: ``DisplayName``).
-    static func row(rank: Int, name: String, total: Int, isMe: Bool) -> String {
-        #"{"rank":\#(rank),"display_name":\#(JSONString.quote(name)),"total_waves":\#(total),"is_me":\#(isMe)}"#
+    /// One row as PostgreSQL's `row_to_json` writes it (a name holds no control character: ``DisplayName``), written
+    /// straight into the answer (the caller's own row is written at every call).
+    static func row(into body: inout [UInt8], rank: Int, name: String, total: Int, isMe: Bool) {
+        body.append(contentsOf: #"{"rank":"#.utf8)
+        body.append(contentsOf: String(rank).utf8)
+        body.append(contentsOf: #","display_name":"#.utf8)
+        body.append(contentsOf: JSONString.quote(name).utf8)
+        body.append(contentsOf: #","total_waves":"#.utf8)
+        body.append(contentsOf: String(total).utf8)
+        body.append(contentsOf: isMe ? #","is_me":true}"#.utf8 : #","is_me":false}"#.utf8)
     }
 }

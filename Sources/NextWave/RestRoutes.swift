@@ -93,7 +93,7 @@ struct RestRoutes: Sendable {
         try PostgRESTArguments.checkSize(request.body.count, function: name, maximum: CommunityFunctions.maximumBody)
         let caller = try community.caller(of: request)
         let arguments = try PostgRESTArguments.parse(
-            request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? ["p_station_id", "p_limit"] : [])
+            request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? CommunityFunctions.leaderboardParameters : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
         // As for the counts, an answer memory holds spends nothing; what reaches PostgreSQL spends a share.
         guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }

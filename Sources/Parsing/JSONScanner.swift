@@ -151,9 +151,12 @@ public enum JSONScanner {
                 guard let byte = current else { throw failure("unterminated string") }
                 switch byte {
                 case UInt8(ascii: "\""):
-                    decoded.append(contentsOf: text[runStart..<position])
+                    let run = text[runStart..<position]
                     position += 1
-                    return try utf8(decoded)
+                    // Most strings hold no escape: read straight from the text, with no copy to decode into.
+                    if decoded.isEmpty { return try utf8(run) }
+                    decoded.append(contentsOf: run)
+                    return try utf8(decoded[...])
                 case UInt8(ascii: "\\"):
                     decoded.append(contentsOf: text[runStart..<position])
                     try escape(into: &decoded)
@@ -166,7 +169,7 @@ public enum JSONScanner {
             }
         }
 
-        func utf8(_ bytes: [UInt8]) throws(Failure) -> String {
+        func utf8(_ bytes: ArraySlice<UInt8>) throws(Failure) -> String {
             guard let text = String(validating: bytes, as: UTF8.self) else { throw failure("a string is not UTF-8") }
             return text
         }

@@ -133,10 +133,9 @@ struct DeviceRoutes: Sendable {
     /// The path's id and the bearer secret.
     private static func credentials(_ request: HTTPRequest) throws(HTTPError) -> (id: String, secret: String) {
         let id = try request.parameter("id")
-        guard let field = request.headers["authorization"] else { throw unauthorized }
-        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty, parts[1].utf8.count <= 128 else { throw unauthorized }
-        return (id, String(parts[1]))
+        guard let field = request.headers["authorization"], let token = BearerToken.credentials(field), token.utf8.count <= 128
+        else { throw unauthorized }
+        return (id, String(token))
     }
 
     private static let unauthorized = HTTPError(

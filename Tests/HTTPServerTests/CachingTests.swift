@@ -76,10 +76,31 @@ final class CachingTests: XCTestCase {
             let longer = "secret" + String(repeating: "x", count: extra)
             XCTAssertEqual(token.check(request("Bearer " + longer)), .rejected, "\(extra) bytes more")
         }
+        // The one reading of `Bearer <token>` the routes share: the split PostgREST-style clients and curl send.
+        let readings: [(String, String?)] = [
+            ("Bearer abc", "abc"), ("BEARER abc", "abc"), ("  bearer abc", "abc"), ("Bearer   abc", "  abc"), ("Bearer a b", "a b"),
+            ("Bearer", nil), ("Bearer ", nil), ("Bearerabc", nil), ("Basic abc", nil), ("Bearer\tabc", nil), ("", nil), ("   ", nil),
+            ("Bëarer abc", nil), ("Bearer é", "é"),
+        ]
+        for (field, token) in readings { XCTAssertEqual(BearerToken.credentials(field).map(String.init), token, field) }
         XCTAssertFalse(BearerToken.constantTimeEqual(Array("secret".utf8) + [UInt8](repeating: 0, count: 256), Array("secret".utf8)))
         XCTAssertEqual(BearerToken.response(for: .rejected)?.headers["WWW-Authenticate"], "Bearer")
         XCTAssertEqual(BearerToken.response(for: .disabled)?.status, .forbidden)
         XCTAssertNil(BearerToken.response(for: .allowed))
+    }
+
+    func testPathTemplatesMatchSegmentByByte() {
+        let template = PathTemplate("/v1/wikipedia/{lang}/summary/{title}")
+        XCTAssertEqual(template.match("/v1/wikipedia/de/summary/Zürich"), ["lang": "de", "title": "Zürich"])
+        XCTAssertEqual(template.match("/v1/wikipedia/de/summary/a\u{301}"), ["lang": "de", "title": "a\u{301}"])
+        // A slash a combining mark follows is still a slash: two segments, not one.
+        XCTAssertNil(template.match("/v1/wikipedia/de/summary/a/\u{301}"))
+        for path in ["/v1/wikipedia/de/summary/", "/v1/wikipedia//summary/x", "/v1/wikipedia/de/summary", "/v1/wikipedia/de/summary/x/",
+                     "/v1/wikipedia/de/Summary/x", "v1/wikipedia/de/summary/x", "/v1/wikipedia/de/summar/x", ""] {
+            XCTAssertNil(template.match(path), path)
+        }
+        XCTAssertEqual(PathTemplate("/rest/v1/rpc/{function}").match("/rest/v1/rpc/wave_leaderboard"), ["function": "wave_leaderboard"])
+        XCTAssertEqual(PathTemplate("/a").match("/a"), [:])
     }
 
     func testBoundedCacheStartsOverWhenFull() {

@@ -237,6 +237,27 @@ final class RequestParserTests: XCTestCase {
         assertError("G\u{0}T / HTTP/1.1\r\nHost: a\r\n\r\n", .controlCharacter)
     }
 
+    /// A field value is searched eight bytes at a time: every forbidden byte is found wherever it stands in a long
+    /// value, and what may stand there (tabs, obs-text) passes wherever it stands.
+    func testEveryControlByteIsFoundAtEveryPositionOfALongValue() {
+        let forbidden = (UInt8(0)..<0x20).filter { $0 != 0x09 && $0 != 0x0A && $0 != 0x0D } + [0x7F]
+        for position in 0..<24 {
+            for byte in forbidden {
+                var value = Array(repeating: UInt8(ascii: "t"), count: 24)
+                value[position] = byte
+                let head = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Token: ".utf8) + value + Array("\r\n\r\n".utf8)
+                XCTAssertEqual(parse(head).error, .controlCharacter, "byte \(byte) at \(position)")
+            }
+            for allowed in [0x09, 0x80, 0xFF, 0x7E, 0x20] as [UInt8] {
+                var value = Array(repeating: UInt8(ascii: "t"), count: 24)
+                value[position] = allowed
+                let head = Array("GET / HTTP/1.1\r\nHost: a\r\nX-Token: ".utf8) + value + Array("\r\n\r\n".utf8)
+                XCTAssertEqual(parse(head).requests.count, 1, "byte \(allowed) at \(position)")
+            }
+        }
+        assertError("GET / HTTP/1.1\r\nHost: a\r\nX-Token: tttt\ttttttttt\u{1}ttttttttt\r\n\r\n", .controlCharacter)
+    }
+
     func testMalformedRequestLinesAreRejected() {
         assertError("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))
         assertError("GET /\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))

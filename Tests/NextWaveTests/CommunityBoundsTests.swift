@@ -50,10 +50,16 @@ final class CommunityBoundsTests: ServiceTestCase {
         try await ride(users[2], 3)
         _ = try await pool.execute("INSERT INTO nextwave_profiles (user_id, display_name) VALUES ($1::uuid, 'Fede \"F\"'), ($2::uuid, 'Ana')", [users[0], users[3]])
         let board = Leaderboard(pool: pool, rides: rides)
-        for (station, user, limit) in [(nil, users[0], 50), (nil, users[3], 50), ("S_1", users[2], 1), ("S_2", users[0], 50), (nil, users[1], 0)] as [(String?, String, Int)] {
-            let memory = String(decoding: try await board.answer(station: station, limit: limit, user: user), as: UTF8.self)
-            let sql = try await pool.query(CommunitySQL.aggregate(Self.leaderboardSQL(rides)), [station, user, limit])[0].decode(String.self, "body")
-            XCTAssertEqual(memory, sql, "station \(station ?? "all"), limit \(limit)")
+        // Every caller (first, in between, last, not ranked) with every limit around them: the rows before and after
+        // the caller's are copied in runs.
+        for station in [nil, "S_1", "S_2"] as [String?] {
+            for user in users.prefix(4) {
+                for limit in [0, 1, 2, 3, 50] {
+                    let memory = String(decoding: try await board.answer(station: station, limit: limit, user: user), as: UTF8.self)
+                    let sql = try await pool.query(CommunitySQL.aggregate(Self.leaderboardSQL(rides)), [station, user, limit])[0].decode(String.self, "body")
+                    XCTAssertEqual(memory, sql, "station \(station ?? "all"), limit \(limit)")
+                }
+            }
         }
         let overall = String(decoding: try await board.answer(station: nil, limit: 50, user: users[3]), as: UTF8.self)
         XCTAssertTrue(overall.hasPrefix(#"[{"rank":1,"display_name":"Anonymous","total_waves":7,"is_me":false}"#), "40 rides in a day count as 5: \(overall)")

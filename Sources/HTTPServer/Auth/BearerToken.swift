@@ -18,11 +18,24 @@ public struct BearerToken: Sendable {
 
     public func check(_ request: HTTPRequest) -> Verdict {
         guard let secret else { return .disabled }
-        guard let field = request.headers["authorization"] else { return .rejected }
-        let parts = field.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return .rejected }
-        return Self.constantTimeEqual(Array(parts[1].utf8), secret) ? .allowed : .rejected
+        guard let field = request.headers["authorization"], let token = Self.credentials(field) else { return .rejected }
+        return Self.constantTimeEqual(Array(token.utf8), secret) ? .allowed : .rejected
     }
+
+    /// The token of an `Authorization` value `Bearer <token>` (the scheme in any case, spaces before it skipped, the
+    /// token everything after the one space that ends it), nil for another scheme or no token. Walks bytes: a token is
+    /// long (a JWT on every community call) and splitting it by `Character` broke graphemes for nothing.
+    public static func credentials(_ field: String) -> Substring? {
+        let utf8 = field.utf8
+        guard let start = utf8.firstIndex(where: { $0 != space }) else { return nil }
+        let scheme = utf8[start...].firstIndex(of: space) ?? utf8.endIndex
+        // ASCII letters: a byte ORed with 0x20 is a lower-case letter only when it was that letter in either case.
+        guard utf8[start..<scheme].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), scheme != utf8.endIndex else { return nil }
+        let token = Substring(utf8[utf8.index(after: scheme)...])
+        return token.isEmpty ? nil : token
+    }
+
+    private static let space = UInt8(ascii: " ")
 
     /// The comparison always walks the whole secret, whatever the candidate's length or content. The lengths are
     /// compared whole: a difference of 256 bytes must not vanish in an 8-bit accumulator (it did: the secret

@@ -27,8 +27,9 @@ enum HeadParser {
         }
     }
 
+    /// `fieldCount`: how many field lines the head holds, when the caller counted them (room is made once).
     static func parse(
-        _ head: UnsafeBufferPointer<UInt8>, requestLineEnd: Int, limits: ParserLimits
+        _ head: UnsafeBufferPointer<UInt8>, requestLineEnd: Int, fieldCount: Int = 0, limits: ParserLimits
     ) -> Result<FramedHead, HTTPParseError> {
         // Request line: method SP request-target SP HTTP-version
         let line = UnsafeBufferPointer(rebasing: head[0..<requestLineEnd])
@@ -61,6 +62,7 @@ enum HeadParser {
         var connectionKeepAlive = false
         var expectation: String? = nil
         var fields: [(name: String, value: String)] = []
+        fields.reserveCapacity(fieldCount)
         var index = requestLineEnd + 2
         let end = head.count - 2
         while index < end {
@@ -74,7 +76,12 @@ enum HeadParser {
             }
             switch field.name {
             case "host": hosts += 1
-            case "content-length": contentLengths.append(contentsOf: field.value.split(separator: ",", omittingEmptySubsequences: false))
+            case "content-length":
+                if field.value.utf8.contains(UInt8(ascii: ",")) {
+                    contentLengths.append(contentsOf: field.value.split(separator: ",", omittingEmptySubsequences: false))
+                } else {
+                    contentLengths.append(field.value[...])
+                }
             case "transfer-encoding": transferEncodings.append(field.value)
             case "connection":
                 for token in field.value.split(separator: ",") {
@@ -183,11 +190,8 @@ enum HeadParser {
         guard colon > 0 else { return .failure(.invalidHeaderField("empty field name")) }
         var valueStart = colon + 1
         var valueEnd = line.count
-        for index in valueStart..<line.count {
-            let byte = line[index]
-            if byte < 0x20 && byte != 0x09 || byte == 0x7F {
-                return .failure(byte == 0x0D ? .bareCarriageReturn : .controlCharacter)
-            }
+        if let control = firstControl(line, from: valueStart) {
+            return .failure(control == 0x0D ? .bareCarriageReturn : .controlCharacter)
         }
         while valueStart < valueEnd && (line[valueStart] == 0x20 || line[valueStart] == 0x09) { valueStart += 1 }
         while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
@@ -199,6 +203,28 @@ enum HeadParser {
             return colon
         }
         return .success((name, string(UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]))))
+    }
+
+    /// The first byte from `start` on that a field value may not hold (a control character other than HTAB, or DEL),
+    /// looked for eight bytes at a time: a value is mostly long tokens (Supabase's two JWTs are ~600 bytes a request).
+    static func firstControl(_ line: UnsafeBufferPointer<UInt8>, from start: Int) -> UInt8? {
+        guard let base = line.baseAddress else { return nil }
+        var index = start
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= line.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let delete = word ^ (0x7F * ones)
+            // A byte below 0x20, or equal to 0x7F (the classic "has a byte less than n" and "has a zero byte" tests);
+            // a tab also lands here and is judged a byte at a time below.
+            if (word &- 0x20 &* ones) & ~word & highs != 0 || (delete &- ones) & ~delete & highs != 0 { break }
+            index += 8
+        }
+        while index < line.count {
+            let byte = line[index]
+            if byte < 0x20 && byte != 0x09 || byte == 0x7F { return byte }
+            index += 1
+        }
+        return nil
     }
 
     /// Whether a trailer line is a well-formed field line.
@@ -214,7 +240,7 @@ enum HeadParser {
             guard method == .options else { return .failure(.invalidTarget("* is only valid for OPTIONS")) }
             return .success(("*", QueryParameters()))
         }
-        if !target.hasPrefix("/") {
+        if target.utf8.first != UInt8(ascii: "/") {
             // absolute-form (RFC 9112 §3.2.2): servers must accept it; the authority is ignored.
             let lowered = target.lowercased()
             let scheme = lowered.hasPrefix("http://") ? 7 : lowered.hasPrefix("https://") ? 8 : 0
@@ -229,9 +255,10 @@ enum HeadParser {
         }
         let rawPath: Substring
         var query = QueryParameters()
-        if let mark = pathAndQuery.firstIndex(of: "?") {
+        // The target is ASCII (``parse`` refused anything else): split at the byte, no grapheme breaking.
+        if let mark = pathAndQuery.utf8.firstIndex(of: UInt8(ascii: "?")) {
             rawPath = pathAndQuery[..<mark]
-            guard let parsed = QueryParameters(raw: pathAndQuery[pathAndQuery.index(after: mark)...]) else {
+            guard let parsed = QueryParameters(raw: pathAndQuery[pathAndQuery.utf8.index(after: mark)...]) else {
                 return .failure(.invalidTarget("malformed percent-encoding in query"))
             }
             query = parsed

@@ -145,7 +145,8 @@ public struct RequestParser: Sendable {
             return .needMore
         }
         let parsed = buffer.withUnsafeBytes { bytes in
-            HeadParser.parse(UnsafeBufferPointer(rebasing: bytes[0..<headEnd]), requestLineEnd: requestLineEnd, limits: limits)
+            HeadParser.parse(
+                UnsafeBufferPointer(rebasing: bytes[0..<headEnd]), requestLineEnd: requestLineEnd, fieldCount: fields, limits: limits)
         }
         buffer.consume(headEnd)
         state = .head(scanned: 0, lineStart: 0, requestLineEnd: nil, fields: 0)

@@ -48,6 +48,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// ASCII case-insensitive comparison without allocating lower-cased copies.
     public static func equal(_ a: String, _ b: String) -> Bool {
+        // Request names arrive lower-cased and are asked for in lower case: most matches are exact.
+        if a == b { return true }
         let a = a.utf8, b = b.utf8
         guard a.count == b.count else { return false }
         for (x, y) in zip(a, b) where x != y {

@@ -3,7 +3,7 @@
 /// upstream puts values in the path; the metrics label stays the template, so it never grows with the values.
 public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     private enum Segment: Sendable, Hashable {
-        case literal(String)
+        case literal([UInt8])
         case parameter(String)
     }
 
@@ -16,7 +16,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
             if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
                 return .parameter(String(segment.dropFirst().dropLast()))
             }
-            return .literal(segment)
+            return .literal(Array(segment.utf8))
         }
     }
 
@@ -25,47 +25,39 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
         path.split(separator: "/").contains { $0.hasPrefix("{") && $0.hasSuffix("}") && $0.count > 2 }
     }
 
-    /// The values of the named segments when `path` matches, else `nil`.
+    /// The values of the named segments when `path` matches, else `nil`. Walks the path's bytes once, a segment at a
+    /// time, and gives up at the first that differs (the router asks every template for every path no exact route has;
+    /// splitting the path into an array first cost more than the comparison). A literal matches byte for byte — a path
+    /// whose segment is only canonically equivalent (a Kelvin sign for a K) is another path.
     public func match(_ path: String) -> [String: String]? {
-        match(segments: Self.segments(of: path))
-    }
-
-    /// The values of the named segments when a path split by ``segments(of:)`` matches, else `nil` (the router splits
-    /// a path once for all its templates).
-    public func match(segments parts: [Substring]) -> [String: String]? {
-        guard parts.count == segments.count else { return nil }
-        var values: [String: String] = [:]
-        for (part, segment) in zip(parts, segments) {
-            switch segment {
-            case .literal(let text):
-                guard part == text else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
-                values[name] = String(part)
+        var path = path
+        return path.withUTF8 { bytes in
+            var start = 0
+            var values: [String: String] = [:]
+            for (position, segment) in segments.enumerated() {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+                let last = position == segments.count - 1
+                guard last == (end == bytes.count) else { return nil }
+                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                switch segment {
+                case .literal(let text):
+                    guard part.elementsEqual(text) else { return nil }
+                case .parameter(let name):
+                    guard !part.isEmpty else { return nil }
+                    // Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
+                    values[name] = String(decoding: part, as: UTF8.self)
+                }
+                start = end + 1
             }
+            return values
         }
-        return values
     }
 
-    /// A path's segments, split at every `/` byte — in UTF-8 the slash's byte is never part of another scalar, so this
-    /// is a split at every `/` scalar (a split by `Character` would miss a slash that a combining mark after it joins
-    /// into one grapheme: found by schemathesis with a combining Glagolitic letter).
-    public static func segments(of path: String) -> [Substring] {
-        var parts: [Substring] = []
-        var start = path.startIndex
-        var index = path.utf8.startIndex
-        while index != path.utf8.endIndex {
-            if path.utf8[index] == UInt8(ascii: "/") {
-                parts.append(path[start..<index])
-                start = path.utf8.index(after: index)
-            }
-            index = path.utf8.index(after: index)
-        }
-        parts.append(path[start...])
-        return parts
-    }
-
+    /// A template's segments, split at every `/` byte — in UTF-8 the slash's byte is never part of another scalar, so
+    /// this is a split at every `/` scalar (a split by `Character` would miss a slash that a combining mark after it
+    /// joins into one grapheme: found by schemathesis with a combining Glagolitic letter; ``match(_:)`` walks bytes too).
     private static func split(_ path: String) -> [String] {
-        segments(of: path).map(String.init)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 }

@@ -125,11 +125,8 @@ public struct Router: Sendable {
 
     /// The first template route matching `path`, with its segments' values.
     private func matchTemplate(_ path: String) -> (String, Path, [String: String])? {
-        guard !templates.isEmpty else { return nil }
-        // Split once for every template (each split made a String per segment per template).
-        let segments = PathTemplate.segments(of: path)
         for (template, entry) in templates {
-            if let values = template.match(segments: segments) { return (template.description, entry, values) }
+            if let values = template.match(path) { return (template.description, entry, values) }
         }
         return nil
     }
