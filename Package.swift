@@ -65,14 +65,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
-            dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
-            name: "Warnings", dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -115,7 +115,7 @@ let package = Package(
         // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
         // backoff), APNs' answers acted on; features hand it "this payload to these devices".
         .target(
-            name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
@@ -152,27 +152,27 @@ let package = Package(
             name: "METNorway", dependencies: ["Basics", "Feature", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway"],
+            name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: [
-                "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", "Postgres", "Replay", "Ships", .product(name: "Logging", package: "swift-log"),
+                "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "Replay", "Ships",
             ],
             exclude: ["Testing"], swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
@@ -186,11 +186,11 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity", "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres", "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings",
-                "WarningPush", "Weather", "Wikipedia",
+                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
+                "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres",
+                "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "WarningPush", "Weather", "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -224,7 +224,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         // Fixture pages and a local upstream server with failure switches, with every module's `Testing/` folder (its
         // upstream's double, its app's models); never linked into the executable. The plugin lists the doubles.
         .target(
-            name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay"], path: "Sources", exclude: besideTesting,
+            name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay", .product(name: "Logging", package: "swift-log")], path: "Sources", exclude: besideTesting,
             sources: ["UpstreamTesting"] + testingFolders.map { "\($0)/Testing" }, swiftSettings: strict, plugins: ["DoubleList"]),
         .plugin(name: "DoubleList", capability: .buildTool()),
         // The app's side of App Attest (clients/swift's PierAppAttest), compiled here too so that its protocol logic is
@@ -235,8 +235,8 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "Warnings", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "Identity", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsFormat", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(
             name: "PushTests", dependencies: ["Push", "APNs", "APNsFormat", "Metrics", "Postgres", "UpstreamTesting", "DatabaseTesting", .product(name: "Crypto", package: "swift-crypto")],
@@ -248,11 +248,11 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting"], swiftSettings: strict),
-        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "Replay", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting", "Basics"], swiftSettings: strict),
+        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
+        .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
             dependencies: ["LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
@@ -262,7 +262,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(
             name: "NSWDeparturesTests",
-            dependencies: ["NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
             swiftSettings: strict),
         .testTarget(
             name: "PlacesTests", dependencies: ["Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
@@ -278,7 +278,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics"],
+            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Findings"],  // inputs found by fuzzing, read by path in the tests
             swiftSettings: strict),
     ]
