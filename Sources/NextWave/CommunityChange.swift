@@ -1,4 +1,5 @@
 import Postgres
+import Scheduling
 
 /// What changed in the community's tables that memory holds answers of — told to this replica's memory at once and to
 /// the others through the change feed once the transaction commits.
@@ -38,6 +39,6 @@ enum CommunityChange: Sendable, Equatable {
 
     /// Other replicas drop what they hold of it once this transaction commits.
     func announce(on connection: PostgresConnection) throws {
-        _ = try connection.query("SELECT pg_notify('pier_data_changed', $1)", ["\(source) nextwave"])
+        try ChangeFeed.announce(source, on: connection)
     }
 }

@@ -8,7 +8,7 @@ import Synchronization
 /// drop their cached answers. A listener that loses its connection reconnects and reloads everything, since
 /// notifications sent meanwhile are lost.
 public final class ChangeFeed: Sendable {
-    public static let channel = "pier_data_changed"
+    static let channel = "pier_data_changed"
 
     /// Tells this process's notifications apart from the others'.
     public let instance = UUID().uuidString
@@ -43,6 +43,16 @@ public final class ChangeFeed: Sendable {
             logger.warning("could not announce new data to other processes", metadata: ["source": "\(source)", "error": "\(error)"])
         }
     }
+
+    /// Publishes that `source` changed within the caller's transaction on `connection`: the others hear it once the
+    /// transaction commits, and nothing if it rolls back. Every process hears it, this one included — the caller has no
+    /// feed of its own (a store's write, a command, a nightly job), so its memory is told by it directly or again.
+    public static func announce(_ source: String, on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT pg_notify($1, $2)", [channel, "\(source) \(everyone)"])
+    }
+
+    /// The sender of ``announce(_:on:)``: never a process's `instance` (those are UUIDs).
+    static let everyone = "*"
 
     private func listen() {
         var connection: PostgresConnection?

@@ -47,13 +47,7 @@ public final class WarningNotifier: Sendable {
                 return Summary(ran: false)
             }
             var summary = Summary()
-            let documents = try connection.query(
-                """
-                SELECT url, identifier, refs[1] AS reference, msg_type, in_force AND expires > now() AND area IS NOT NULL AS live,
-                    severity::int AS severity, extract(epoch FROM expires)::bigint AS expires, entry_en, entry_fi, entry_sv
-                FROM weather_warnings
-                """
-            ).map(Document.init)
+            let documents = try ListedWarning.all(on: connection)
             let roots = Self.roots(documents)
             var live: Set<String> = []
             for document in documents where document.live && document.severity >= 2 {
@@ -84,7 +78,7 @@ public final class WarningNotifier: Sendable {
     }
 
     /// Tells the devices `document` concerns that were not told as much; returns how many pushes were enqueued.
-    private func tell(_ document: Document, root: String, on connection: PostgresConnection) throws -> Int {
+    private func tell(_ document: ListedWarning, root: String, on connection: PostgresConnection) throws -> Int {
         let payloads = WarningLanguage.allCases.map { language in
             (language, document.entries[language].flatMap { WarningPushPayload.warning(entry: $0, root: root) })
         }
@@ -109,8 +103,8 @@ public final class WarningNotifier: Sendable {
         return try PushOutbox.enqueue(
             with: """
                 WITH targets AS (
-                    SELECT s.device_id, s.language FROM warning_subscriptions s, weather_warnings w
-                    WHERE w.url = $1 AND s.min_severity <= $2 AND ST_Intersects(s.places, w.area)
+                    SELECT s.device_id, s.language FROM warning_subscriptions s
+                    WHERE s.min_severity <= $2 AND ST_Intersects(s.places, \(ListedWarning.area(ofURL: "$1")))
                 ), told AS (
                     INSERT INTO warning_notified (root, device_id, severity) SELECT $3, device_id, $2 FROM targets
                     ON CONFLICT (root, device_id) DO UPDATE SET severity = EXCLUDED.severity WHERE warning_notified.severity < EXCLUDED.severity
@@ -144,31 +138,9 @@ public final class WarningNotifier: Sendable {
         return enqueued
     }
 
-    /// A document as the notifier reads it.
-    struct Document {
-        var url: String
-        var identifier: String
-        /// The first document it references (an Update's or Cancel's original), if any.
-        var reference: String?
-        var live: Bool
-        var severity: Int
-        var expires: Int64
-        var entries: [WarningLanguage: String]
-
-        init(_ row: PostgresRow) throws {
-            url = try row.decode(String.self, "url")
-            identifier = try row.decode(String.self, "identifier")
-            reference = try row.decode(String?.self, "reference")
-            live = try row.decode(Bool.self, "live") && (try row.decode(String.self, "msg_type")) != "Cancel"
-            severity = try row.decode(Int.self, "severity")
-            expires = try row.decode(Int64.self, "expires")
-            entries = [.en: try row.decode(String.self, "entry_en"), .fi: try row.decode(String.self, "entry_fi"), .sv: try row.decode(String.self, "entry_sv")]
-        }
-    }
-
     /// Each document's root: its first reference's root, followed through the documents the feed lists (at most ten
     /// steps: references never loop in FMI's feed, and a loop must not hang the notifier).
-    static func roots(_ documents: [Document]) -> [String: String] {
+    static func roots(_ documents: [ListedWarning]) -> [String: String] {
         let references = Dictionary(documents.map { ($0.identifier, $0.reference) }, uniquingKeysWith: { first, _ in first })
         var roots: [String: String] = [:]
         for document in documents {

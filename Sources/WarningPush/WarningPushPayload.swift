@@ -8,7 +8,7 @@ import Warnings
 /// the title and the description the body, cut at a character so that the whole payload stays within APNs' 4 KB.
 enum WarningPushPayload {
     /// `{"aps":{"alert":{"title","body"},"sound":"default","thread-id":"warnings"},"warning":{…}}` for `entry` (an
-    /// entry as `weather_warnings` stores it); `root` names the warning across its Updates.
+    /// entry as Warnings stores it: ``StoredWarning``); `root` names the warning across its Updates.
     static func warning(entry: String, root: String) -> String? {
         let bytes = Array(entry.utf8)
         guard let object = try? JSONScanner.parse(bytes), object.isObject else { return nil }
