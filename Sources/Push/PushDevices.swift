@@ -34,6 +34,25 @@ public enum PushDevices {
         try connection.query("SELECT id::text AS id FROM push_devices WHERE app = $1 AND token = $2", [app, token.lowercased()]).first?.decode(String.self, "id")
     }
 
+    /// A registered device as its feature shows it.
+    public struct Device: Sendable, Equatable {
+        public var id: String
+        public var token: String
+        public var environment: APNsEnvironment
+        public var createdAt: Date
+    }
+
+    /// The device registered as `id`, if any.
+    public static func device(_ id: String, on connection: PostgresConnection) throws -> Device? {
+        guard let row = try connection.query(
+            "SELECT id::text AS id, token, environment, created_at FROM push_devices WHERE id = $1::uuid", [id]).first
+        else { return nil }
+        return Device(
+            id: try row.decode(String.self, "id"), token: try row.decode(String.self, "token"),
+            environment: APNsEnvironment(rawValue: try row.decode(String.self, "environment")) ?? .production,
+            createdAt: try row.decode(Date.self, "created_at"))
+    }
+
     /// Changes a registered device's token or environment and marks it seen; `false` when there is no such device.
     /// A token held by another registration of the same app moves here (that one is deleted).
     public static func update(_ id: String, token: String, environment: APNsEnvironment, on connection: PostgresConnection) throws -> Bool {

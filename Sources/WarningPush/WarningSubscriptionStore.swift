@@ -8,8 +8,9 @@ import Push
 import WarningPushFormat
 import Warnings
 
-/// Registrations for warnings in PostgreSQL (`warning_subscriptions` beside the push engine's `push_devices`): made,
-/// shown, changed and deleted with the secret the registration returned (only its SHA-256 is kept).
+/// Registrations for warnings in PostgreSQL (`warning_subscriptions`, each row beside the push engine's device it refers
+/// to, asked through ``PushDevices``): made, shown, changed and deleted with the secret the registration returned (only
+/// its SHA-256 is kept).
 public final class WarningSubscriptionStore: Sendable {
     /// A registration as `GET /v1/devices/{id}` shows it: everything stored about the device.
     public struct Stored: Sendable, Equatable {
@@ -68,24 +69,22 @@ public final class WarningSubscriptionStore: Sendable {
             guard
                 let row = try connection.query(
                     """
-                    SELECT d.id::text AS id, d.token, d.environment, s.language, ST_AsText(s.places) AS places, s.min_severity::int AS severity,
-                        s.all_clear, d.created_at, now() AS seen_at
-                    FROM warning_subscriptions s JOIN push_devices d ON d.id = s.device_id
-                    WHERE s.device_id = $1::uuid AND s.secret_hash = $2
+                    SELECT s.language, ST_AsText(s.places) AS places, s.min_severity::int AS severity, s.all_clear, now() AS seen_at
+                    FROM warning_subscriptions s WHERE s.device_id = $1::uuid AND s.secret_hash = $2
                     """, [id, hash]
-                ).first
+                ).first,
+                let device = try PushDevices.device(id, on: connection)
             else { return nil }
             try PushDevices.touch(id, on: connection)
             return Stored(
-                id: try row.decode(String.self, "id"),
+                id: device.id,
                 registration: DeviceRegistration(
-                    token: try row.decode(String.self, "token"),
-                    environment: APNsEnvironment(rawValue: try row.decode(String.self, "environment")) ?? .production,
+                    token: device.token, environment: device.environment,
                     language: WarningLanguage(rawValue: try row.decode(String.self, "language")) ?? .fi,
                     places: Self.points(try row.decode(String.self, "places")),
                     minimumSeverity: CAPSeverity(rawValue: try row.decode(Int.self, "severity")) ?? .moderate,
                     allClear: try row.decode(Bool.self, "all_clear")),
-                createdAt: try row.decode(Date.self, "created_at"), seenAt: try row.decode(Date.self, "seen_at"))
+                createdAt: device.createdAt, seenAt: try row.decode(Date.self, "seen_at"))
         }
     }
 
