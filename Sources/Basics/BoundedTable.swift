@@ -42,3 +42,5 @@ public struct BoundedTable<Key: Hashable, Value> {
         bytes = 0
     }
 }
+
+extension BoundedTable: Sendable where Key: Sendable, Value: Sendable {}

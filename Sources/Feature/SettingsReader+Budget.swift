@@ -2,13 +2,12 @@ import Basics
 import Limits
 
 extension SettingsReader {
-    /// A request budget: `<prefix>_REQUESTS_PER_MINUTE`, `<prefix>_BURST` and `<prefix>_CLIENT_SHARE`
-    /// (`PIER_FMI` → `PIER_FMI_REQUESTS_PER_MINUTE`, …), each defaulting to `value`'s. The bounds leave room for what
-    /// one replica serves from memory (a community's reads: tens of thousands a second).
+    /// An upstream's request budget: `<prefix>_REQUESTS_PER_MINUTE`, `<prefix>_BURST` and `<prefix>_CLIENT_SHARE`
+    /// (`PIER_FMI` → `PIER_FMI_REQUESTS_PER_MINUTE`, …), each defaulting to `value`'s.
     public func budget(_ prefix: String, default value: BudgetSettings) throws -> BudgetSettings {
         BudgetSettings(
-            ratePerMinute: try number(prefix + "_REQUESTS_PER_MINUTE", default: value.ratePerMinute, in: 0...100_000_000),
-            burst: try int(prefix + "_BURST", default: value.burst, in: 1...10_000_000),
+            ratePerMinute: try number(prefix + "_REQUESTS_PER_MINUTE", default: value.ratePerMinute, in: 0...1_000_000),
+            burst: try int(prefix + "_BURST", default: value.burst, in: 1...100_000),
             clientShare: try number(prefix + "_CLIENT_SHARE", default: value.clientShare, in: 0.001...1))
     }
 

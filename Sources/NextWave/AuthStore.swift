@@ -165,7 +165,7 @@ public final class AuthStore: Sendable {
         guard UUID(uuidString: id) != nil else { return false }
         return try await pool.transaction { connection in
             try connection.execute("DELETE FROM push_devices WHERE id IN (SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid)", [id])
-            try CommunityChange.checkins.announce(on: connection)
+            // Another replica hearing it forgets the counts too (``CommunityService/changed(_:)``).
             try CommunityChange.deleted(id).announce(on: connection)
             return try connection.execute("DELETE FROM nextwave_users WHERE id = $1::uuid", [id]) == 1
         }

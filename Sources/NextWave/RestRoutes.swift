@@ -85,23 +85,22 @@ struct RestRoutes: Sendable {
             try WaveIDs.checkSize(request.body.count)
             let caller = try community.caller(of: request)
             let waves = try WaveIDs(body: request.body)
-            if let held = community.counts.answer(waves) { return .response(.json(held, headers: Self.noStore)) }
-            // Only what memory cannot answer costs PostgreSQL, and so a share.
-            try community.reads.admit(request, user: caller.userID)
-            return .later { Self.json(try await community.counts.load(waves), status: .ok) }
+            let held = community.counts.answer(waves).map { HTTPResponse.json($0, headers: Self.noStore) }
+            return try Self.fromMemory(held, request, user: caller.userID, community) {
+                Self.json(try await community.counts.load(waves), status: .ok)
+            }
         }
         try PostgRESTArguments.checkSize(request.body.count, function: name, maximum: CommunityFunctions.maximumBody)
         let caller = try community.caller(of: request)
         let arguments = try PostgRESTArguments.parse(
             request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? CommunityFunctions.leaderboardParameters : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
-        // As for the counts, an answer memory holds spends nothing; what reaches PostgreSQL spends a share.
         guard let user = caller.userID else { throw PostgRESTError(status: 401, code: "42501", message: "permission denied for function \(name)") }
         guard name == CommunityFunctions.leaderboard else {
-            if let held = community.figures.held(name, user: user) { return .response(Self.json(held, status: .ok)) }
-            try community.reads.admit(request, user: user)
-            let sql = community.riderSQL(name)
-            return .later { Self.json(try await community.figures.load(name, user: user, sql: sql), status: .ok) }
+            let held = community.figures.held(name, user: user).map { Self.json($0, status: .ok) }
+            return try Self.fromMemory(held, request, user: user, community) {
+                Self.json(try await community.figures.load(name, user: user, sql: community.riderSQL(name)), status: .ok)
+            }
         }
         let station = arguments["p_station_id"]
         guard station == nil || station?.isNull == true || station?.string != nil else { throw PostgRESTArguments.invalid("p_station_id", "text or null") }
@@ -110,9 +109,21 @@ struct RestRoutes: Sendable {
             throw PostgRESTArguments.invalid("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
         }
         let board = community.leaderboard
-        if let held = board.held(station: station?.string, limit: limit, user: user) { return .response(.json(held, headers: Self.noStore)) }
+        let held = board.held(station: station?.string, limit: limit, user: user).map { HTTPResponse.json($0, headers: Self.noStore) }
+        return try Self.fromMemory(held, request, user: user, community) {
+            .json(try await board.answer(station: station?.string, limit: limit, user: user), headers: Self.noStore)
+        }
+    }
+
+    /// The reads share's one rule for the functions: an answer memory holds is sent at once and spends nothing; one that
+    /// reaches PostgreSQL spends the caller's share first (the share guards PostgreSQL).
+    private static func fromMemory(
+        _ held: HTTPResponse?, _ request: HTTPRequest, user: String?, _ community: CommunityService,
+        load: @escaping @Sendable () async throws -> HTTPResponse
+    ) throws -> FastAnswer {
+        if let held { return .response(held) }
         try community.reads.admit(request, user: user)
-        return .later { .json(try await board.answer(station: station?.string, limit: limit, user: user), headers: Self.noStore) }
+        return .later(load)
     }
 
     static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]

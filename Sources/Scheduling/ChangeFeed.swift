@@ -10,8 +10,10 @@ import Synchronization
 public final class ChangeFeed: Sendable {
     static let channel = "pier_data_changed"
 
-    /// Tells this process's notifications apart from the others'.
-    public let instance = UUID().uuidString
+    /// Tells this process's notifications apart from the others' (one for the process: what ``announce(_:on:)`` sends
+    /// from a store's transaction is this process's too).
+    public let instance = ChangeFeed.process
+    private static let process = UUID().uuidString
     private let url: String
     private let logger: Logger
     private let running = Mutex(true)
@@ -44,15 +46,12 @@ public final class ChangeFeed: Sendable {
         }
     }
 
-    /// Publishes that `source` changed within the caller's transaction on `connection`: the others hear it once the
-    /// transaction commits, and nothing if it rolls back. Every process hears it, this one included — the caller has no
-    /// feed of its own (a store's write, a command, a nightly job), so its memory is told by it directly or again.
+    /// Publishes that `source` changed within the caller's transaction on `connection`: the other processes hear it once
+    /// the transaction commits, and nothing if it rolls back. This process does not hear it: the caller tells its own
+    /// memory (hearing it again would throw away what was read in between).
     public static func announce(_ source: String, on connection: PostgresConnection) throws {
-        _ = try connection.query("SELECT pg_notify($1, $2)", [channel, "\(source) \(everyone)"])
+        _ = try connection.query("SELECT pg_notify($1, $2)", [channel, "\(source) \(process)"])
     }
-
-    /// The sender of ``announce(_:on:)``: never a process's `instance` (those are UUIDs).
-    static let everyone = "*"
 
     private func listen() {
         var connection: PostgresConnection?

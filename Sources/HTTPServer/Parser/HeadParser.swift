@@ -27,9 +27,9 @@ enum HeadParser {
         }
     }
 
-    /// `fieldCount`: how many field lines the head holds, when the caller counted them (room is made once).
+    /// `fieldCount`: how many field lines the head holds, as the caller counted them (room is made once).
     static func parse(
-        _ head: UnsafeBufferPointer<UInt8>, requestLineEnd: Int, fieldCount: Int = 0, limits: ParserLimits
+        _ head: UnsafeBufferPointer<UInt8>, requestLineEnd: Int, fieldCount: Int, limits: ParserLimits
     ) -> Result<FramedHead, HTTPParseError> {
         // Request line: method SP request-target SP HTTP-version
         let line = UnsafeBufferPointer(rebasing: head[0..<requestLineEnd])
