@@ -131,8 +131,8 @@ let package = Package(
         .target(
             name: "NextWave",
             dependencies: [
-                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "PostgRESTFormat", "Push",
-                "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Lakes", "Limits", "Metrics", "Parsing", "Postgres",
+                "PostgRESTFormat", "Push", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Testing"],

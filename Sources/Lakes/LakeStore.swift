@@ -11,6 +11,11 @@ public struct LakeStore: Sendable {
         self.pool = pool
     }
 
+    /// The level history as a relation another feature's query may read (Next Wave's `lake_water_levels`): `lake`
+    /// (MeteoNews' name), `day` (a `date`, Europe/Zurich), `level_m` (metres) and `read_at` (when it was scraped; null
+    /// for an imported day). Read-only: only Lakes writes the history.
+    public static let levelHistory = "(SELECT lake, day, level_m, read_at FROM lake_levels)"
+
     /// Replaces the table and records each lake's level as its reading for `day` (the scrape's Zurich date): a
     /// newer scrape of the day replaces an older one and an imported row; levels older than `retentionDays` go.
     public func replace(with snapshot: LakeSnapshot, day: CalendarDate, retentionDays: Int) async throws {

@@ -3,6 +3,7 @@ import Crypto
 import Foundation
 import Parsing
 import Postgres
+import Push
 import SupabaseAuth
 
 /// Anonymous users and their sessions in PostgreSQL (Migrations/0027): sign-up, the refresh token's rotation, the
@@ -164,7 +165,7 @@ public final class AuthStore: Sendable {
     public func deleteUser(_ id: String) async throws -> Bool {
         guard UUID(uuidString: id) != nil else { return false }
         return try await pool.transaction { connection in
-            try connection.execute("DELETE FROM push_devices WHERE id IN (SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid)", [id])
+            try connection.execute(PushDevices.deletion(of: "SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid"), [id])
             // Another replica hearing it forgets the counts too (``CommunityService/changed(_:)``).
             try CommunityChange.deleted(id).announce(on: connection)
             return try connection.execute("DELETE FROM nextwave_users WHERE id = $1::uuid", [id]) == 1

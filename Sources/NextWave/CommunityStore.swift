@@ -184,7 +184,7 @@ final class CommunityStore: Sendable {
         if case .devices = table.writes {
             // The token is the push engine's device: deleting it takes its pending pushes along. The rows answered are
             // read from the statement's snapshot, before the deletion.
-            statement = "WITH w AS (DELETE FROM push_devices WHERE id IN (SELECT device_id FROM \(table.source) WHERE \(conditions))) "
+            statement = "WITH w AS (\(PushDevices.deletion(of: "SELECT device_id FROM \(table.source) WHERE \(conditions)"))) "
                 + CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)")
         } else {
             statement = "WITH w AS (DELETE FROM \(table.source) WHERE \(conditions) RETURNING *) " + CommunitySQL.aggregate("SELECT \(select) FROM w")
@@ -205,10 +205,11 @@ final class CommunityStore: Sendable {
     static func capDevices(of users: String, _ parameters: [any PostgresEncodable], keeping cap: Int, on connection: PostgresConnection) throws {
         try connection.execute(
             """
-            DELETE FROM push_devices WHERE id IN (
+            \(PushDevices.deletion(of: """
                 SELECT device_id FROM (
                     SELECT device_id, row_number() OVER (PARTITION BY user_id ORDER BY updated_at DESC) AS n FROM nextwave_devices WHERE \(users)) ranked
-                WHERE n > $\(parameters.count + 1))
+                WHERE n > $\(parameters.count + 1)
+                """))
             """, parameters + [cap])
     }
 

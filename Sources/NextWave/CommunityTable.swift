@@ -1,4 +1,6 @@
+import Lakes
 import PostgRESTFormat
+import Push
 
 /// One of the five tables the apps reach through `/rest/v1/<name>`, as PostgREST shows it under the app's row-level
 /// security, fixed where the app's backend was too open: the columns a client may name and the SQL each is read from,
@@ -74,10 +76,13 @@ struct CommunityTable: Sendable {
         columns: [Column("user_id", "uuid"), Column("display_name", "text"), Column("updated_at", "timestamptz", writable: false)],
         key: ["user_id"], writes: .rows(merging: true), held: .names)
 
-    /// A device token is the push engine's device (`push_devices`) under one user.
+    /// A device token is the push engine's device (``PushDevices``) under one user.
     static let deviceTokens = CommunityTable(
         name: "device_tokens",
-        source: "(SELECT n.device_id, n.user_id, d.token, n.platform, n.updated_at FROM nextwave_devices n JOIN push_devices d ON d.id = n.device_id) AS device_tokens",
+        source: """
+            (SELECT n.device_id, n.user_id, d.token, n.platform, n.updated_at
+             FROM nextwave_devices n JOIN \(PushDevices.tokens) d ON d.id = n.device_id) AS device_tokens
+            """,
         owner: "user_id",
         columns: [Column("user_id", "uuid"), Column("token", "text"), Column("platform", "text"), Column("updated_at", "timestamptz", writable: false)],
         key: ["user_id", "token"], writes: .devices, deletes: true)
@@ -93,10 +98,10 @@ struct CommunityTable: Sendable {
         // Never changed once stored (the app's table had no update policy): a re-import, merged or not, is nothing.
         key: ["user_id", "session_key"], writes: .rows(merging: false), held: .rides)
 
-    /// Pier's own level history (`lake_levels`, MeteoNews' names, matched without regard to case as the app does); the
-    /// app's writes are accepted and change nothing. `level_m` as Supabase's `numeric(7,3)` wrote it.
+    /// Pier's own level history (``LakeStore/levelHistory``, MeteoNews' names, matched without regard to case as the app
+    /// does); the app's writes are accepted and change nothing. `level_m` as Supabase's `numeric(7,3)` wrote it.
     static let lakeLevels = CommunityTable(
-        name: "lake_water_levels", source: "lake_levels", owner: nil,
+        name: "lake_water_levels", source: "\(LakeStore.levelHistory) AS levels", owner: nil,
         columns: [
             Column("lake_name", "text", read: "lake", folded: true), Column("date", "date", read: "day"), Column("level_m", "numeric", read: "level_m::numeric(7,3)"),
             Column("recorded_at", "timestamptz", read: "coalesce(read_at, day::timestamptz)", writable: false),

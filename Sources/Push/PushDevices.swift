@@ -68,6 +68,17 @@ public enum PushDevices {
         try connection.execute("UPDATE push_devices SET seen_at = now() WHERE id = $1::uuid", [id])
     }
 
+    /// The statement that deletes the devices whose ids the query `ids` selects (one `uuid` column), with everything that
+    /// refers to them and their pending pushes — for a feature's own statement (a CTE, or alone) when the ids come from
+    /// its own rows: Push's table stays Push's.
+    public static func deletion(of ids: String) -> String {
+        "DELETE FROM push_devices WHERE id IN (\(ids))"
+    }
+
+    /// The devices as a relation a feature's query may join on its own rows' device ids: `id` (`uuid`) and `token`
+    /// (lower-case hex).
+    public static let tokens = "(SELECT id, token FROM push_devices)"
+
     /// Deletes a device with everything that refers to it; `false` when there was none.
     public static func delete(_ id: String, on connection: PostgresConnection) throws -> Bool {
         try connection.execute("DELETE FROM push_devices WHERE id = $1::uuid", [id]) == 1
