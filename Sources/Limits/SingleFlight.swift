@@ -18,15 +18,6 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         running.withLock { $0[key] != nil }
     }
 
-    /// The task running for `key`; else, when `admit` (asked under the lock, so a decision and the start are
-    /// one step) says so, `work` started now; else `nil`.
-    public func task(for key: Key, startingIf admit: () -> Bool, _ work: @escaping @Sendable () async -> Value) -> Task<Value, Never>? {
-        running.withLock { running in
-            if let task = running[key] { return task }
-            return admit() ? start(key, work, in: &running) : nil
-        }
-    }
-
     /// Called with the lock held: the task is in the table before it can finish and remove itself.
     private func start(_ key: Key, _ work: @escaping @Sendable () async -> Value, in running: inout [Key: Task<Value, Never>]) -> Task<Value, Never> {
         let task = Task {

@@ -14,7 +14,15 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     }
 
     public let limits: UpstreamLimits<Client>
-    private let calls = SingleFlight<Key, Value>()
+    /// One call per key: the caller that starts it asks the budget (and waits its turn) inside it, so the callers
+    /// that join it meanwhile ask nothing.
+    private let calls = SingleFlight<Key, Attempt>()
+
+    /// What the one call for a key came to, and whose share refused it.
+    private enum Attempt: Sendable {
+        case answered(Value)
+        case refused(UpstreamLimits<Client>.Refused, spentBy: Client?)
+    }
 
     public var budget: RequestBudget<Client> { limits.budget }
 
@@ -28,26 +36,40 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
         self.limits = limits
     }
 
-    /// Whether a call for `key` is under way (a caller now would join it and take no token).
-    public func isCalling(_ key: Key) -> Bool {
-        calls.isRunning(key)
+    /// Joins the call under way for `key`, or starts one that runs `work` when the upstream is not paused and the
+    /// budget (and the share of each of `clients`, narrowest first) has a token. A caller a little ahead of its share
+    /// waits for its turn (``UpstreamLimits/waitForTurn(after:clients:waited:)``) — and whoever asks for the key
+    /// meanwhile waits with it, spending nothing: the share is asked once per call, by the caller that makes it. A
+    /// joiner is refused with the call only when the refusal is everyone's (the budget, a pause) or names a share it
+    /// counts against too; else it asks for itself (another client joined a call its neighbour could not make).
+    public func call(_ key: Key, clients: [Client], _ work: @escaping @Sendable () async -> Value) async -> Outcome {
+        var attempt = await calls.value(for: key) { [limits] in await Self.attempt(limits, clients, work) }
+        for _ in 0..<Self.retries {
+            guard case .refused(_, let spentBy?) = attempt, !clients.contains(spentBy) else { break }
+            attempt = await calls.value(for: key) { [limits] in await Self.attempt(limits, clients, work) }
+        }
+        switch attempt {
+        case .answered(let value):
+            return .answered(value)
+        case .refused(var refused, let spentBy):
+            refused.by = spentBy.flatMap(clients.firstIndex(of:))
+            return .refused(refused)
+        }
     }
 
-    /// Joins the call running for `key`, or starts `work` when the upstream is not paused and the budget
-    /// (and the share of each of `clients`, narrowest first) has a token — decided under the same lock as the
-    /// start, so concurrent callers for one key spend one token between them. A caller a little ahead of its
-    /// share waits for its turn (``UpstreamLimits/waitForTurn(after:client:waited:)``).
-    public func call(_ key: Key, clients: [Client], _ work: @escaping @Sendable () async -> Value) async -> Outcome {
+    /// How often a joiner refused for another client's share asks again (each time joining whatever call is under way).
+    private static var retries: Int { 3 }
+
+    /// The call's maker: a token for each of `clients` (waiting its turn while that is allowed), then `work`.
+    private static func attempt(
+        _ limits: UpstreamLimits<Client>, _ clients: [Client], _ work: @escaping @Sendable () async -> Value
+    ) async -> Attempt {
         var waited = 0.0
         while true {
-            var refused = UpstreamLimits<Client>.Refused(.budget, retryAfter: 1)
-            let task = calls.task(for: key, startingIf: {
-                guard let refusal = limits.admit(clients) else { return true }
-                refused = refusal
-                return false
-            }, work)
-            if let task { return .answered(await task.value) }
-            guard await limits.waitForTurn(after: refused, clients: clients, waited: waited) else { return .refused(refused) }
+            guard let refused = limits.admit(clients) else { return .answered(await work()) }
+            guard await limits.waitForTurn(after: refused, clients: clients, waited: waited) else {
+                return .refused(refused, spentBy: refused.refusal == .clientShare ? refused.by.map { clients[$0] } : nil)
+            }
             waited += refused.retryAfter
         }
     }

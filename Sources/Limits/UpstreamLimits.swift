@@ -101,16 +101,15 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
 
     /// Whether `clients` (narrowest first) would be refused for their own share even after waiting their turn, or
     /// already have as many requests under way or waiting as they may (checked before any work on their behalf;
-    /// takes nothing). `joining`: the request would join a call already under way for its key — it costs no call,
-    /// so the cap on requests at once does not apply to it.
+    /// takes nothing). Ask it only for a request that would make a call: one joining a call under way costs none.
     @_specialize(exported: true, where Client == ClientGroup)
-    public func precheck(_ clients: [Client], joining: @autoclosure () -> Bool = false) -> Refused? {
+    public func precheck(_ clients: [Client]) -> Refused? {
         let (seconds, by) = budget.clientWait(for: clients)
         if seconds > waiting.maxWait {
             let early = budget.refusedEarly(clients, wait: seconds)
             return early.refusal == .budget ? Refused(.budget, retryAfter: early.retryAfter) : Refused(.clientShare, retryAfter: seconds, by: by)
         }
-        if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient), !joining() {
+        if let full = Self.full(clients, in: underWay, limit: waiting.requestsPerClient) {
             return Refused(.concurrency, retryAfter: 1, by: full)
         }
         if seconds > 0, let full = Self.full(clients, in: waiters, limit: waiting.waitingPerClient) {

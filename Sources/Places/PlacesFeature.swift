@@ -67,8 +67,8 @@ public struct PlacesFeature: Feature {
         let places: @Sendable (HTTPRequest, Date) throws -> PlacesKey = { request, _ in try PlacesQuery.key(request.query) }
         if let service {
             router.onDemand(
-                Self.placesPath, places, spenders: service.places.upstream.spenders, cached: service.cachedPlaces(for:now:), refusal: service.refusal(for:client:now:),
-                answer: { await service.places(for: $0, client: $1, refusalChecked: true) })
+                Self.placesPath, places, spenders: service.places.upstream.spenders, cached: service.cachedPlaces(for:now:), admission: service.admission(for:client:now:),
+                answer: { await service.places(for: $0, client: $1, claim: $2) })
         } else {
             router.notConfigured(Self.placesPath, notConfigured, places)
         }

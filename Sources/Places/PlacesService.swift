@@ -90,15 +90,15 @@ public final class PlacesService: Sendable {
         places.cachedResponse(for: aliases.peek(key) ?? key, now: now)
     }
 
-    /// The refusal of a client whose share is spent, decided from memory before the nearest stored point is looked
-    /// up (``OnDemand/refusal(for:client:now:)``).
-    public func refusal(for key: PlacesKey, client: Spender?, now: Date = Date()) -> OnDemandResponse? {
-        places.refusal(for: aliases.peek(key) ?? key, client: client, now: now)
+    /// Decided from memory before the nearest stored point is looked up (``OnDemand/admission(for:client:now:)``):
+    /// the refusal of a client whose share is spent, or the request's claim.
+    public func admission(for key: PlacesKey, client: Spender?, now: Date = Date()) -> OnDemandAdmission<OnDemandResponse> {
+        places.admission(for: aliases.peek(key) ?? key, client: client, now: now)
     }
 
-    /// `refusalChecked`: the route asked ``refusal(for:client:now:)`` just before.
-    public func places(for key: PlacesKey, client: Spender?, refusalChecked: Bool = false) async -> OnDemandResponse {
-        await places.admitted(aliases.peek(key) ?? key, client: client, refusalChecked: refusalChecked) {
+    /// `claim`: the route asked ``admission(for:client:now:)`` just before.
+    public func places(for key: PlacesKey, client: Spender?, claim: OnDemandClaim? = nil) async -> OnDemandResponse {
+        await places.admitted(aliases.peek(key) ?? key, client: client, claim: claim) {
             let (canonical, asking) = await canonical(for: key)
             defer { if asking { pending.withLock { $0.removeAll { $0 == canonical } } } }
             return await places.admittedResponse(for: canonical, client: client)

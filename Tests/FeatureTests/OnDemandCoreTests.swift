@@ -43,6 +43,12 @@ final class OnDemandCoreTests: XCTestCase {
             report: UpstreamReport(source: "test", board: nil))
     }
 
+    /// The refusal ``OnDemandCore/admission(for:client:now:)`` decides (the claim of a request let through is dropped).
+    private func refusal(_ core: OnDemandCore<Source>, for key: String, client: Spender) -> OnDemandOutcome<String>? {
+        if case .refused(let outcome) = core.admission(for: key, client: client) { return outcome }
+        return nil
+    }
+
     private func unavailable(_ outcome: OnDemandOutcome<String>?, file: StaticString = #filePath, line: UInt = #line) -> OnDemandUnavailable? {
         guard case .unavailable(let why)? = outcome else {
             XCTFail("expected nothing to serve, got \(String(describing: outcome))", file: file, line: line)
@@ -87,11 +93,11 @@ final class OnDemandCoreTests: XCTestCase {
         let first = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
         let second = Spender(try XCTUnwrap(IPAddress("203.0.113.9")))
         guard case .answer = await core.answer("a", client: first) else { return XCTFail("the first client's call") }
-        XCTAssertNil(core.refusal(for: "b", client: second), "the second client has a share left")
+        XCTAssertNil(refusal(core, for: "b", client: second), "the second client has a share left")
         guard case .answer = await core.answer("b", client: second) else { return XCTFail("the second client's call") }
 
         // The first client's share is spent but the shared budget is too: nobody's share to blame (503).
-        let everyones = try XCTUnwrap(unavailable(core.refusal(for: "c", client: first)))
+        let everyones = try XCTUnwrap(unavailable(refusal(core, for: "c", client: first)))
         XCTAssertEqual(everyones.cause, .upstream)
         XCTAssertEqual(everyones.reason, "the request budget for Upstream is spent")
         XCTAssertEqual(everyones.httpError().response.status.code, 503)
@@ -103,15 +109,25 @@ final class OnDemandCoreTests: XCTestCase {
         let core = core(source, budget: .init(ratePerMinute: 1, burst: 4, clientShare: 0.25))
         let greedy = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
         guard case .answer = await core.answer("a", client: greedy) else { return XCTFail("its one call") }
-        let why = try XCTUnwrap(unavailable(core.refusal(for: "b", client: greedy)))
+        let why = try XCTUnwrap(unavailable(refusal(core, for: "b", client: greedy)))
         XCTAssertEqual(why.cause, .clientShare)
         XCTAssertEqual(why.reason, "this client has used its share of the request budget for Upstream")
         let response = why.httpError().response
         XCTAssertEqual(response.status.code, 429)
         XCTAssertNotNil(response.headers["retry-after"])
         // What memory holds for the key is served stale instead, with the same reason.
-        guard case .answer(let held)? = core.refusal(for: "a", client: greedy) else { return XCTFail("stale instead of a refusal") }
+        guard case .answer(let held)? = refusal(core, for: "a", client: greedy) else { return XCTFail("stale instead of a refusal") }
         XCTAssertEqual(held.staleBecause?.cause, .clientShare)
+    }
+
+    /// `greedy` (past its share) asks for `c` while another client's request for it is past memory.
+    private func checkJoining(_ core: OnDemandCore<Source>, _ greedy: Spender) throws {
+        guard case .admitted(let maker) = core.admission(for: "c", client: Spender(try XCTUnwrap(IPAddress("203.0.113.9")))) else {
+            return XCTFail("another client's new key")
+        }
+        XCTAssertFalse(maker.joins)
+        guard case .admitted(let joiner) = core.admission(for: "c", client: greedy) else { return XCTFail("a joiner is not refused") }
+        XCTAssertTrue(joiner.joins)
     }
 
     func testASpenderWithoutTheCredentialRequiredIsTold401AndNothingIsAsked() async throws {

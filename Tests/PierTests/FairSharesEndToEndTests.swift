@@ -161,6 +161,58 @@ final class FairSharesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// An app loading a station list: one cold key spends part of the client's share, then ten requests at once for a
+    /// second cold key. One upstream call answers the ten, so none of them is refused for the share — the share is asked
+    /// once per upstream call, by the request that makes it. For every on-demand upstream, with its shipped budget.
+    func testRequestsJoiningOneCallSpendNoShare() throws {
+        let pier = try startPier([
+            "PIER_FETCH": "off", "PIER_OPENWEATHER_KEY": "test-key", "PIER_NSW_API_KEY": "test-key", "PIER_GEOAPIFY_KEY": "test-key",
+        ])
+        try checkJoiners(pier, [
+            (.openweather, "/v1/lake-weather?lat=46.5065&lon=6.6268", "/v1/lake-weather?lat=47.2260&lon=8.8180", nil),
+            (.tfnsw, "/v1/nsw/departures?stop=G203519", "/v1/nsw/departures?stop=203294", nil),
+            (.transport, "/v1/stationboard?id=8503651&limit=30", "/v1/stationboard?id=8503652&limit=30", nil),
+            (.geoapify, "/v1/places?lat=49.45&lon=11.07&radius=5000&categories=tourism.attraction",
+             "/v1/places?lat=49.55&lon=11.07&radius=5000&categories=tourism.attraction", nil),
+            (.geoapify, "/v1/geocode?text=N%C3%BCrnberg&lang=de", "/v1/geocode?text=F%C3%BCrth&lang=de", nil),
+            (.wikipedia, "/v1/wikipedia/de/summary/Sch%C3%B6ner_Brunnen", "/v1/wikipedia/de/summary/Kaiserburg_N%C3%BCrnberg", nil),
+        ])
+        XCTAssertEqual(pier.stop(), 0)
+
+        // FMI's forecast per cell and per place name, then MET Norway's stand-in while FMI fails.
+        let weather = try startPier(["PIER_CONTACT": "ops@example.org"])
+        _ = try waitForData(weather, "/v1/weather?lat=60.17&lon=24.94")
+        try checkJoiners(weather, [
+            (.fmi, "/v1/weather?lat=61.50&lon=23.76", "/v1/weather?lat=62.24&lon=25.75", "latlon"),
+            (.fmi, "/v1/weather?place=helsinki", "/v1/weather?place=kumpula", "place"),
+        ])
+        upstream.set(.fmi, .status(500))
+        try checkJoiners(weather, [(.metNorway, "/v1/weather?lat=65.01&lon=25.47", "/v1/weather?lat=66.50&lon=25.72", nil)])
+        XCTAssertEqual(weather.stop(), 0)
+    }
+
+    /// For each case, from a client of its own: `first`, then ten requests at once for `second` while the upstream takes
+    /// half a second — none refused, one upstream call (those with `asked` in their query when given).
+    private func checkJoiners(_ pier: PierProcess, _ cases: [(FixtureUpstream.Upstream, first: String, second: String, asked: String?)]) throws {
+        let port = pier.port
+        for (index, (double, first, second, asked)) in cases.enumerated() {
+            let client = "2001:db8:\(index + 1)::7"
+            let calls = { self.upstream.requests(double).filter { request in asked.map { request.query[$0] != nil } ?? true }.count }
+            XCTAssertEqual(try RawClient.request(port: port, first, headers: [("X-Forwarded-For", client)]).status / 100, 2, first)
+            let before = calls()
+            upstream.set(double, .delayed(0.5))
+            let answers = try concurrently((0..<10).map { _ in
+                { try RawClient.request(port: port, second, headers: [("X-Forwarded-For", client)]).status }
+            })
+            upstream.set(double, .normal)
+            XCTAssertEqual(answers.map(\.status).filter { $0 == 429 || $0 == 503 }, [], "\(second): \(answers.map(\.status))")
+            XCTAssertEqual(calls() - before, 1, "\(second): one call answered all ten")
+        }
+        let metrics = try RawClient.request(port: port, "/metrics").bodyText
+        let refusals = metrics.split(separator: "\n").filter { $0.hasPrefix("pier_upstream_refusals_total") && !$0.hasSuffix(" 0") }
+        XCTAssertEqual(refusals, [], "nobody refused")
+    }
+
     func testAFloodOfColdKeysIsRefusedWhileAnotherUsersNewCityIsAnswered() throws {
         let pier = try startPier(["PIER_FETCH": "off", "PIER_GEOAPIFY_KEY": "test-key"])
         let port = pier.port

@@ -108,6 +108,29 @@ final class ClientGroupLimitsTests: XCTestCase {
         XCTAssertNil(limits.precheck(IPAddress("203.0.113.1")!.groups), "another client is not held up")
     }
 
+    func testCallersJoiningACallWaitingForItsTurnSpendNothing() async throws {
+        // One token a second for a client, two at once; waits up to 1.5 s, two waiting at most.
+        let limits = UpstreamLimits<ClientGroup>(
+            budget: .init(ratePerMinute: 120, burst: 4, clientShare: 0.5), waiting: .init(maxWait: 1.5, waitingPerClient: 2),
+            clock: { Double(MonotonicClock.now()) / 1e9 })
+        let gate = UpstreamGate<Int, ClientGroup, Int>(limits: limits)
+        let app = IPAddress("198.51.100.7")!.groups
+        let calls = Calls()
+        for key in 0..<2 { guard case .answered = await gate.call(key, clients: app, { key }) else { return XCTFail("its share") } }
+        // Its share spent for a second: the call for key 2 waits its turn, and ten callers for key 2 wait with it.
+        let answered = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<10 {
+                group.addTask {
+                    if case .answered = await gate.call(2, clients: app, { calls.count() }) { true } else { false }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+        }
+        XCTAssertEqual(answered, 10, "none refused although two may wait")
+        XCTAssertEqual(calls.made, 1)
+
+    }
+
     func testAClientAndItsNetworkHaveABoundedNumberOfRequestsUnderWay() {
         let limits = UpstreamLimits<ClientGroup>(budget: .init(), waiting: .init(requestsPerClient: 2), clock: { 0 })
         let client = IPAddress("2001:db8:0:1::7")!.groups
@@ -124,4 +147,11 @@ final class ClientGroupLimitsTests: XCTestCase {
         XCTAssertEqual(limits.busiest(IPAddress("2001:db8:0:20::7")!.groups), 1, "the /56 is full")
         XCTAssertEqual(limits.precheck(IPAddress("2001:db8:0:20::7")!.groups)?.refusal, .concurrency, "refused before any work")
     }
+}
+
+/// Calls made by a gate's work.
+private final class Calls: Sendable {
+    private let counted = Mutex(0)
+    func count() -> Int { counted.withLock { $0 += 1; return 2 } }
+    var made: Int { counted.withLock { $0 } }
 }

@@ -88,36 +88,34 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         core.holds(key)
     }
 
-    /// A refusal decided from memory alone (``OnDemandCore/refusal(for:client:now:)``), rendered; `nil`: go on
-    /// (``response(for:client:now:refusalChecked:)``).
-    public func refusal(for request: Source.Request, client: Spender?, now: Date = Date()) -> OnDemandResponse? {
-        core.refusal(for: source.key(of: request), client: client, now: now).map { respond($0, to: request, now: now) }
+    /// Decided from memory alone (``OnDemandCore/admission(for:client:now:)``): a refusal, rendered, or the request's
+    /// claim for ``response(for:client:now:claim:)``.
+    public func admission(for request: Source.Request, client: Spender?, now: Date = Date()) -> OnDemandAdmission<OnDemandResponse> {
+        core.admission(for: source.key(of: request), client: client, now: now).map { respond($0, to: request, now: now) }
     }
 
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (``OnDemandCore``).
-    /// `refusalChecked`: the caller (the route, on the event loop) has just asked ``refusal(for:client:now:)``.
+    /// `claim`: the caller (the route, on the event loop) has just asked ``admission(for:client:now:)``.
     public func response(
-        for request: Source.Request, client: Spender?, now: Date = Date(), refusalChecked: Bool = false
+        for request: Source.Request, client: Spender?, now: Date = Date(), claim: OnDemandClaim? = nil
     ) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
-        return await admitted(request, client: client, now: now, refusalChecked: refusalChecked) {
+        return await admitted(request, client: client, now: now, claim: claim) {
             respond(await core.answer(source.key(of: request), client: client, now: now), to: request, now: now)
         }
     }
 
-    /// `body` run for `client` once admitted (``OnDemandCore/admitted(_:client:now:refusalChecked:refused:_:)``):
+    /// `body` run for `client` once admitted (``OnDemandCore/admitted(_:client:now:claim:refused:_:)``):
     /// for a route that does work of its own before the engine's (places looks up the nearest stored point), then
     /// calls ``admittedResponse(for:client:now:)``.
     public func admitted(
-        _ request: Source.Request, client: Spender?, now: Date = Date(), refusalChecked: Bool = false,
+        _ request: Source.Request, client: Spender?, now: Date = Date(), claim: OnDemandClaim? = nil,
         _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
-        await core.admitted(
-            source.key(of: request), client: client, now: now, refusalChecked: refusalChecked,
-            refused: { respond($0, to: request, now: now) }, body)
+        await core.admitted(source.key(of: request), client: client, now: now, claim: claim, refused: { respond($0, to: request, now: now) }, body)
     }
 
-    /// The answer for a request already admitted (inside ``admitted(_:client:now:refusalChecked:_:)``).
+    /// The answer for a request already admitted (inside ``admitted(_:client:now:claim:_:)``).
     public func admittedResponse(for request: Source.Request, client: Spender?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
         return respond(await core.answer(source.key(of: request), client: client, now: now), to: request, now: now)

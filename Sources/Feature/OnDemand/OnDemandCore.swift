@@ -35,6 +35,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     public let upstream: OnDemandUpstream
     let report: UpstreamReport
     private let gate: UpstreamGate<Source.Key, ClientGroup, Fetched>
+    /// The requests past memory per key (``OnDemandClaim``).
+    private let claims = OnDemandClaims<Source.Key>()
     /// Who asked for each key, for the reserve (``OnDemandAskers``).
     private let askers: OnDemandAskers<Source.Key>
     private let data: LRUCache<Source.Key, Answer>
@@ -118,16 +120,24 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
 
     // MARK: Answering
 
-    /// A refusal decided from memory alone, before any work for the request (on the event loop): `client` has
-    /// spent its share — of the second, even after waiting its turn, or of the day — so a request memory cannot
-    /// answer would be refused anyway. What memory holds for the key is served stale instead when the source
-    /// allows. `nil`: go on (``answer(_:client:now:)``).
-    public func refusal(for key: Source.Key, client: Spender?, now: Date = Date()) -> Outcome? {
+    /// Decided from memory alone, before any work for the request (on the event loop): a request for a key another
+    /// request is already past memory for joins it — it costs no upstream call, so its client's share is not asked
+    /// (``OnDemandClaim``); any other is refused when `client` has spent its share — of the second, even after waiting
+    /// its turn, or of the day — since a request memory cannot answer would be refused anyway (what memory holds for
+    /// the key is served stale instead when the source allows); else it is let through with its claim
+    /// (``admitted(_:client:now:claim:refused:_:)``).
+    public func admission(for key: Source.Key, client: Spender?, now: Date = Date()) -> OnDemandAdmission<Outcome> {
+        if !claims.isClaimed(key), let refused = refusal(for: key, client: client, now: now) { return .refused(refused) }
+        return .admitted(claims.claim(key))
+    }
+
+    /// The refusal of ``admission(for:client:now:)`` for a request that joins nothing; `nil`: let it through.
+    private func refusal(for key: Source.Key, client: Spender?, now: Date) -> Outcome? {
         guard let client else { return nil }
         let groups = client.groups
         let refused: OnDemandUnavailable
         let counted: (reason: String, group: ClientGroup.Size)
-        if let early = upstream.limits.precheck(groups, joining: joins(key)) {
+        if let early = upstream.limits.precheck(groups) {
             let size = groups[early.by ?? 0].size
             refused = OnDemandUnavailable(decided: .limits(early.refusal), upstream: upstream.name, retryAfter: RetryAfter.seconds(early.retryAfter))
             counted = (early.refusal.rawValue, size)
@@ -147,19 +157,27 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         return .unavailable(refused)
     }
 
-    /// `body` run for `client` once admitted: only with its share left (``refusal(for:client:now:)``, unless the
-    /// caller has just asked it: `refusalChecked`) and fewer than ``UpstreamLimits/Waiting/requestsPerClient`` of
-    /// its requests under way, so that no client holds the database for others — unless it joins work already
-    /// under way for its key, which costs nothing more. A refusal is handed to `refused`.
+    /// `body` run for `client` once admitted: by `claim` (the caller has just asked ``admission(for:client:now:)``) or
+    /// by asking now, and with fewer than ``UpstreamLimits/Waiting/requestsPerClient`` of its requests under way, so
+    /// that no client holds the database for others — unless it joins a request already past memory for its key, which
+    /// costs nothing more. A refusal is handed to `refused`.
     public func admitted<Result>(
-        _ key: Source.Key, client: Spender?, now: Date = Date(), refusalChecked: Bool = false,
+        _ key: Source.Key, client: Spender?, now: Date = Date(), claim: OnDemandClaim? = nil,
         refused: (Outcome) -> Result, _ body: () async -> Result
     ) async -> Result {
-        if !refusalChecked, let outcome = refusal(for: key, client: client, now: now) { return refused(outcome) }
-        guard let groups = client?.groups else { return await body() }
-        // Joining a call under way for the key costs no upstream call: not counted against the requests at once (30
-        // cold requests for one cell from a carrier's NAT are answered by the one call).
-        if joins(key) { return await body() }
+        let held: OnDemandClaim
+        if let claim {
+            held = claim
+        } else {
+            switch admission(for: key, client: client, now: now) {
+            case .refused(let outcome): return refused(outcome)
+            case .admitted(let claim): held = claim
+            }
+        }
+        // Joiners are not counted against the requests at once either: 30 cold requests for one cell from a carrier's
+        // NAT are answered by one call.
+        defer { withExtendedLifetime(held) {} }
+        guard let groups = client?.groups, !held.joins else { return await body() }
         guard upstream.limits.start(groups) else {
             misses?.increment()
             unavailableAnswers?.increment()
@@ -180,13 +198,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         }
     }
 
-    /// Whether a request for `key` would join work under way for it (the PostgreSQL read or the upstream call).
-    private func joins(_ key: Source.Key) -> Bool {
-        loading.isRunning(key) || gate.isCalling(key)
-    }
-
     /// The answer for `key` asked by `client` past memory: PostgreSQL, then the upstream (see the type). Call it
-    /// inside ``admitted(_:client:now:refusalChecked:refused:_:)``.
+    /// inside ``admitted(_:client:now:claim:refused:_:)``.
     public func answer(_ key: Source.Key, client: Spender?, now: Date = Date()) async -> Outcome {
         misses?.increment()
         let groups = client?.groups ?? []

@@ -8,13 +8,14 @@ extension Router {
     /// throws its `400`); an answer held in memory is sent from the event loop, and so is the refusal of a client
     /// whose share is spent (``OnDemand/refusal(for:client:now:)``: it costs what a hit costs); anything else waits
     /// off the loop for PostgreSQL or the upstream, on the share of the client (``Spenders``: its address, or the device
-    /// its App Attest token proves — asked only here, past memory).
+    /// its App Attest token proves — asked only here, past memory) unless it joins a request for the same key already
+    /// past memory (``OnDemandClaim``).
     public mutating func onDemand<Source: OnDemandSource>(
         _ path: String, _ engine: OnDemand<Source>, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Source.Request
     ) {
         onDemand(
-            path, parse, spenders: engine.upstream.spenders, cached: engine.cachedResponse(for:now:), refusal: engine.refusal(for:client:now:),
-            answer: { await engine.response(for: $0, client: $1, refusalChecked: true) })
+            path, parse, spenders: engine.upstream.spenders, cached: engine.cachedResponse(for:now:), admission: engine.admission(for:client:now:),
+            answer: { await engine.response(for: $0, client: $1, claim: $2) })
     }
 
     /// The same for an upstream that needs a key: without an engine (no key configured), a request that parses is
@@ -27,13 +28,13 @@ extension Router {
         onDemand(path, engine, parse)
     }
 
-    /// The same with the lookups given (a route whose requests reuse nearby answers); `answer` runs after `refusal`
-    /// let the request through, and need not ask it again.
+    /// The same with the lookups given (a route whose requests reuse nearby answers); `answer` runs with the claim
+    /// `admission` let the request through with, and need not ask again.
     public mutating func onDemand<Request: Sendable>(
         _ path: String, _ parse: @escaping @Sendable (HTTPRequest, Date) throws -> Request, spenders: Spenders,
         cached: @escaping @Sendable (Request, Date) -> OnDemandResponse?,
-        refusal: @escaping @Sendable (Request, Spender, Date) -> OnDemandResponse?,
-        answer: @escaping @Sendable (Request, Spender) async -> OnDemandResponse
+        admission: @escaping @Sendable (Request, Spender, Date) -> OnDemandAdmission<OnDemandResponse>,
+        answer: @escaping @Sendable (Request, Spender, OnDemandClaim) async -> OnDemandResponse
     ) {
         hybrid(.get, path) { request in
             // One clock reading per request: parsing (a time asked relative to now), memory and `Age` share it.
@@ -41,8 +42,10 @@ extension Router {
             let parsed = try parse(request, now)
             if let hit = cached(parsed, now) { return .response(hit.response(for: request, now: now)) }
             let client = spenders.spender(of: request)
-            if let refused = refusal(parsed, client, now) { return .response(refused.response(for: request, now: now)) }
-            return .later { await answer(parsed, client).response(for: request) }
+            switch admission(parsed, client, now) {
+            case .refused(let refused): return .response(refused.response(for: request, now: now))
+            case .admitted(let claim): return .later { await answer(parsed, client, claim).response(for: request) }
+            }
         }
     }
 
