@@ -24,13 +24,17 @@ enum Features {
     /// Each feature reads its settings from `reader` and builds itself on `context`.
     static func make(_ reader: SettingsReader, context: FeatureContext) throws -> [any Feature] {
         let ships = ShipsFeature(settings: try .init(reader), context: context)
-        let warnings = WarningsFeature(settings: try .init(reader), context: context)
+        // The weather reads the warnings; the warnings' route and pushes read the weather's places.
+        let warningSettings = try WarningsFeature.Settings(reader)
+        let warnings = WarningsFeature.service(settings: warningSettings, context: context)
         let push = try PushFeature(settings: try .init(reader), context: context)
+        let lakes = LakesFeature(settings: try .init(reader), context: context)
+        let weather = WeatherFeature(settings: try .init(reader), context: context, warnings: warnings)
         return [
             ships,
-            LakesFeature(settings: try .init(reader), context: context),
-            WeatherFeature(settings: try .init(reader), context: context, warnings: warnings.service),
-            warnings,
+            lakes,
+            weather,
+            WarningsFeature(settings: warningSettings, context: context, service: warnings, places: weather.places),
             StationboardFeature(settings: try .init(reader), context: context, courses: { ships.service.courses }),
             LakeWeatherFeature(settings: try .init(reader), context: context),
             AlplakesFeature(settings: try .init(reader), context: context),
@@ -41,7 +45,7 @@ enum Features {
             try AppAttestFeature(settings: try .init(reader), context: context),
             push,
             try WarningPushFeature(
-                context: context, push: push.engine, warnings: warnings.service,
+                context: context, push: push.engine, places: weather.places,
                 app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS")),
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
         ]

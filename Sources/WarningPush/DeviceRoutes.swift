@@ -20,7 +20,7 @@ struct DeviceRoutes: Sendable {
     /// The registrations and what making one may cost: `nil` while the push engine is off.
     let on: (store: WarningSubscriptionStore, limits: RegistrationLimits)?
     /// The points of places saved by name (the weather's names, FMI's): read when a registration names one.
-    let places: @Sendable () -> (any WarningPlaces)?
+    let places: (any WarningPlaces)?
     /// Told when a registration changed, so that a warning already in force over a new place is pushed at once.
     let changed: @Sendable () -> Void
 
@@ -31,7 +31,7 @@ struct DeviceRoutes: Sendable {
             let (store, limits) = try Self.running(on)
             let asked = try Self.registration(request)
             let admitted = try limits.admit(request)
-            let named = try Self.whereabouts(of: asked, for: request, places: places())
+            let named = try Self.whereabouts(of: asked, for: request, places: places)
             return .later {
                 let registration = asked.resolved(try await Self.points(named))
                 let made = try await store.create(registration, counted: { try limits.take(admitted, on: $0) })
@@ -57,7 +57,7 @@ struct DeviceRoutes: Sendable {
             // A change moves places like a registration (the notifier looks again): it spends the same share; the
             // network's day counts new devices only.
             _ = try limits.admit(request)
-            let named = try Self.whereabouts(of: asked, for: request, places: places())
+            let named = try Self.whereabouts(of: asked, for: request, places: places)
             return .later {
                 let registration = asked.resolved(try await Self.points(named))
                 guard try await store.update(id, secret: secret, with: registration), let stored = try await store.show(id, secret: secret) else {

@@ -28,14 +28,14 @@ public struct WarningPushFeature: Feature {
     private let lookSeconds: Gauge?
     private let enqueued: Counter?
 
-    private let warnings: WarningsService
+    private let places: (any WarningPlaces)?
 
-    /// - Parameter warnings: FMI's warnings (whose offered places resolve a place saved by name).
+    /// - Parameter places: where a place saved by name lies (the weather's names, FMI's); `nil`: points only.
     /// - Parameter app: its app's APNs topic and key (`PIER_WARNINGS_APNS_*`).
-    public init(context: FeatureContext, push: PushEngine?, warnings: WarningsService, app: PushApp = PushApp(name: Self.app)) throws {
+    public init(context: FeatureContext, push: PushEngine?, places: (any WarningPlaces)?, app: PushApp = PushApp(name: Self.app)) throws {
         engine = push
         try push?.enable(app)
-        self.warnings = warnings
+        self.places = places
         store = push == nil ? nil : WarningSubscriptionStore(pool: context.pool)
         notifier = WarningNotifier(pool: context.pool)
         lookSeconds = push == nil ? nil : context.metrics?.gauge(
@@ -77,8 +77,8 @@ public struct WarningPushFeature: Feature {
     }
 
     public func register(in router: inout Router) {
-        let (nudge, warnings) = (self.nudge, self.warnings)
+        let nudge = self.nudge
         let on = store.flatMap { store in engine.map { (store: store, limits: $0.registrations) } }
-        DeviceRoutes(on: on, places: { warnings.places }, changed: { nudge.nudge() }).register(in: &router)
+        DeviceRoutes(on: on, places: places, changed: { nudge.nudge() }).register(in: &router)
     }
 }

@@ -2,8 +2,8 @@ import Feature
 import HTTPServer
 
 /// What `/v1/warnings` needs of the feature that knows points and place names (the weather's: FMI's coverage and its
-/// own names): where a request asks about. Offered to the warnings once that feature is made
-/// (``WarningsService/offer(_:)``); without it the route takes `lat`/`lon` only.
+/// own names): where a request asks about. Handed to the warnings feature when the composition root makes it, after
+/// the feature that knows them; without it the route takes `lat`/`lon` only.
 public protocol WarningPlaces: Sendable {
     /// `lat`/`lon` (any valid point: no warning lies outside FMI's areas) or `place=`, known now or resolved off the
     /// loop; a bad request throws its HTTP error.

@@ -4,24 +4,27 @@ import HTTPServer
 import Parsing
 
 /// `GET /v1/warnings?lat=..&lon=..&lang=en` (or `place=`): FMI's official warnings in force at a point, most severe
-/// first. Points and place names are the weather feature's (``WarningPlaces``, offered to the service).
+/// first. Points and place names are the weather feature's (``WarningPlaces``).
 public struct WarningRoutes: Sendable {
     public static let path = "/v1/warnings"
     /// How long an answer may be reused: warnings are published at any minute, and read every five.
     static let maxAgeSeconds = 60
 
     private let warnings: WarningsService
+    private let places: (any WarningPlaces)?
     private let maxAge: Int
 
-    public init(warnings: WarningsService, maxAge: Int = 300) {
+    /// - Parameter places: where `lat`/`lon` or `place=` lie (the weather's); `nil`: `lat`/`lon` only.
+    public init(warnings: WarningsService, places: (any WarningPlaces)?, maxAge: Int = 300) {
         self.warnings = warnings
+        self.places = places
         self.maxAge = min(maxAge, Self.maxAgeSeconds)
     }
 
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
             let language = try Self.language(in: request)
-            switch try warnings.places?.whereabouts(of: request) ?? .known(try Coordinate(request.query), location: nil) {
+            switch try places?.whereabouts(of: request) ?? .known(try Coordinate(request.query), location: nil) {
             case .known(let point, let location):
                 let now = Date()
                 if let list = warnings.cachedWarnings(at: point, language: language, now: now) {

@@ -6,7 +6,9 @@ import Scheduling
 
 /// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with
 /// each warning's area as PostGIS geometry, and `/v1/warnings` (at a point, or at a place the weather feature names:
-/// ``WarningPlaces``); the weather feature also puts them in `/v1/weather`.
+/// ``WarningPlaces``); the weather feature also puts them in `/v1/weather`. Made in two steps, since the weather
+/// needs the warnings and their route needs the weather's places: the service (``service(settings:context:)``), then
+/// the feature on it with the places.
 public struct WarningsFeature: Feature {
     public static let source = WarningsService.source
     public var name: String { Self.source }
@@ -30,18 +32,29 @@ public struct WarningsFeature: Feature {
 
     public let service: WarningsService
     public let job: FetchJob
+    private let places: (any WarningPlaces)?
     private let maxAge: Int
 
-    public init(settings: Settings, context: FeatureContext) {
-        let schedule = FetchSchedule.every(settings.interval)
-        let service = WarningsService(
+    /// The warnings held and looked up, for the features that read them before this one is made (the weather); its
+    /// source is registered on the board here.
+    public static func service(settings: Settings, context: FeatureContext) -> WarningsService {
+        let staleAfter = FetchSchedule.every(settings.interval).staleAfter
+        context.board.register(Self.source, staleAfter: staleAfter)
+        return WarningsService(
             client: WarningsClient(feedURL: settings.feedURL, client: context.upstream), store: WarningStore(pool: context.pool),
-            board: context.board, staleAfter: schedule.staleAfter, cacheBytes: settings.cacheBytes, metrics: context.metrics)
+            board: context.board, staleAfter: staleAfter, cacheBytes: settings.cacheBytes, metrics: context.metrics)
+    }
+
+    /// - Parameters:
+    ///   - service: made by ``service(settings:context:)`` with the same settings.
+    ///   - places: where `/v1/warnings`' `lat`/`lon` and `place=` lie (the weather's); `nil`: `lat`/`lon` only.
+    public init(settings: Settings, context: FeatureContext, service: WarningsService, places: (any WarningPlaces)?) {
+        let schedule = FetchSchedule.every(settings.interval)
         job = FetchJob(source: Self.source, schedule: schedule, retry: RetryPolicy(initial: .seconds(60), maximum: settings.interval), timeout: context.runTimeout) {
             try await service.refresh()
         }
-        context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.service = service
+        self.places = places
         maxAge = context.cacheMaxAge
     }
 
@@ -50,7 +63,7 @@ public struct WarningsFeature: Feature {
     public func load() async throws { try await service.reload() }
 
     public func register(in router: inout Router) {
-        WarningRoutes(warnings: service, maxAge: maxAge).register(in: &router)
+        WarningRoutes(warnings: service, places: places, maxAge: maxAge).register(in: &router)
     }
 
     public func healthDetails(for source: String) -> String? {

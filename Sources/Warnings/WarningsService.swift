@@ -36,8 +36,6 @@ public final class WarningsService: Sendable {
     private let logger = Logger(label: "pier.warnings")
     private let documents: (fetched: Counter?, unreadable: Counter?)
     private let lookups: (memory: Counter?, database: Counter?)
-    /// Points and place names as the feature that knows them reads them (``offer(_:)``).
-    private let offered = Mutex<(any WarningPlaces)?>(nil)
     /// The set in force, in memory (``WarningIndex``): lookups answer from it; `nil` until the first reload (then,
     /// or when PostGIS wrote an area the index cannot read, lookups ask PostGIS).
     private let index = Mutex<WarningIndex?>(nil)
@@ -70,14 +68,6 @@ public final class WarningsService: Sendable {
     }
 
     /// Grows whenever the published set may have changed (a reading here, or another replica's announced).
-    /// The feature that knows points and place names (the weather's) offers them to `/v1/warnings` once it is made.
-    public func offer(_ places: any WarningPlaces) {
-        offered.withLock { $0 = places }
-    }
-
-    /// The points and place names offered (``offer(_:)``): what `/v1/warnings` and a device's saved places read.
-    public var places: (any WarningPlaces)? { offered.withLock { $0 } }
-
     public var generation: Int { generationCounter.load(ordering: .acquiring) }
 
     /// The set in PostgreSQL changed (read here, or by another replica): anything remembered from before is dropped.

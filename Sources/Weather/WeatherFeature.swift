@@ -57,6 +57,8 @@ public struct WeatherFeature: Feature {
     /// MET Norway will stand in, but without the contact its terms require (it answers `403`): said at start.
     private let metNorwayWithoutContact: Bool
     private let routes: WeatherRoutes
+    /// Where a request's `lat`/`lon` or `place=` lies, for the warnings' route and a device's saved places.
+    public let places: any WarningPlaces
 
     /// - Parameter warnings: FMI's warnings (the warnings feature's service), served at points and places here.
     public init(settings: Settings, context: FeatureContext, warnings: WarningsService) {
@@ -91,7 +93,7 @@ public struct WeatherFeature: Feature {
         routes = WeatherRoutes(
             observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
             metrics: context.metrics)
-        warnings.offer(WeatherPlaces(places: places))
+        self.places = WeatherPlaces(places: places)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations
     }
