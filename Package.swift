@@ -85,7 +85,7 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
-                "AppAttestFormat", "Basics", "CBOR", "Feature", "Parsing", "Limits", "HTTPServer", "Identity", "Metrics", "Postgres",
+                "AppAttestFormat", "Basics", "CBOR", "Feature", "Parsing", "Limits", "HTTPServer", "Identity", "Metrics", "Postgres", "Scheduling",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -143,7 +143,8 @@ let package = Package(
         .target(
             name: "WarningPush",
             dependencies: [
-                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Warnings", "WarningPushFormat",
+                "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Scheduling", "Warnings",
+                "WarningPushFormat",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Testing"], swiftSettings: strict),

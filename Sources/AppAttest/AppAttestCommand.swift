@@ -102,7 +102,7 @@ struct AppAttestCommand: ParsableCommand {
     /// Runs `body` with the store of a migrated database; `announcing`: then tells running `pier serve` processes to
     /// reload the revoked devices and the debug devices (the change feed).
     static func withStore(announcing: Bool, _ body: @escaping @Sendable (AppAttestStore) async throws -> Void) throws {
-        try Commands.current.withDatabase(announcing: announcing ? AppAttestFeature.source : nil) { pool in
+        try Commands.current.withDatabase(announcing: announcing ? AppAttestFeature.topic : nil) { pool in
             try await body(AppAttestStore(pool: pool))
         }
     }

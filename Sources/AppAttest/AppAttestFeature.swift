@@ -5,6 +5,7 @@ import HTTPServer
 import Identity
 import Limits
 import Logging
+import Scheduling
 import X509
 
 /// App Attest as one feature: the routes that turn a genuine app instance's attestation and assertions into
@@ -13,6 +14,8 @@ import X509
 public struct AppAttestFeature: Feature {
     /// The change feed's name for a revocation (`pier app-attest revoke` announces it; every replica reloads).
     public static let source = "app-attest"
+    /// Announced when a command changed the registered keys or debug devices (every process reloads them).
+    public static let topic = ChangeTopic(source)
     public var name: String { Self.source }
 
     public struct Settings: Sendable {
@@ -150,8 +153,8 @@ public struct AppAttestFeature: Feature {
 
     public func load() async throws { try await service?.load() }
 
-    public func reload(_ source: String) async throws {
-        if source == Self.source { try await load() }
+    public func reload(_ topic: ChangeTopic) async throws {
+        if topic == Self.topic { try await load() }
     }
 
     public func register(in router: inout Router) { routes.register(in: &router) }

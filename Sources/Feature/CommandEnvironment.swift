@@ -1,4 +1,5 @@
 import Postgres
+import Scheduling
 import Synchronization
 
 /// What a feature's own CLI command (``Feature/commands``) needs of the executable, without knowing its configuration:
@@ -6,8 +7,8 @@ import Synchronization
 /// executable sets it before parsing its arguments (``current``); a command asks for it when it runs.
 public protocol CommandEnvironment: Sendable {
     /// Runs `body` with a pool on `DATABASE_URL` (migrations applied, logging set up), closes it, and — when
-    /// `announcing` names a source — tells every running `pier serve` to reload it (the change feed).
-    func withDatabase(announcing source: String?, _ body: @escaping @Sendable (PostgresPool) async throws -> Void) throws
+    /// `announcing` names a topic — tells every running `pier serve` to reload it (the change feed).
+    func withDatabase(announcing topic: ChangeTopic?, _ body: @escaping @Sendable (PostgresPool) async throws -> Void) throws
 }
 
 /// The executable's ``CommandEnvironment``, set once at start.

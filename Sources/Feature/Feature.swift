@@ -22,17 +22,17 @@ public protocol Feature: Sendable {
     /// Fills memory from PostgreSQL at start-up, so a restart serves at once without asking any upstream.
     func load() async throws
 
-    /// Reloads `source` from PostgreSQL: another process announced new data for it. Sources this feature does
-    /// not own are ignored. By default: ``load()`` again when `source` is one of the feature's jobs.
-    func reload(_ source: String) async throws
+    /// Reloads what `topic` names from PostgreSQL: another process announced new data for it. Topics this feature
+    /// does not subscribe to are ignored. By default: ``load()`` again when `topic` is one of the feature's jobs'.
+    func reload(_ topic: ChangeTopic) async throws
 
     /// Work the feature does beside serving, on every replica, for as long as `pier serve` runs (delivering pushes):
     /// started once the server listens, cancelled when it shuts down. By default nothing.
     func run() async
 
-    /// New data for `source` is in PostgreSQL — stored by this process, or by another and reloaded here: for a feature
+    /// New data for `topic` is in PostgreSQL — stored by this process, or by another and reloaded here: for a feature
     /// that acts on another's data (pushes when warnings change). By default nothing.
-    func changed(_ source: String) async
+    func changed(_ topic: ChangeTopic) async
 
     /// Registers the feature's routes (HTTP lives in the feature's routes, never in its services).
     func register(in router: inout Router)
@@ -78,9 +78,9 @@ extension Feature {
     public var jobs: [FetchJob] { [] }
     public func load() async throws {}
     public func run() async {}
-    public func changed(_ source: String) async {}
-    public func reload(_ source: String) async throws {
-        if jobs.contains(where: { $0.source == source }) { try await load() }
+    public func changed(_ topic: ChangeTopic) async {}
+    public func reload(_ topic: ChangeTopic) async throws {
+        if jobs.contains(where: { $0.topic == topic }) { try await load() }
     }
     public func healthDetails(for source: String) -> String? { nil }
     public var healthMembers: [String: @Sendable () -> String] { [:] }

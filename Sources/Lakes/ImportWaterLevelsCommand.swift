@@ -2,6 +2,7 @@ import ArgumentParser
 import Feature
 import Foundation
 import Parsing
+import Scheduling
 
 /// Loads a CSV export of the Next Wave app's lake-level table (`lake_name,date,level_m`) into `lake_levels`: every row
 /// is checked first and nothing is written unless all are good; a day Pier scraped itself is never replaced.
@@ -22,7 +23,7 @@ struct ImportWaterLevelsCommand: ParsableCommand {
         guard let text = FileManager.default.contents(atPath: file) else { throw ValidationError("cannot read \(file)") }
         let file = file
         // Running `pier serve` processes reload the lakes (and so the history) from PostgreSQL.
-        try Commands.current.withDatabase(announcing: LakesFeature.source) { pool in
+        try Commands.current.withDatabase(announcing: ChangeTopic(LakesFeature.source)) { pool in
             try await Self.importLevels(Array(text), from: file, into: LakeStore(pool: pool))
         }
     }

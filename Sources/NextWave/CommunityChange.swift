@@ -14,31 +14,31 @@ enum CommunityChange: Sendable, Equatable {
     /// moment longer.
     case deleted(String?)
 
-    /// The change feed's names (another replica hears only the kind: it forgets every rider's figures).
-    static let checkinsSource = "nextwave-checkins"
-    static let historySource = "nextwave-history"
-    static let deletedSource = "nextwave-deleted"
+    /// The change feed's topics (another replica hears only the kind: it forgets every rider's figures).
+    static let checkinsTopic = ChangeTopic("nextwave-checkins")
+    static let historyTopic = ChangeTopic("nextwave-history")
+    static let deletedTopic = ChangeTopic("nextwave-deleted")
 
-    var source: String {
+    var topic: ChangeTopic {
         switch self {
-        case .checkins: Self.checkinsSource
-        case .history, .names: Self.historySource
-        case .deleted: Self.deletedSource
+        case .checkins: Self.checkinsTopic
+        case .history, .names: Self.historyTopic
+        case .deleted: Self.deletedTopic
         }
     }
 
-    /// The change another replica announced as `source` (it names the kind only: anybody's), or `nil`: not the community's.
-    init?(announced source: String) {
-        switch source {
-        case Self.checkinsSource: self = .checkins
-        case Self.historySource: self = .history(nil)
-        case Self.deletedSource: self = .deleted(nil)
+    /// The change another replica announced as `topic` (it names the kind only: anybody's), or `nil`: not the community's.
+    init?(announced topic: ChangeTopic) {
+        switch topic {
+        case Self.checkinsTopic: self = .checkins
+        case Self.historyTopic: self = .history(nil)
+        case Self.deletedTopic: self = .deleted(nil)
         default: return nil
         }
     }
 
     /// Other replicas drop what they hold of it once this transaction commits.
     func announce(on connection: PostgresConnection) throws {
-        try ChangeFeed.announce(source, on: connection)
+        try ChangeFeed.announce(topic, on: connection)
     }
 }

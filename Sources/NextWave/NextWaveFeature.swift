@@ -63,8 +63,8 @@ public struct NextWaveFeature: Feature {
         try await service.countUsers()
     }
 
-    public func reload(_ source: String) async throws {
-        if let change = CommunityChange(announced: source) { service?.changed(change) }
+    public func reload(_ topic: ChangeTopic) async throws {
+        if let change = CommunityChange(announced: topic) { service?.changed(change) }
     }
 
     /// Only while on: an operator who did not turn the community on serves none of it (`404`).

@@ -97,23 +97,23 @@ struct Services {
         var description: String { "\(feature): \(underlying)" }
     }
 
-    /// Reloads `source` from PostgreSQL (another process stored new data), or everything when `nil`.
-    func reload(_ source: String?) async {
+    /// Reloads what `topic` names from PostgreSQL (another process stored new data), or everything when `nil`.
+    func reload(_ topic: ChangeTopic?) async {
         do {
             for feature in features {
-                if let source { try await feature.reload(source) } else { try await feature.load() }
+                if let topic { try await feature.reload(topic) } else { try await feature.load() }
             }
         } catch {
-            Logger(label: "pier.changes").warning("could not reload new data", metadata: ["source": "\(source ?? "all")", "error": "\(error)"])
+            Logger(label: "pier.changes").warning("could not reload new data", metadata: ["source": "\(topic?.name ?? "all")", "error": "\(error)"])
         }
         for feature in features {
-            if let source { await feature.changed(source) } else { for job in features.flatMap(\.jobs) { await feature.changed(job.source) } }
+            if let topic { await feature.changed(topic) } else { for job in features.flatMap(\.jobs) { await feature.changed(job.topic) } }
         }
     }
 
-    /// This process stored new data for `source`.
-    func stored(_ source: String) async {
-        for feature in features { await feature.changed(source) }
+    /// This process stored new data for `topic`.
+    func stored(_ topic: ChangeTopic) async {
+        for feature in features { await feature.changed(topic) }
     }
 
     func register(in router: inout Router) {

@@ -4,8 +4,8 @@ import Postgres
 import Synchronization
 
 /// Tells every `pier` process on one database when a source's data changed, with PostgreSQL
-/// `LISTEN`/`NOTIFY`: the process that stored new data publishes the source's name, the others reload it and
-/// drop their cached answers. A listener that loses its connection reconnects and reloads everything, since
+/// `LISTEN`/`NOTIFY`: the process that stored new data publishes its ``ChangeTopic``, the others reload it and
+/// drop their cached answers. The payload (`<topic> <process>`) is this type's alone. A listener that loses its connection reconnects and reloads everything, since
 /// notifications sent meanwhile are lost.
 public final class ChangeFeed: Sendable {
     static let channel = "pier_data_changed"
@@ -17,10 +17,11 @@ public final class ChangeFeed: Sendable {
     private let url: String
     private let logger: Logger
     private let running = Mutex(true)
-    private let onChange: @Sendable (_ source: String?) -> Void
+    private let onChange: @Sendable (_ topic: ChangeTopic?) -> Void
 
-    /// - Parameter onChange: called with a source name, or `nil` for "reload everything" (after a reconnect).
-    public init(url: String, logger: Logger = Logger(label: "pier.changes"), onChange: @escaping @Sendable (_ source: String?) -> Void) {
+    /// - Parameter onChange: called with what another process announced, or `nil` for "reload everything" (after a
+    ///   reconnect).
+    public init(url: String, logger: Logger = Logger(label: "pier.changes"), onChange: @escaping @Sendable (_ topic: ChangeTopic?) -> Void) {
         self.url = url
         self.logger = logger
         self.onChange = onChange
@@ -37,20 +38,24 @@ public final class ChangeFeed: Sendable {
         running.withLock { $0 = false }
     }
 
-    /// Publishes that `source` changed (from any connection of the pool).
-    public func publish(_ source: String, on pool: PostgresPool) async {
+    /// Publishes that `topic` changed (from any connection of the pool).
+    public func publish(_ topic: ChangeTopic, on pool: PostgresPool) async {
         do {
-            _ = try await pool.query("SELECT pg_notify($1, $2)", [Self.channel, "\(source) \(instance)"])
+            _ = try await pool.query("SELECT pg_notify($1, $2)", [Self.channel, Self.payload(topic, from: instance)])
         } catch {
-            logger.warning("could not announce new data to other processes", metadata: ["source": "\(source)", "error": "\(error)"])
+            logger.warning("could not announce new data to other processes", metadata: ["source": "\(topic)", "error": "\(error)"])
         }
     }
 
-    /// Publishes that `source` changed within the caller's transaction on `connection`: the other processes hear it once
+    /// Publishes that `topic` changed within the caller's transaction on `connection`: the other processes hear it once
     /// the transaction commits, and nothing if it rolls back. This process does not hear it: the caller tells its own
     /// memory (hearing it again would throw away what was read in between).
-    public static func announce(_ source: String, on connection: PostgresConnection) throws {
-        _ = try connection.query("SELECT pg_notify($1, $2)", [channel, "\(source) \(process)"])
+    public static func announce(_ topic: ChangeTopic, on connection: PostgresConnection) throws {
+        _ = try connection.query("SELECT pg_notify($1, $2)", [channel, payload(topic, from: process)])
+    }
+
+    private static func payload(_ topic: ChangeTopic, from process: String) -> String {
+        "\(topic.name) \(process)"
     }
 
     private func listen() {
@@ -70,7 +75,7 @@ public final class ChangeFeed: Sendable {
                 for notification in try connection?.notifications(timeout: .milliseconds(500)) ?? [] {
                     let parts = notification.payload.split(separator: " ", maxSplits: 1).map(String.init)
                     guard parts.count == 2, parts[1] != instance else { continue }
-                    onChange(parts[0])
+                    onChange(ChangeTopic(parts[0]))
                 }
             } catch {
                 logger.warning("change feed connection lost; reconnecting", metadata: ["error": "\(error)"])

@@ -16,7 +16,7 @@ public final class FetchRunner: Sendable {
     private let metrics: MetricsRegistry?
     private let logger: Logger
     private let inFlight = SingleFlight<String, Result>()
-    private let successHook = Mutex<(@Sendable (String) async -> Void)?>(nil)
+    private let successHook = Mutex<(@Sendable (ChangeTopic) async -> Void)?>(nil)
     private let capture: CapturePolicy
     private let lastCaptures = Mutex<[String: String]>([:])
 
@@ -35,9 +35,9 @@ public final class FetchRunner: Sendable {
         lastCaptures.withLock { $0[source] }
     }
 
-    /// Called with the source's name after every run that stored new data — every success, and a failure that
+    /// Called with the source's topic after every run that stored new data — every success, and a failure that
     /// stored part of its data (``FetchError/partial(_:stored:suspect:)``) — to tell other processes.
-    public func onSuccess(_ hook: @escaping @Sendable (String) async -> Void) {
+    public func onSuccess(_ hook: @escaping @Sendable (ChangeTopic) async -> Void) {
         successHook.withLock { $0 = hook }
     }
 
@@ -126,7 +126,7 @@ public final class FetchRunner: Sendable {
         finish(job, id: id, result: result, started: started)
         // New data, even from a run that failed part-way, is announced so that other processes load it.
         let storedSomething = if case .failure(let error) = result { error.storedSomething } else { true }
-        if storedSomething, let hook = successHook.withLock({ $0 }) { await hook(job.source) }
+        if storedSomething, let hook = successHook.withLock({ $0 }) { await hook(job.topic) }
         return result
     }
 

@@ -4,6 +4,7 @@ import HTTPServer
 import Logging
 import Metrics
 import Push
+import Scheduling
 import WarningPushFormat
 import Warnings
 
@@ -72,8 +73,8 @@ public struct WarningPushFeature: Feature {
     }
 
     /// New warnings (fetched here or by another replica): look now.
-    public func changed(_ source: String) async {
-        if source == WarningsFeature.source { nudge.nudge() }
+    public func changed(_ topic: ChangeTopic) async {
+        if topic == WarningsFeature.topic { nudge.nudge() }
     }
 
     public func register(in router: inout Router) {

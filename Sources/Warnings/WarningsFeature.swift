@@ -11,6 +11,8 @@ import Scheduling
 /// the feature on it with the places.
 public struct WarningsFeature: Feature {
     public static let source = WarningsService.source
+    /// Announced when a reading published a new set (the pushes look again).
+    public static let topic = ChangeTopic(source)
     public var name: String { Self.source }
 
     public struct Settings: Sendable {
