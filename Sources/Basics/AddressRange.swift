@@ -7,7 +7,7 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
     /// Parses `address` or `address/prefix`; `nil` when either part is malformed or the prefix is out of range.
     public init?(_ text: some StringProtocol) {
         let parts = text.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let address = IPAddress(parts[0]) else { return nil }
+        guard let address = IPAddress(Substring(parts[0])) else { return nil }
         let width = address.isIPv4 ? 32 : 128
         var prefix = width
         if parts.count == 2 {
@@ -40,10 +40,11 @@ public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension Substring {
+    /// Without leading and trailing spaces and tabs (on UTF-8 bytes: no grapheme walk).
     package func trimmingWhitespace() -> Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
+        let bytes = utf8
+        let blank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        guard let first = bytes.firstIndex(where: { !blank($0) }), let last = bytes.lastIndex(where: { !blank($0) }) else { return self[endIndex...] }
+        return self[first..<bytes.index(after: last)]
     }
 }

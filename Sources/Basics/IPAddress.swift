@@ -23,12 +23,25 @@ public struct IPAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Parses dotted IPv4 (`192.0.2.7`) or IPv6 text (`2001:db8::1`, `::ffff:192.0.2.7`); `nil` for anything else.
-    public init?(_ text: some StringProtocol) {
+    public init?(_ text: String) {
+        self.init(Substring(text))
+    }
+
+    /// The same for a slice of a header (an `X-Forwarded-For` entry): concrete, not generic, since a generic parser
+    /// called from another module walks its bytes through witness tables, and this runs for every refused request.
+    public init?(_ text: Substring) {
         guard !text.isEmpty, text.utf8.count <= 45 else { return nil }
         var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
             (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        let parsed = String(text).withCString { string in
-            withUnsafeMutableBytes(of: &bytes) { pier_parse_ip(string, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
+        // The text NUL-terminated in a buffer on the stack (no String made: this runs for every refused request).
+        let parsed = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 46) { string in
+            var end = 0
+            for byte in text.utf8 {
+                string[end] = CChar(bitPattern: byte)
+                end += 1
+            }
+            string[end] = 0
+            return withUnsafeMutableBytes(of: &bytes) { pier_parse_ip(string.baseAddress, $0.baseAddress?.assumingMemoryBound(to: UInt8.self)) }
         }
         guard parsed == 1 else { return nil }
         self.init(bytes: bytes)

@@ -91,7 +91,11 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// Decided from memory alone (``OnDemandCore/admission(for:client:now:)``): a refusal, rendered, or the request's
     /// claim for ``response(for:client:now:claim:)``.
     public func admission(for request: Source.Request, client: Spender?, now: Date = Date()) -> OnDemandAdmission<OnDemandResponse> {
-        core.admission(for: source.key(of: request), client: client, now: now).map { respond($0, to: request, now: now) }
+        // A switch, not a generic map with a closure: this runs for every refused request.
+        switch core.admission(for: source.key(of: request), client: client, now: now) {
+        case .refused(let outcome): .refused(respond(outcome, to: request, now: now))
+        case .admitted(let claim): .admitted(claim)
+        }
     }
 
     /// The answer for `request` asked by `client`: memory, PostgreSQL, the upstream (``OnDemandCore``).

@@ -24,13 +24,6 @@ public final class OnDemandClaim: Sendable {
 public enum OnDemandAdmission<Refusal: Sendable>: Sendable {
     case refused(Refusal)
     case admitted(OnDemandClaim)
-
-    func map<Other>(_ transform: (Refusal) -> Other) -> OnDemandAdmission<Other> {
-        switch self {
-        case .refused(let refusal): .refused(transform(refusal))
-        case .admitted(let claim): .admitted(claim)
-        }
-    }
 }
 
 /// The claims held per key (``OnDemandClaim``).
