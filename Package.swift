@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "Parsing", dependencies: [], swiftSettings: strict),
         .target(name: "UpstreamHTTP", dependencies: ["Parsing"], swiftSettings: strict),
         .target(name: "Limits", dependencies: ["Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
-        .target(name: "Scheduling", dependencies: ["Markup", "Metrics", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Scheduling", dependencies: ["Basics", "Markup", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Who a request counts as when it would spend: the trusted-proxy rule, then the features' links (App Attest's token).
         .target(name: "Identity", dependencies: ["Basics", "HTTPServer"], swiftSettings: strict),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
@@ -179,7 +179,7 @@ let package = Package(
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
-            name: "Operations", dependencies: ["Parsing", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict,
+            name: "Operations", dependencies: ["Basics", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict,
             plugins: ["EmbedOpenAPI"]),
         // openapi.yaml → its JSON form in Operations, at build time (the served document is always the repository's).
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["OpenAPIJSON"]),
@@ -253,23 +253,23 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "StationboardTests", dependencies: ["Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
-            dependencies: ["LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "AlplakesTests", dependencies: ["Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "AlplakesTests", dependencies: ["Basics", "Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "NSWDeparturesTests",
             dependencies: ["NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
             swiftSettings: strict),
         .testTarget(
-            name: "PlacesTests", dependencies: ["Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "PlacesTests", dependencies: ["Basics", "Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "WikipediaTests", dependencies: ["Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "WikipediaTests", dependencies: ["Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
@@ -277,7 +277,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
-        .testTarget(name: "OperationsTests", dependencies: ["Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Findings"],  // inputs found by fuzzing, read by path in the tests

@@ -58,8 +58,8 @@ public struct AlplakesFeature: Feature {
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 
-    public func healthDetails(for source: String) -> String? {
-        source == Self.source ? service.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Self.source ? service.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [AlplakesReplay()] }

@@ -88,16 +88,28 @@ public final class AlplakesService: Sendable {
         return FetchSummary(itemCount: fetched, scrapedAt: Date())
     }
 
-    /// `"lakes":{"upperzurich":{"last_success":…,"age_s":…,"last_error":…},…}` for `/health`.
-    public func healthJSON(now: Date = Date()) -> String {
+    /// `lakes`: each lake's `last_success`, `age_s` and `last_error`, by key in the settings' order, for `/health`.
+    public func health(now: Date = Date()) -> (any Encodable & Sendable) {
         let statuses = statuses.value
-        let members = settings.lakes.map { key -> String in
+        return Health(lakes: OrderedObject(settings.lakes.map { key in
             let status = statuses[key] ?? LakeStatus()
-            let success = status.lastSuccess.map { "\"\(Timestamp.iso8601($0))\"" } ?? "null"
-            let age = status.lastSuccess.map { String(max(0, Int(now.timeIntervalSince($0)))) } ?? "null"
-            let error = status.lastError.map { JSONString.quote($0) } ?? "null"
-            return "\"\(key)\":{\"last_success\":\(success),\"age_s\":\(age),\"last_error\":\(error)}"
+            return (key, LakeHealth(
+                lastSuccess: status.lastSuccess.map(Timestamp.iso8601), ageSeconds: status.lastSuccess.map { max(0, Int(now.timeIntervalSince($0))) },
+                lastError: status.lastError))
+        }))
+    }
+
+    struct Health: Encodable, Sendable {
+        let lakes: OrderedObject<LakeHealth>
+    }
+
+    struct LakeHealth: Encodable, Sendable {
+        let lastSuccess: String?
+        let ageSeconds: Int?
+        let lastError: String?
+
+        enum CodingKeys: String, CodingKey {
+            case lastSuccess = "last_success", ageSeconds = "age_s", lastError = "last_error"
         }
-        return "\"lakes\":{\(members.joined(separator: ","))}"
     }
 }

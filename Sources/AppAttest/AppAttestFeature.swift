@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import Feature
 import Foundation
 import HTTPServer
@@ -119,14 +120,14 @@ public struct AppAttestFeature: Feature {
     /// `/health`'s `app_attest`: the mode, and when on, the environments, how many apps, whether a test root is trusted,
     /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
     /// the share `require` would serve (never an app's id, a key id, a debug name or any token).
-    private let health: @Sendable () -> String
+    private let health: @Sendable () -> AppAttestHealth
 
     public init(settings: Settings, context: FeatureContext) throws {
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
             routes = AppAttestRoutes(service: nil, spenders: context.spenders)
             spenderResolver = nil
-            health = { #"{"mode":"off"}"# }
+            health = { AppAttestHealth(mode: settings.mode.rawValue, on: nil) }
             return
         }
         var roots = [try AttestationVerifier.appleRoot()]
@@ -141,13 +142,14 @@ public struct AppAttestFeature: Feature {
         self.service = service
         routes = AppAttestRoutes(service: service, spenders: context.spenders)
         spenderResolver = AppAttestCredentials(service: service)
-        let fixed = #"{"mode":"\#(settings.mode.rawValue)","environment":"\#(settings.environments.map(\.rawValue).joined(separator: ","))","apps":\#(settings.apps.count),"#
-            + #""test_root":\#(settings.testRootPEM != nil),"debug":\#(settings.debugDevices),"#
+        let environment = settings.environments.map(\.rawValue).joined(separator: ",")
+        let (apps, testRoot, debug) = (settings.apps.count, settings.testRootPEM != nil, settings.debugDevices)
         health = {
             let hour = service.lastHour
-            let share = hour.provenShare.map { String(format: "%.3f", $0) } ?? "null"
-            return fixed + #""revoked_devices":\#(service.revokedCount),"debug_devices":\#(service.debugCount),"#
-                + #""last_hour":{"spending_requests":\#(hour.requests),"verified_share":\#(share)}}"#
+            return AppAttestHealth(mode: settings.mode.rawValue, on: AppAttestHealth.On(
+                environment: environment, apps: apps, testRoot: testRoot, debug: debug, revokedDevices: service.revokedCount,
+                debugDevices: service.debugCount,
+                lastHour: .init(spendingRequests: hour.requests, verifiedShare: hour.provenShare.map { FixedDecimal($0, digits: 3) })))
         }
     }
 
@@ -159,5 +161,5 @@ public struct AppAttestFeature: Feature {
 
     public func register(in router: inout Router) { routes.register(in: &router) }
 
-    public var healthMembers: [String: @Sendable () -> String] { ["app_attest": health] }
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { ["app_attest": health] }
 }

@@ -37,12 +37,13 @@ public protocol Feature: Sendable {
     /// Registers the feature's routes (HTTP lives in the feature's routes, never in its services).
     func register(in router: inout Router)
 
-    /// More JSON members for `source`'s object in `/health` (`"name":value,…`), or `nil`.
-    func healthDetails(for source: String) -> String?
+    /// More members for `source`'s object in `/health` — a value whose members join the source's (it encodes a keyed
+    /// container) — or `nil`. Values, never JSON text: `/health` is encoded once (``OrderedJSONEncoder``).
+    func healthDetails(for source: String) -> (any Encodable & Sendable)?
 
-    /// More top-level members of `/health`, a JSON value by name, read at most once a second: the feature's state
-    /// when it is no source's (App Attest's mode). States only, never what a request asked.
-    var healthMembers: [String: @Sendable () -> String] { get }
+    /// More top-level members of `/health`, a value by name, read at most once a second: the feature's state when it
+    /// is no source's (App Attest's mode). States only, never what a request asked.
+    var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { get }
 
     /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
     var replay: [any ReplayMatcher] { get }
@@ -82,8 +83,8 @@ extension Feature {
     public func reload(_ topic: ChangeTopic) async throws {
         if jobs.contains(where: { $0.topic == topic }) { try await load() }
     }
-    public func healthDetails(for source: String) -> String? { nil }
-    public var healthMembers: [String: @Sendable () -> String] { [:] }
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? { nil }
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { [:] }
     public var replay: [any ReplayMatcher] { [] }
     public var spenderResolver: (any SpenderResolver)? { nil }
     public var requestHeaders: [String] { [] }

@@ -82,8 +82,8 @@ public struct LakeWeatherFeature: Feature {
 
     public static let path = "/v1/lake-weather"
 
-    public func healthDetails(for source: String) -> String? {
-        source == Self.source ? engine?.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Self.source ? engine?.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [OpenWeatherReplay()] }

@@ -68,10 +68,24 @@ public struct LakesFeature: Feature {
     }
 
     /// The level history kept: `"history":{"rows":…,"newest_day":"2026-11-25"}` (`null` before any).
-    public func healthDetails(for source: String) -> String? {
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
         guard source == Self.source else { return nil }
         let history = service.history
-        return "\"history\":{\"rows\":\(history.storedRows),\"newest_day\":\(history.newestDay.map { "\"\($0)\"" } ?? "null")}"
+        return History(history: .init(rows: history.storedRows, newestDay: history.newestDay.map { "\($0)" }))
+    }
+
+    /// The level history kept (`history`: its rows and newest day).
+    struct History: Encodable, Sendable {
+        struct Figures: Encodable, Sendable {
+            let rows: Int
+            let newestDay: String?
+
+            enum CodingKeys: String, CodingKey {
+                case rows, newestDay = "newest_day"
+            }
+        }
+
+        let history: Figures
     }
 
     public static var imports: [any ParsableCommand.Type] { [ImportWaterLevelsCommand.self] }

@@ -28,7 +28,7 @@ public final class DailyQuota: Sendable {
     }
 
     /// What `/health` shows.
-    public struct Snapshot: Sendable, Equatable {
+    public struct Snapshot: Sendable, Equatable, Encodable {
         public var day: CalendarDate
         public var limit: Int
         /// `nil` before this process has counted anything today.
@@ -36,11 +36,17 @@ public final class DailyQuota: Sendable {
         /// Units kept for answers more than one client asked for.
         public var reserve: Int = 0
 
+        enum CodingKeys: String, CodingKey {
+            case limit = "per_day", used = "used_today", left = "left_today", reserve
+        }
+
         /// `{"per_day":…,"used_today":…,"left_today":…,"reserve":…}` (`null` when not known yet).
-        public var json: String {
-            let used = used.map(String.init) ?? "null"
-            let left = self.used.map { String(max(0, limit - $0)) } ?? "null"
-            return "{\"per_day\":\(limit),\"used_today\":\(used),\"left_today\":\(left),\"reserve\":\(reserve)}"
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(limit, forKey: .limit)
+            try container.encodeIfPresent(used, forKey: .used)
+            try container.encodeIfPresent(used.map { max(0, limit - $0) }, forKey: .left)
+            try container.encode(reserve, forKey: .reserve)
         }
     }
 

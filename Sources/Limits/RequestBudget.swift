@@ -28,7 +28,7 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
     }
 
     /// The state for `/health`.
-    public struct Snapshot: Sendable, Equatable {
+    public struct Snapshot: Sendable, Equatable, Encodable {
         public var tokens: Double
         public var settings: Settings
         public var granted: Int
@@ -37,20 +37,24 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
         public var clients: Int
         public var secondsUntilToken: Double
 
-        /// The snapshot as a JSON object for `/health`: `requests_per_minute`, `burst`, `client_share`, `tokens`
-        /// (one decimal), `retry_after_s` (null when never), `granted`, `refused`, `refused_client_share`,
-        /// `clients_limited`.
-        public var json: String {
-            let wait = secondsUntilToken.isFinite ? String(Int(secondsUntilToken.rounded(.up))) : "null"
-            return "{\"requests_per_minute\":\(Self.number(settings.ratePerMinute)),\"burst\":\(settings.burst),"
-                + "\"client_share\":\(Self.number(settings.clientShare)),\"tokens\":\(Self.number((tokens * 10).rounded(.down) / 10)),"
-                + "\"retry_after_s\":\(wait),\"granted\":\(granted),\"refused\":\(refused[.budget] ?? 0),"
-                + "\"refused_client_share\":\(refused[.clientShare] ?? 0),\"clients_limited\":\(clients)}"
+        enum CodingKeys: String, CodingKey {
+            case ratePerMinute = "requests_per_minute", burst, clientShare = "client_share", tokens, retryAfter = "retry_after_s", granted
+            case refused, refusedClientShare = "refused_client_share", clientsLimited = "clients_limited"
         }
 
-        /// Whole numbers without a fraction, others as Swift writes them (valid JSON for finite values).
-        static func number(_ value: Double) -> String {
-            value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+        /// `/health`'s object: `requests_per_minute`, `burst`, `client_share`, `tokens` (one decimal), `retry_after_s`
+        /// (null when never), `granted`, `refused`, `refused_client_share`, `clients_limited`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(settings.ratePerMinute, forKey: .ratePerMinute)
+            try container.encode(settings.burst, forKey: .burst)
+            try container.encode(settings.clientShare, forKey: .clientShare)
+            try container.encode((tokens * 10).rounded(.down) / 10, forKey: .tokens)
+            try container.encodeIfPresent(secondsUntilToken.isFinite ? Int(secondsUntilToken.rounded(.up)) : nil, forKey: .retryAfter)
+            try container.encode(granted, forKey: .granted)
+            try container.encode(refused[.budget] ?? 0, forKey: .refused)
+            try container.encode(refused[.clientShare] ?? 0, forKey: .refusedClientShare)
+            try container.encode(clients, forKey: .clientsLimited)
         }
     }
 

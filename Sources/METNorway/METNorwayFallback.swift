@@ -45,8 +45,13 @@ public final class METNorwayFallback: Sendable {
     }
 
     /// `"metno":{"upstream":…,"paused_s":…,"budget":…}` for `/health` (members of the asking feature's source).
-    public func healthJSON() -> String {
-        "\"metno\":{\(core.healthMembers())}"
+    /// `metno`: MET Norway's upstream state, budget and pause.
+    public func health() -> (any Encodable & Sendable) {
+        Health(metno: core.health())
+    }
+
+    struct Health: Encodable, Sendable {
+        let metno: MergedObject
     }
 
     /// MET Norway's forecast for the point: the held one while MET says it holds, else MET's newer one, else the held

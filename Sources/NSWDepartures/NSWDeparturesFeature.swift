@@ -73,8 +73,8 @@ public struct NSWDeparturesFeature: Feature {
 
     public static let path = "/v1/nsw/departures"
 
-    public func healthDetails(for source: String) -> String? {
-        source == Self.source ? engine?.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Self.source ? engine?.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [TfNSWReplay()] }

@@ -152,8 +152,22 @@ public struct NSWDeparturesSource: OnDemandSource {
     public var nothingToServe: String { "no departures available for this stop" }
     public var reportsAge: Bool { true }
 
-    public func healthMembers() -> String { ",\"ttl_s\":\(Int(currentTTL.value.rounded(.up)))" }
-    public func cacheMembers(keysHeld: Int) -> String { ",\"stops\":\(keysHeld)" }
+    public func health() -> (any Encodable & Sendable)? { Lifetime(seconds: Int(currentTTL.value.rounded(.up))) }
+    public func cacheHealth(keysHeld: Int) -> (any Encodable & Sendable)? { Stops(stops: keysHeld) }
+
+    /// How long a stop's answer is held now (`ttl_s`: longer while TfNSW is slow to answer).
+    struct Lifetime: Encodable, Sendable {
+        let seconds: Int
+
+        enum CodingKeys: String, CodingKey {
+            case seconds = "ttl_s"
+        }
+    }
+
+    /// The stops whose departures memory holds.
+    struct Stops: Encodable, Sendable {
+        let stops: Int
+    }
 }
 
 extension NSWDeparturesSource.Board {

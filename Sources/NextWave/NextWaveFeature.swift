@@ -74,10 +74,10 @@ public struct NextWaveFeature: Feature {
         RestRoutes(community: service).register(in: &router)
     }
 
-    public var healthMembers: [String: @Sendable () -> String] {
-        guard let service else { return ["nextwave": { #"{"state":"disabled"}"# }] }
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
+        guard let service else { return ["nextwave": { Health(state: "disabled", on: nil) }] }
         let pushes = engine != nil
-        return ["nextwave": { #"{"state":"on","badge_pushes":\#(pushes),"users":\#(max(0, service.users.load(ordering: .relaxed)))}"# }]
+        return ["nextwave": { Health(state: "on", on: .init(badgePushes: pushes, users: max(0, service.users.load(ordering: .relaxed)))) }]
     }
 
     public var requestHeaders: [String] { ["apikey", "Prefer", "X-Client-Info", "X-Supabase-Api-Version", "Accept-Profile", "Content-Profile"] }

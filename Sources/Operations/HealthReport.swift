@@ -1,9 +1,9 @@
-import HTTPServer
-import Parsing
+import Basics
 import Scheduling
 
-/// The body of `GET /health` (contract: docs/api.md).
-public struct HealthReport: Sendable, Equatable {
+/// The body of `GET /health` (contract: docs/api.md): values, encoded once (``body``) by ``OrderedJSONEncoder`` in the
+/// contract's order.
+public struct HealthReport: Sendable, Encodable {
     public var version: String
     public var uptimeSeconds: Int
     public var database: DatabaseMonitor.State
@@ -11,16 +11,17 @@ public struct HealthReport: Sendable, Equatable {
     public var sources: [SourceStatus]
     /// This process's part in fetching: `leader` (runs the fetches), `standby` (another replica does), `off`.
     public var fetcher: String?
-    /// More JSON members for a source's object, by source name (e.g. the weather forecast budget).
-    public var details: [String: String]
+    /// More members for a source's object, by source name (e.g. the weather forecast budget).
+    public var details: [String: MergedObject]
     /// `live`, or `demo` when serving the bundled recordings (`pier serve --demo`).
     public var mode: String
-    /// More top-level members (a name and its JSON value): a feature's state that is no source's (App Attest's).
-    public var members: [String: String]
+    /// More top-level members, a value by name, written in name order: a feature's state that is no source's (App
+    /// Attest's).
+    public var members: [String: any Encodable & Sendable]
 
     public init(
         version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil,
-        details: [String: String] = [:], mode: String = "live", members: [String: String] = [:]
+        details: [String: MergedObject] = [:], mode: String = "live", members: [String: any Encodable & Sendable] = [:]
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
@@ -38,19 +39,36 @@ public struct HealthReport: Sendable, Equatable {
 
     public var status: String { canServe ? "ok" : "unavailable" }
 
-    /// JSON with the contract's key names. Hand-written because it is small and on a hot path.
-    public var json: String {
-        let sources = sources.map { source in
-            "\(JSONString.quote(source.source)):{\"status\":\"\(source.state.rawValue)\","
-                + "\"last_success\":\(source.lastSuccess.map { JSONString.quote(Timestamp.iso8601($0)) } ?? "null"),"
-                + "\"age_s\":\(source.ageSeconds.map(String.init) ?? "null"),"
-                + "\"last_error\":\(source.lastError.map(JSONString.quote) ?? "null"),"
-                + "\"last_outcome\":\(source.lastOutcome.map { "\"\($0.rawValue)\"" } ?? "null")"
-                + (details[source.source].flatMap { $0.isEmpty ? nil : ",\($0)" } ?? "") + "}"
-        }
-        return "{\"status\":\"\(status)\",\"version\":\"\(version)\",\"uptime_s\":\(uptimeSeconds),"
-            + "\"database\":\"\(database.rawValue)\",\"mode\":\"\(mode)\",\"sources\":{\(sources.joined(separator: ","))}"
-            + (fetcher.map { ",\"fetcher\":\(JSONString.quote($0))" } ?? "")
-            + members.sorted { $0.key < $1.key }.map { ",\(JSONString.quote($0.key)):\($0.value)" }.joined() + "}"
+    /// The JSON body. Encoding fails only for a member that throws from its own `encode(to:)`: none does; should one,
+    /// `/health` still answers, with the status and the failure named.
+    public var body: [UInt8] {
+        (try? OrderedJSONEncoder.encode(self)) ?? (try? OrderedJSONEncoder.encode(Unencodable(status: status))) ?? []
+    }
+
+    private struct Unencodable: Encodable {
+        let status: String
+        let error = "the health report could not be encoded"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: Name.self)
+        try container.encode(status, forKey: "status")
+        try container.encode(version, forKey: "version")
+        try container.encode(uptimeSeconds, forKey: "uptime_s")
+        try container.encode(database.rawValue, forKey: "database")
+        try container.encode(mode, forKey: "mode")
+        try container.encode(OrderedObject(sources.map { ($0.source, MergedObject([$0, details[$0.source]])) }), forKey: "sources")
+        if let fetcher { try container.encode(fetcher, forKey: "fetcher") }
+        for (name, value) in members.sorted(by: { $0.key < $1.key }) { try container.encode(value, forKey: Name(name)) }
+    }
+
+    /// The report's member names: the contract's, then the features' own.
+    struct Name: CodingKey, ExpressibleByStringLiteral {
+        let stringValue: String
+        var intValue: Int? { nil }
+        init(_ name: String) { stringValue = name }
+        init(stringLiteral name: String) { stringValue = name }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 import Scheduling
@@ -13,15 +14,14 @@ public final class HealthRoute: Sendable {
     /// so that a database outage never gets replicas restarted (or dropped by the proxy) that still serve
     /// cached data. Container health checks and the proxy ask this; `/health` is readiness.
     public static let livePath = "/health/live"
-    private static let live = HTTPResponse.json(
-        Array(#"{"status":"ok"}"#.utf8), headers: ["Cache-Control": "no-store"])
+    private static let live = HTTPResponse.json((try? OrderedJSONEncoder.encode(["status": "ok"])) ?? [], headers: ["Cache-Control": "no-store"])
 
     private let version: String
     private let database: DatabaseMonitor
     private let sources: SourceStatusBoard?
     private let fetcher: (@Sendable () -> String)?
-    private let details: [String: @Sendable () -> String]
-    private let members: [String: @Sendable () -> String]
+    private let details: [String: @Sendable () -> MergedObject]
+    private let members: [String: @Sendable () -> any Encodable & Sendable]
     private let mode: String
     private let startedAt: Int
     private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
@@ -29,13 +29,13 @@ public final class HealthRoute: Sendable {
     /// - Parameters:
     ///   - sources: the fetcher's board; `nil` lists no sources.
     ///   - fetcher: this process's fetching role (`leader`, `standby`, `off`), reported as `fetcher`.
-    ///   - details: more JSON members for a source's object (`"name":value,…`), by source name; read at most
-    ///     once a second.
-    ///   - members: more top-level members, a JSON value by name (a feature's state that is no source's); read at
-    ///     most once a second.
+    ///   - details: more members for a source's object, by source name; read at most once a second.
+    ///   - members: more top-level members, a value by name (a feature's state that is no source's); read at most once
+    ///     a second.
     public init(
         version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
-        details: [String: @Sendable () -> String] = [:], mode: String = "live", members: [String: @Sendable () -> String] = [:]
+        details: [String: @Sendable () -> MergedObject] = [:], mode: String = "live",
+        members: [String: @Sendable () -> any Encodable & Sendable] = [:]
     ) {
         self.mode = mode
         self.version = version
@@ -66,7 +66,7 @@ public final class HealthRoute: Sendable {
         let role = fetcher?()
         let body = cache.withLock { cache -> [UInt8] in
             if cache.second != now || cache.database != state || cache.sources != sourcesVersion || cache.fetcher != role {
-                cache = (now, state, sourcesVersion, role, Array(report().json.utf8))
+                cache = (now, state, sourcesVersion, role, report().body)
             }
             return cache.body
         }

@@ -121,25 +121,30 @@ struct Services {
     }
 
     /// More members for `/health`'s sources: each fetched source's last saved capture, and what its feature adds.
-    var healthDetails: [String: @Sendable () -> String] {
+    var healthDetails: [String: @Sendable () -> MergedObject] {
         let runner = runner, features = features
         let fetched = Set(jobs.map(\.source))
-        var details: [String: @Sendable () -> String] = [:]
+        var details: [String: @Sendable () -> MergedObject] = [:]
         for source in board.sources.map(\.name) {
             details[source] = {
-                var members: [String] = []
-                if fetched.contains(source) {
-                    members.append("\"last_capture\":" + (runner.lastCapture(for: source).map(JSONString.quote) ?? "null"))
-                }
-                members += features.compactMap { $0.healthDetails(for: source) }
-                return members.joined(separator: ",")
+                MergedObject([fetched.contains(source) ? LastCapture(lastCapture: runner.lastCapture(for: source)) : nil]
+                    + features.map { $0.healthDetails(for: source) })
             }
         }
         return details
     }
 
+    /// A fetched source's newest saved capture (`last_capture`: its folder, `null` when none).
+    struct LastCapture: Encodable, Sendable {
+        let lastCapture: String?
+
+        enum CodingKeys: String, CodingKey {
+            case lastCapture = "last_capture"
+        }
+    }
+
     /// More top-level members of `/health`: what the features add.
-    var healthMembers: [String: @Sendable () -> String] {
+    var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
         features.reduce(into: [:]) { members, feature in members.merge(feature.healthMembers) { first, _ in first } }
     }
 

@@ -77,9 +77,9 @@ public struct PlacesFeature: Feature {
         }
     }
 
-    public func healthDetails(for source: String) -> String? {
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
         guard source == Service.placesSource || source == Service.geocodeSource else { return nil }
-        return service?.healthJSON(for: source)
+        return service?.health(for: source)
     }
 
     public var replay: [any ReplayMatcher] { [GeoapifyReplay()] }

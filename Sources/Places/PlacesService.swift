@@ -135,7 +135,7 @@ public final class PlacesService: Sendable {
 
     /// Members of the `places` or `geocode` source's `/health` object: the shared budget and the day's
     /// credits, and that cache's size.
-    public func healthJSON(for source: String) -> String {
-        source == Self.placesSource ? places.healthJSON() : geocode.healthJSON()
+    public func health(for source: String) -> MergedObject {
+        source == Self.placesSource ? places.health() : geocode.health()
     }
 }

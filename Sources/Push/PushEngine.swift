@@ -93,10 +93,10 @@ public final class PushEngine: Sendable {
     }
 
     /// `/health`'s `push` member.
-    func healthJSON() -> String {
+    func health() -> PushHealth {
         let snapshot = state.withLock { $0 }
-        let last = snapshot.lastDelivery.map { "\"\(UTCInstant.string(Int($0.timeIntervalSince1970)))\"" } ?? "null"
-        let status = snapshot.lastError == nil ? "ok" : "failing"
-        return #"{"state":"\#(status)","pending":\#(snapshot.pending),"oldest_pending_s":\#(Int(snapshot.oldestPendingAge)),"devices":\#(snapshot.devices),"last_delivery":\#(last)}"#
+        return PushHealth(
+            state: snapshot.lastError == nil ? "ok" : "failing", pending: snapshot.pending, oldestPendingSeconds: Int(snapshot.oldestPendingAge),
+            devices: snapshot.devices, lastDelivery: snapshot.lastDelivery.map { UTCInstant.string(Int($0.timeIntervalSince1970)) })
     }
 }

@@ -62,9 +62,15 @@ public struct PushFeature: Feature {
     /// No route of its own: the features that register devices serve theirs.
     public func register(in router: inout Router) {}
 
-    public var healthMembers: [String: @Sendable () -> String] {
-        if let engine { return ["push": { engine.healthJSON() }] }
-        let names = missing.map { "\"\($0)\"" }.joined(separator: ",")
-        return ["push": { #"{"state":"disabled","missing":[\#(names)]}"# }]
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
+        if let engine { return ["push": { engine.health() }] }
+        let disabled = Disabled(missing: missing)
+        return ["push": { disabled }]
+    }
+
+    /// `/health`'s `push` while the engine is off: the settings it misses (their names, never a value).
+    struct Disabled: Encodable, Sendable {
+        let state = "disabled"
+        let missing: [String]
     }
 }

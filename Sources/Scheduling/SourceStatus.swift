@@ -1,7 +1,8 @@
 import Foundation
+import Parsing
 
 /// What `/health` says about one source.
-public struct SourceStatus: Sendable, Equatable {
+public struct SourceStatus: Sendable, Equatable, Encodable {
     public enum State: String, Sendable, CaseIterable {
         /// The last run stored data and it is fresh.
         case ok
@@ -30,6 +31,20 @@ public struct SourceStatus: Sendable, Equatable {
         self.ageSeconds = ageSeconds
         self.lastError = lastError
         self.lastOutcome = lastOutcome
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state = "status", lastSuccess = "last_success", ageSeconds = "age_s", lastError = "last_error", lastOutcome = "last_outcome"
+    }
+
+    /// The members of the source's object in `/health` (its name is the object's key).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encodeIfPresent(lastSuccess.map(Timestamp.iso8601), forKey: .lastSuccess)
+        try container.encodeIfPresent(ageSeconds, forKey: .ageSeconds)
+        try container.encodeIfPresent(lastError, forKey: .lastError)
+        try container.encodeIfPresent(lastOutcome?.rawValue, forKey: .lastOutcome)
     }
 }
 

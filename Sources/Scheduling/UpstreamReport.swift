@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import Limits
 import UpstreamHTTP
@@ -43,11 +44,11 @@ public final class UpstreamReport: Sendable {
         board?.record(source, outcome: error == nil ? .ok : .failed, error: error, at: Date())
     }
 
-    /// `"upstream":"reachable|unreachable|unknown","paused_s":…,"budget":{…}`, and `"quota":{…}` (`null`
-    /// without a quota) when `withQuota`.
-    public func healthMembers<Client>(limits: UpstreamLimits<Client>, quota: DailyQuota?, withQuota: Bool = true) -> String {
-        let reachable = reachable.value.map { $0 ? "\"reachable\"" : "\"unreachable\"" } ?? "\"unknown\""
-        let members = "\"upstream\":\(reachable),\"paused_s\":\(Int(limits.pausedFor.rounded(.up))),\"budget\":\(limits.budget.snapshot().json)"
-        return withQuota ? members + ",\"quota\":\(quota?.snapshot().json ?? "null")" : members
+    /// `upstream` (`reachable`, `unreachable`, `unknown`), `paused_s`, `budget`, and `quota` (`null` without a quota)
+    /// when `withQuota`.
+    public func health(limits: UpstreamLimits<ClientGroup>, quota: DailyQuota?, withQuota: Bool = true) -> UpstreamHealth {
+        UpstreamHealth(
+            upstream: reachable.value.map { $0 ? "reachable" : "unreachable" } ?? "unknown", pausedSeconds: Int(limits.pausedFor.rounded(.up)),
+            budget: limits.budget.snapshot(), quota: withQuota ? .some(quota?.snapshot()) : .none)
     }
 }

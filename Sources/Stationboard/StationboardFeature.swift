@@ -64,8 +64,8 @@ public struct StationboardFeature: Feature {
 
     public static let path = "/v1/stationboard"
 
-    public func healthDetails(for source: String) -> String? {
-        source == Self.source ? engine.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Self.source ? engine.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [TransportReplay()] }

@@ -68,9 +68,9 @@ public struct WarningsFeature: Feature {
         WarningRoutes(warnings: service, places: places, maxAge: maxAge).register(in: &router)
     }
 
-    public func healthDetails(for source: String) -> String? {
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
         guard source == Self.source else { return nil }
-        return service.healthJSON()
+        return service.health()
     }
 
     public var replay: [any ReplayMatcher] { [WarningsReplay()] }

@@ -96,9 +96,18 @@ public final class WarningsService: Sendable {
     }
 
     /// `"in_force":N` for the source's object in `/health`; `nil` before the set was read.
-    public func healthJSON() -> String? {
+    /// `in_force`: the warnings in force at the last reading or reload; `nil` before either.
+    public func health() -> (any Encodable & Sendable)? {
         let count = inForce.load(ordering: .relaxed)
-        return count < 0 ? nil : "\"in_force\":\(count)"
+        return count < 0 ? nil : InForce(count: count)
+    }
+
+    struct InForce: Encodable, Sendable {
+        let count: Int
+
+        enum CodingKeys: String, CodingKey {
+            case count = "in_force"
+        }
     }
 
     /// When the feed was last read successfully, by this process or any replica; `nil`: never.

@@ -118,11 +118,32 @@ public final class ForecastService: Sendable {
 
     /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`) and the memory tier, for `/health`
     /// (JSON members of the `weather` source).
-    public func healthJSON() -> String {
-        "\"fmi\":{\(core.healthMembers())},"
-            + "\"forecast_cache\":{\"bytes\":\(memory.bytes),\"budget_bytes\":\(memory.budgetBytes),\"entries\":\(memory.count),"
-            + "\"forecasts\":\(memory.forecastCount),\"evictions\":\(memory.evictions)}"
-            + (fallback.map { "," + $0.healthJSON() } ?? "")
+    /// `fmi` (FMI's upstream state, budget and pause), `forecast_cache`, and MET Norway's `metno` when it stands in.
+    public func health() -> MergedObject {
+        let cache = CacheFigures(
+            bytes: memory.bytes, budgetBytes: memory.budgetBytes, entries: memory.count, forecasts: memory.forecastCount, evictions: memory.evictions)
+        return MergedObject([Health(fmi: core.health(), forecastCache: cache), fallback?.health()])
+    }
+
+    struct Health: Encodable, Sendable {
+        let fmi: MergedObject
+        let forecastCache: CacheFigures
+
+        enum CodingKeys: String, CodingKey {
+            case fmi, forecastCache = "forecast_cache"
+        }
+    }
+
+    struct CacheFigures: Encodable, Sendable {
+        let bytes: Int
+        let budgetBytes: Int
+        let entries: Int
+        let forecasts: Int
+        let evictions: Int
+
+        enum CodingKeys: String, CodingKey {
+            case bytes, budgetBytes = "budget_bytes", entries, forecasts, evictions
+        }
     }
 
     /// The point's own cell's forecast while it is fresh in memory (the route's hit, before it works out who asks).

@@ -113,8 +113,8 @@ public struct WeatherFeature: Feature {
         routes.register(in: &router)
     }
 
-    public func healthDetails(for source: String) -> String? {
-        source == Self.source ? forecasts.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Self.source ? forecasts.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [FMIReplay(), METNorwayReplay()] }

@@ -74,8 +74,8 @@ public struct WikipediaFeature: Feature {
         }
     }
 
-    public func healthDetails(for source: String) -> String? {
-        source == Service.source ? service.healthJSON() : nil
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Service.source ? service.health() : nil
     }
 
     public var replay: [any ReplayMatcher] { [WikipediaReplay()] }

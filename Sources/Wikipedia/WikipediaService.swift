@@ -71,7 +71,16 @@ public final class WikipediaService: Sendable {
     }
 
     /// Members of the `wikipedia` source's `/health` object: `cache` for the summaries, `search_cache` for the searches.
-    public func healthJSON() -> String {
-        summaries.healthJSON() + ",\"search_cache\":\(searches.cacheJSON)"
+    public func health() -> MergedObject {
+        MergedObject([summaries.health(), SearchCache(cache: searches.cacheHealth)])
+    }
+
+    /// What memory holds of title searches (`search_cache`).
+    struct SearchCache: Encodable, Sendable {
+        let cache: MergedObject
+
+        enum CodingKeys: String, CodingKey {
+            case cache = "search_cache"
+        }
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import DatabaseTesting
 import Feature
 import Foundation
@@ -111,7 +112,8 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
             XCTAssertGreaterThan(Int(second.response.headers["retry-after"] ?? "") ?? 0, Int(pause) - 5)
             let body = String(decoding: second.response.body, as: UTF8.self)
             XCTAssertFalse(body.contains(Self.key))
-            XCTAssertFalse(service.healthJSON().contains(Self.key))
+            let serviceHealth = try OrderedJSONEncoder.string(service.health())
+            XCTAssertFalse(serviceHealth.contains(Self.key))
         }
     }
 
@@ -166,7 +168,8 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         XCTAssertEqual(upstream.requests(.openweather).count, 2)
         let rows = try await pool.query("SELECT used FROM upstream_quota WHERE upstream = 'openweather'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "used"), 2)
-        XCTAssertTrue(second.healthJSON().contains(#""quota":{"per_day":2,"used_today":2,"left_today":0,"reserve":1}"#), second.healthJSON())
+        let secondHealth = try OrderedJSONEncoder.string(second.health())
+        XCTAssertTrue(secondHealth.contains(#""quota":{"per_day":2,"used_today":2,"left_today":0,"reserve":1}"#), secondHealth)
     }
 
     func testTheReserveRefreshesAnswersMoreThanOneClientAskedForWhileNewCellsAreRefused() async throws {
@@ -195,6 +198,7 @@ final class LakeWeatherServiceTests: ServiceTestCase {    let clock = SharedValu
         let own = await service.response(for: cells[1], client: clients[1], now: later)
         XCTAssertNotNil(own.response.headers["x-pier-stale"])
         XCTAssertEqual(upstream.requests(.openweather).count, 8)
-        XCTAssertTrue(service.healthJSON().contains(#""reserve":3"#), service.healthJSON())
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        XCTAssertTrue(serviceHealth.contains(#""reserve":3"#), serviceHealth)
     }
 }

@@ -131,7 +131,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
             XCTAssertFalse(shown.contains("G203519") || shown.contains("http"), "\(mode): \(shown)")
         }
         // The 401 paused every call: asking again now costs nothing.
-        let health = service.healthJSON()
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        let health = serviceHealth
         XCTAssertTrue(health.contains(#""paused_s":600"#), health)
         _ = await service.response(for: DepartureQuery(stop: "203294"), client: nil)
         XCTAssertEqual(upstream.requests(.tfnsw).count, 8)
@@ -145,7 +146,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         let response = await service.response(for: all, client: nil)
         XCTAssertEqual(response.cached.response.status, .serviceUnavailable)
         XCTAssertTrue(String(decoding: response.cached.response.body, as: UTF8.self).contains("daily quota"))
-        let paused = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""paused_s""#) }?.split(separator: ":").last ?? ""))
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        let paused = try XCTUnwrap(Int(serviceHealth.split(separator: ",").first { $0.hasPrefix(#""paused_s""#) }?.split(separator: ":").last ?? ""))
         let sydney = DepartureQuery.sydney
         let midnight = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
         XCTAssertEqual(Double(paused), midnight, accuracy: 5)
@@ -199,8 +201,9 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         XCTAssertEqual(upstream.requests(.tfnsw).count, 3)
         // With no quota left and stops watched, answers stay fresh far longer than 30 s: an hour or more, or — in
         // the last hour of the Sydney day — until the day's end, when the quota comes back.
-        XCTAssertTrue(service.healthJSON().contains(#""left_today":0"#), service.healthJSON())
-        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        XCTAssertTrue(serviceHealth.contains(#""left_today":0"#), serviceHealth)
+        let ttl = try XCTUnwrap(Int(serviceHealth.split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
         let sydney = DepartureQuery.sydney
         let dayLeft = Int(CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow)
         XCTAssertGreaterThanOrEqual(ttl, min(3600, dayLeft - 5), "\(dayLeft) s left of the Sydney day")
@@ -212,7 +215,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         for stop in ["G203519", "203294", "B1"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         let sydney = DepartureQuery.sydney
         let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
-        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        let ttl = try XCTUnwrap(Int(serviceHealth.split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
         XCTAssertEqual(Double(ttl), max(30, 2 * left / 998), accuracy: 2)
         // An answer 40 s old is still fresh when the spread asks for more than 40 s.
         if ttl > 60 {
@@ -223,7 +227,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         // Stops TfNSW does not know are nobody's to refresh: they cost their call, not a share of the day.
         for stop in ["X1", "X2", "X3"] { _ = await service.response(for: DepartureQuery(stop: stop), client: nil) }
         _ = await service.response(for: DepartureQuery(stop: "B2"), client: nil)
-        let spread = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        let laterHealth = try OrderedJSONEncoder.string(service.health())
+        let spread = try XCTUnwrap(Int(laterHealth.split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
         // Watched when B2's freshness was reckoned: G203519 and 203294 only (B2 was not answered yet).
         XCTAssertEqual(Double(spread), max(30, 2 * left / 994), accuracy: 2, "X1…X3 were never counted")
     }
@@ -237,7 +242,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         _ = await service.response(for: DepartureQuery(stop: "203294"), client: nil)
         let sydney = DepartureQuery.sydney
         let left = CalendarDate(Date(), in: sydney).adding(days: 1).start(in: sydney).timeIntervalSinceNow
-        let ttl = try XCTUnwrap(Int(service.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        let ttl = try XCTUnwrap(Int(serviceHealth.split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
         // Reckoned at 203294's miss: one stop answered (G203519), 51 calls made.
         XCTAssertEqual(Double(ttl), max(30, 1 * left / 949), accuracy: 2, "the 50 unknown ids are not watched")
         // Refused requests (a spent client share) are not watched either.
@@ -247,7 +253,8 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
             let refused = await tight.response(for: DepartureQuery(stop: "Q\(index)"), client: nil)
             XCTAssertNotEqual(refused.cached.response.status, .ok)
         }
-        let tightTTL = try XCTUnwrap(Int(tight.healthJSON().split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
+        let tightHealth = try OrderedJSONEncoder.string(tight.health())
+        let tightTTL = try XCTUnwrap(Int(tightHealth.split(separator: ",").first { $0.hasPrefix(#""ttl_s""#) }?.split(separator: ":").last ?? ""))
         XCTAssertLessThanOrEqual(Double(tightTTL), max(30, 1 * left / 940) + 2, "20 refused ids did not count")
     }
 

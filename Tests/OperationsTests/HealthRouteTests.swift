@@ -1,9 +1,11 @@
+import Basics
 import DatabaseTesting
 import Foundation
 import HTTPServer
 import HTTPTesting
 @testable import Operations
 import Postgres
+import Scheduling
 import XCTest
 
 /// `/health` over a real socket, backed by a real PostgreSQL (from DATABASE_URL) or an unreachable one.
@@ -41,12 +43,25 @@ final class HealthRouteTests: XCTestCase {
         XCTAssertEqual(response.header("Cache-Control"), "no-store")
     }
 
-    /// A feature's state that is no source's is a top-level member, in name order, read when the body is made.
+    struct Count: Encodable, Sendable { let n: Int }
+    struct Mode: Encodable, Sendable { let mode: String }
+    struct Capture: Encodable, Sendable {
+        let capture: String?
+        enum CodingKeys: String, CodingKey { case capture = "last_capture" }
+    }
+
+    /// A feature's state that is no source's is a top-level member, in name order, read when the body is made; a
+    /// source's own members follow its status, in order.
     func testMembersAreTopLevelJSONInNameOrder() throws {
+        let source = SourceStatus(source: "ships", state: .stale, lastSuccess: nil, ageSeconds: nil, lastError: "a \"quote\"", lastOutcome: .failed)
         let report = HealthReport(
-            version: "9.9.9", uptimeSeconds: 1, database: .ok, members: ["zeta": #"{"n":1}"#, "app_attest": #"{"mode":"off"}"#])
-        XCTAssertTrue(report.json.hasSuffix(#","app_attest":{"mode":"off"},"zeta":{"n":1}}"#), report.json)
-        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.json.utf8)) as? [String: Any])
+            version: "9.9.9", uptimeSeconds: 1, database: .ok, sources: [source],
+            details: ["ships": MergedObject([Capture(capture: nil), Count(n: 2)])], members: ["zeta": Count(n: 1), "app_attest": Mode(mode: "off")])
+        let text = String(decoding: report.body, as: UTF8.self)
+        XCTAssertEqual(text, #"{"status":"ok","version":"9.9.9","uptime_s":1,"database":"ok","mode":"live","sources":{"ships":{"status":"stale","#
+            + #""last_success":null,"age_s":null,"last_error":"a \"quote\"","last_outcome":"failed","last_capture":null,"n":2}},"#
+            + #""app_attest":{"mode":"off"},"zeta":{"n":1}}"#)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(report.body)) as? [String: Any])
         XCTAssertEqual(json["app_attest"] as? [String: String], ["mode": "off"])
         XCTAssertEqual(json["status"] as? String, "ok")
     }

@@ -1,3 +1,4 @@
+import Basics
 import DatabaseTesting
 import Feature
 import Foundation
@@ -220,7 +221,8 @@ final class StationboardServiceTests: XCTestCase {
         XCTAssertEqual(upstream.requests(.transport).count, 4)
         let stored = try await pool.query("SELECT body FROM upstream_answers WHERE kind = 'stationboard'").map { try $0.decode(String.self, "body") }
         XCTAssertEqual(stored, [String(decoding: try XCTUnwrap(upstream.stationboardBody(for: "2026-07-04")), as: UTF8.self)])
-        XCTAssertTrue(service.healthJSON().contains(#""upstream":"reachable""#), service.healthJSON())
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        XCTAssertTrue(serviceHealth.contains(#""upstream":"reachable""#), serviceHealth)
     }
 
     func testNothingStoredAndTheUpstreamDownIsA503WithRetryAfter() async throws {

@@ -1,3 +1,4 @@
+import Basics
 import DatabaseTesting
 import Feature
 import Foundation
@@ -50,7 +51,8 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
         let again = await restarted.summaries.response(for: try summary(" Kaiserburg  Nürnberg "), client: nil)
         XCTAssertEqual(again.response.body, response.response.body)
         XCTAssertEqual(upstream.requests(.wikipedia).count, 1)
-        XCTAssertTrue(restarted.healthJSON().contains(#""stored":1"#), restarted.healthJSON())
+        let restartedHealth = try OrderedJSONEncoder.string(restarted.health())
+        XCTAssertTrue(restartedHealth.contains(#""stored":1"#), restartedHealth)
     }
 
     func testWithoutAContactTheUserAgentIsTheNameAndVersion() async throws {
@@ -131,7 +133,8 @@ final class WikipediaServiceTests: ServiceTestCase {    let clock = SharedValue<
         upstream.set(.wikipedia, .normal)
         let answer3 = await service.searches.response(for: search, client: nil).response.status
         XCTAssertEqual(answer3, .serviceUnavailable)
-        XCTAssertTrue(service.healthJSON().contains(#""paused_s":20"#), service.healthJSON())
+        let serviceHealth = try OrderedJSONEncoder.string(service.health())
+        XCTAssertTrue(serviceHealth.contains(#""paused_s":20"#), serviceHealth)
     }
 
     func testThePoliteRateIsKeptAndEachClientHasAShare() async throws {

@@ -186,14 +186,23 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
 
     // MARK: Health
 
-    /// `{"bytes":…,"entries":…}` and the source's own members: what memory holds.
-    public var cacheJSON: String {
-        "{\"bytes\":\(core.bytes + renderings.bytes),\"entries\":\(renderings.count)\(source.cacheMembers(keysHeld: core.count))}"
+    /// What memory holds: `bytes`, `entries` and the source's own members.
+    public var cacheHealth: MergedObject {
+        MergedObject([CacheFigures(bytes: core.bytes + renderings.bytes, entries: renderings.count), source.cacheHealth(keysHeld: core.count)])
     }
 
     /// Members of the source's `/health` object: the upstream (reachable, pause, budget, quota), the source's
     /// own, and `cache`.
-    public func healthJSON() -> String {
-        core.healthMembers() + ",\"cache\":\(cacheJSON)"
+    public func health() -> MergedObject {
+        MergedObject([core.health(), Cache(cache: cacheHealth)])
+    }
+
+    struct CacheFigures: Encodable, Sendable {
+        let bytes: Int
+        let entries: Int
+    }
+
+    struct Cache: Encodable, Sendable {
+        let cache: MergedObject
     }
 }

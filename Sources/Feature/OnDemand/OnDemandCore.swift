@@ -346,7 +346,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     // MARK: Health
 
     /// Members of the source's `/health` object: the upstream (reachable, pause, budget, quota) and the source's own.
-    public func healthMembers() -> String {
-        upstream.healthMembers(report) + source.healthMembers()
+    public func health() -> MergedObject {
+        MergedObject([upstream.health(report), source.health()])
     }
 }

@@ -46,9 +46,9 @@ public protocol OnDemandValueSource: Sendable {
     /// What a failure is, for the logs: a state that names nothing a user asked (no point, no URL with one in it).
     func state(of error: any Error) -> String
 
-    /// More members of the source's `/health` object (`,"ttl_s":30`), and of its `cache` object.
-    func healthMembers() -> String
-    func cacheMembers(keysHeld: Int) -> String
+    /// More members of the source's `/health` object (`ttl_s`), and of its `cache` object (`stops`); `nil`: none.
+    func health() -> (any Encodable & Sendable)?
+    func cacheHealth(keysHeld: Int) -> (any Encodable & Sendable)?
 }
 
 /// An ``OnDemandValueSource`` whose answers routes send as rendered by the ``OnDemand`` adapter: what a route asks
@@ -88,8 +88,8 @@ extension OnDemandValueSource {
     public func coverings(of key: Key) -> [Key] { [] }
     public func cut(_ value: Value, to key: Key) -> Value? { nil }
     public func state(of error: any Error) -> String { (error as? UpstreamError)?.state ?? "\(error)" }
-    public func healthMembers() -> String { "" }
-    public func cacheMembers(keysHeld: Int) -> String { "" }
+    public func health() -> (any Encodable & Sendable)? { nil }
+    public func cacheHealth(keysHeld: Int) -> (any Encodable & Sendable)? { nil }
 }
 
 extension OnDemandSource {

@@ -115,8 +115,8 @@ public final class OnDemandUpstream: Sendable {
         ) { quota.dayEnds().timeIntervalSince1970 }
     }
 
-    /// `"upstream":…,"paused_s":…,"budget":{…}` and, for an upstream with a daily quota, `"quota":{…}`.
-    func healthMembers(_ report: UpstreamReport) -> String {
-        report.healthMembers(limits: limits, quota: quota, withQuota: settings.hasDailyQuota)
+    /// `upstream`, `paused_s`, `budget` and, for an upstream with a daily quota, `quota`.
+    func health(_ report: UpstreamReport) -> UpstreamHealth {
+        report.health(limits: limits, quota: quota, withQuota: settings.hasDailyQuota)
     }
 }

@@ -50,5 +50,10 @@ public struct SharedAnswerSource<Key: SharedAnswerKey>: OnDemandSource {
 
     public func render(_ answer: StoredAnswer, for key: Key, now: Date) -> OnDemandRendering { renderer(answer) }
 
-    public func cacheMembers(keysHeld: Int) -> String { ",\"stored\":\(answers.count)" }
+    public func cacheHealth(keysHeld: Int) -> (any Encodable & Sendable)? { Stored(stored: answers.count) }
+
+    /// The answers of its kind PostgreSQL holds (`stored`, in the `cache` object).
+    struct Stored: Encodable, Sendable {
+        let stored: Int
+    }
 }

@@ -1,0 +1,44 @@
+import Basics
+
+/// `/health`'s `app_attest`: the mode and, when on, the environments, how many apps, whether a test root is trusted,
+/// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
+/// the share `require` would serve — never an app's id, a key id, a debug name or any token.
+struct AppAttestHealth: Encodable, Sendable {
+    struct On: Encodable, Sendable {
+        struct LastHour: Encodable, Sendable {
+            let spendingRequests: Int
+            let verifiedShare: FixedDecimal?
+
+            enum CodingKeys: String, CodingKey {
+                case spendingRequests = "spending_requests", verifiedShare = "verified_share"
+            }
+        }
+
+        let environment: String
+        let apps: Int
+        let testRoot: Bool
+        let debug: Bool
+        let revokedDevices: Int
+        let debugDevices: Int
+        let lastHour: LastHour
+
+        enum CodingKeys: String, CodingKey {
+            case environment, apps, testRoot = "test_root", debug, revokedDevices = "revoked_devices", debugDevices = "debug_devices"
+            case lastHour = "last_hour"
+        }
+    }
+
+    let mode: String
+    /// `nil` while off (only the mode is shown).
+    let on: On?
+
+    enum CodingKeys: String, CodingKey {
+        case mode
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(mode, forKey: .mode)
+        try on?.encode(to: encoder)
+    }
+}
