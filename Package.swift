@@ -150,7 +150,7 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
-            name: "METNorway", dependencies: ["Basics", "Feature", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
+            name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],

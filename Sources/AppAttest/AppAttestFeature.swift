@@ -162,4 +162,7 @@ public struct AppAttestFeature: Feature {
     public func register(in router: inout Router) { routes.register(in: &router) }
 
     public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { ["app_attest": health] }
+
+    /// Devices, debug devices and the anonymous pool (``ClientGroup/Kind``).
+    public static var clientKinds: [ClientGroup.Kind] { [.device, .debugDevice, .anonymous] }
 }

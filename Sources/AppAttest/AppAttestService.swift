@@ -241,7 +241,7 @@ public final class AppAttestService: Sendable {
     /// One verification taken from the shares of `groups` (an address's, its network's) and everybody's.
     private func share(_ groups: [ClientGroup]) throws(Unavailable) {
         if case .refused(let refusal, let retryAfter, let index) = budget.acquire(for: groups) {
-            let whose: Unavailable.Whose = refusal == .budget ? .everybody : index.map { groups[$0].size.isSubscriber } == true ? .address : .network
+            let whose: Unavailable.Whose = refusal == .budget ? .everybody : index.map { groups[$0].kind.isSubscriber } == true ? .address : .network
             refused[whose.rawValue]?.increment()
             throw .busy(retryAfter: RetryAfter.seconds(retryAfter), whose: whose)
         }

@@ -34,10 +34,10 @@ public struct Spender: Sendable {
         self.refusal = refusal
     }
 
-    /// Counted as a device its credential proves (an attested app instance, an operator's debug device) rather than
-    /// by its address: what limits meant for the anonymous (a network's registrations of the day) leave out.
-    public var isDevice: Bool {
-        groups.contains { $0.size == .device || $0.size == .debugDevice }
+    /// Counted as what its credential proves (an attested app instance, an operator's debug device) rather than by its
+    /// address: what limits meant for the anonymous (a network's registrations of the day) leave out.
+    public var isProven: Bool {
+        groups.contains { $0.kind.isProven }
     }
 
     /// A spender known by its address alone.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Basics
 import HTTPServer
 import Identity
 import Replay
@@ -52,6 +53,11 @@ public protocol Feature: Sendable {
     /// would spend (App Attest's device tokens); `nil`: the feature has none.
     var spenderResolver: (any SpenderResolver)? { get }
 
+    /// The kinds of groups its ``spenderResolver`` counts callers in beyond an address's (App Attest's devices, debug
+    /// devices and anonymous pool): the executable hands them to ``Spenders`` before any feature is made, so that every
+    /// upstream counts their refusals from the start.
+    static var clientKinds: [ClientGroup.Kind] { get }
+
     /// Request headers the feature's clients send beyond the usual (`X-Pier-App-Token`), allowed by the CORS preflight.
     var requestHeaders: [String] { get }
 
@@ -87,6 +93,7 @@ extension Feature {
     public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { [:] }
     public var replay: [any ReplayMatcher] { [] }
     public var spenderResolver: (any SpenderResolver)? { nil }
+    public static var clientKinds: [ClientGroup.Kind] { [] }
     public var requestHeaders: [String] { [] }
     public func seedDemo(from directory: String) async throws {}
     public static var demoSettings: [String: String] { [:] }

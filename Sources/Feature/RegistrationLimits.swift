@@ -91,7 +91,7 @@ public final class RegistrationLimits: Sendable {
             let whose = why == .budget ? "this server has taken all the \(kind.what) it takes for now" : "this client has made its share of \(kind.what) for now"
             throw OnDemandUnavailable(whose, retryAfter: RetryAfter.seconds(retryAfter), cause: .clientShare).httpError()
         }
-        return Admitted(network: spender.isDevice ? nil : spender.address.network.description)
+        return Admitted(network: spender.isProven ? nil : spender.address.network.description)
     }
 
     /// Takes the network's count of the day for `admitted`, on `connection` (the making's transaction): throws the

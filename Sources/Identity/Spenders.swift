@@ -14,10 +14,15 @@ import Synchronization
 /// completes before serving.
 public final class Spenders: Sendable {
     public let proxies: TrustedProxies
+    /// Every kind of group a spender may be counted in: an address's, then those the features' links name (their
+    /// refusals are counted by kind from the start).
+    public let kinds: [ClientGroup.Kind]
     private let resolvers = Mutex<[any SpenderResolver]>([])
 
-    public init(proxies: TrustedProxies = TrustedProxies()) {
+    /// - Parameter kinds: the kinds the features' links will name (``Feature`` types' `clientKinds`).
+    public init(proxies: TrustedProxies = TrustedProxies(), kinds: [ClientGroup.Kind] = []) {
         self.proxies = proxies
+        self.kinds = ClientGroup.Kind.addresses + kinds.filter { !ClientGroup.Kind.addresses.contains($0) }
     }
 
     /// Sets the features' links, in the features' order (the executable, before serving).

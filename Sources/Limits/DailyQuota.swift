@@ -93,7 +93,7 @@ public final class DailyQuota: Sendable {
         let units = max(1, units)
         let dayLimit = reserved ? limit : shares.unreserved(day: limit)
         guard units <= dayLimit else { return .spent(retryAfter: retryAfter, reserved: !reserved) }
-        let groupLimits = groups.map { shares.limit(of: $0.size, day: limit, units: units) }
+        let groupLimits = groups.map { shares.limit(of: $0.kind, day: limit, units: units) }
         do {
             let rows = try await pool.query(
                 "SELECT granted, day_used, spent_group, group_used FROM pier_take_quota($1, $2::date, $3, $4, $5::text[], $6::integer[])",
@@ -126,7 +126,7 @@ public final class DailyQuota: Sendable {
             guard let known, known.day == day else { return nil }
             return groups.firstIndex { group in
                 guard let used = known.groups[group] else { return false }
-                return used + max(1, units) > shares.limit(of: group.size, day: limit, units: max(1, units))
+                return used + max(1, units) > shares.limit(of: group.kind, day: limit, units: max(1, units))
             }
         }
         return index.map { ($0, retryAfter) }
@@ -172,7 +172,7 @@ public final class DailyQuota: Sendable {
             // Refused: the group's count plus this call passes its limit; remember it as spent.
             if let spent, spent.index < groups.count { today.groups[groups[spent.index]] = spent.limit }
             if today.groups.count > Self.groupsKept {
-                today.groups = today.groups.filter { $0.value >= shares.limit(of: $0.key.size, day: limit, units: 1) }
+                today.groups = today.groups.filter { $0.value >= shares.limit(of: $0.key.kind, day: limit, units: 1) }
             }
             known = today
         }

@@ -11,8 +11,8 @@ public struct DailyShares: Sendable, Equatable {
     public var network: Double
     /// The part of a day only refreshes of answers more than one client asked for may use.
     public var reserve: Double
-    /// The most every client without a device's proof together may use of a day, where the operator prefers
-    /// attested devices (``ClientGroup/anonymous``).
+    /// The most a pool of clients may use of a day (App Attest's anonymous pool, where the operator prefers attested
+    /// devices).
     public var anonymous: Double
 
     /// The defaults (docs/operations.md, "Fair shares"): an address or a device 5 % of a day, a network 10 %, 30 %
@@ -27,10 +27,14 @@ public struct DailyShares: Sendable, Equatable {
     /// No shares and no reserve: one client may use the whole day (tests of the quota itself, a private server).
     public static let none = DailyShares(subscriber: 1, network: 1, reserve: 0, anonymous: 1)
 
-    /// Units of a day of `limit` a group of `size` may use: at least one call of `units`, so that a small quota is
+    /// Units of a day of `limit` a group of `kind` may use: at least one call of `units`, so that a small quota is
     /// not closed to everyone.
-    public func limit(of size: ClientGroup.Size, day limit: Int, units: Int) -> Int {
-        let share = size == .anonymous ? anonymous : size.isSubscriber ? subscriber : network
+    public func limit(of kind: ClientGroup.Kind, day limit: Int, units: Int) -> Int {
+        let share = switch kind.share {
+        case .subscriber: subscriber
+        case .network: network
+        case .pool: anonymous
+        }
         return max(units, Int((Double(limit) * share).rounded(.down)))
     }
 

@@ -6,7 +6,7 @@ import Metrics
 /// was spent, by the size of the group that spent it (`group="ipv4/24"`) — never an address.
 public struct RefusalCounters: Sendable {
     private let counters: [String: Counter]
-    private let byGroup: [String: [ClientGroup.Size: Counter]]
+    private let byGroup: [String: [ClientGroup.Kind: Counter]]
 
     /// The daily quota's reasons (``DailyQuota/Decision``): the day spent, the part outside the reserve spent,
     /// a group's share spent, the count not readable.
@@ -15,26 +15,31 @@ public struct RefusalCounters: Sendable {
     /// - Parameters:
     ///   - name: the metric (`pier_upstream_refusals_total`), labelled `labels` (`upstream="tfnsw"`), then `reason`
     ///     (and `group`).
-    public init(metrics: MetricsRegistry?, name: String, help: String, labels: MetricsRegistry.Labels = [], reasons: [String]) {
-        var counters: [String: Counter] = [:], byGroup: [String: [ClientGroup.Size: Counter]] = [:]
+    ///   - kinds: the kinds of groups counted (the addresses' and the features'): each has its series from the start.
+    public init(
+        metrics: MetricsRegistry?, name: String, help: String, labels: MetricsRegistry.Labels = [], reasons: [String],
+        kinds: [ClientGroup.Kind] = ClientGroup.Kind.addresses
+    ) {
+        var counters: [String: Counter] = [:], byGroup: [String: [ClientGroup.Kind: Counter]] = [:]
         for reason in reasons { counters[reason] = metrics?.counter(name, help: help, labels: labels + [("reason", reason)]) }
         for reason in [UpstreamRefusal.clientShare.rawValue, UpstreamRefusal.concurrency.rawValue, "daily_share"] where reasons.contains(reason) {
-            for size in ClientGroup.Size.allCases {
-                byGroup[reason, default: [:]][size] = metrics?.counter(name, help: help, labels: labels + [("reason", reason), ("group", size.rawValue)])
+            for kind in kinds {
+                byGroup[reason, default: [:]][kind] = metrics?.counter(name, help: help, labels: labels + [("reason", reason), ("group", kind.label)])
             }
         }
         self.counters = counters
         self.byGroup = byGroup
     }
 
-    /// Counts a refusal for `reason`; `group`: the size of the client group whose share was spent.
-    public func count(_ reason: String, group: ClientGroup.Size? = nil) {
+    /// Counts a refusal for `reason`; `group`: the kind of the client group whose share was spent (one not given at
+    /// `init` is counted without it).
+    public func count(_ reason: String, group: ClientGroup.Kind? = nil) {
         if let group, let counter = byGroup[reason]?[group] { counter.increment() } else { counters[reason]?.increment() }
     }
 
     /// Counts a refusal of `gate` and says it as a route answers it: the reason naming `upstream`, `Retry-After`
     /// in whole seconds, and whether it is this client's share that is spent (`429` rather than `503`).
-    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, group: ClientGroup.Size? = nil, upstream: String)
+    public func refused(_ refusal: UpstreamRefusal, retryAfter seconds: Double, group: ClientGroup.Kind? = nil, upstream: String)
         -> (reason: String, retryAfter: Int, clientShare: Bool)
     {
         count(refusal.rawValue, group: group)

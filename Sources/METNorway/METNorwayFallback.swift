@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Identity
 import Limits
 import Metrics
 import Scheduling
@@ -31,7 +32,8 @@ public final class METNorwayFallback: Sendable {
 
     public init(
         client: METNorwayClient, store: METNorwayStore, budget: BudgetSettings, memoryBytes: Int = 8 << 20,
-        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry? = nil
+        clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 }, metrics: MetricsRegistry? = nil,
+        spenders: Spenders = Spenders()
     ) {
         var upstream = OnDemandUpstream.Settings(
             budget: budget, pauseAfterRefusal: Int(METNorwaySource.pauseAfterRefusal), pauseAfterThrottle: METNorwaySource.pauseAfterThrottling)
@@ -39,7 +41,8 @@ public final class METNorwayFallback: Sendable {
         upstream.waiting = .never
         core = OnDemandCore(
             kind: "metno", source: METNorwaySource(client: client, store: store),
-            upstream: OnDemandUpstream(name: "MET Norway", metric: "metno", settings: upstream, quota: nil, clock: clock, metrics: metrics),
+            upstream: OnDemandUpstream(
+                name: "MET Norway", metric: "metno", settings: upstream, quota: nil, clock: clock, metrics: metrics, spenders: spenders),
             report: UpstreamReport(source: "metno", board: nil), settings: OnDemandSettings(provisional: .seconds(0)),
             memoryBytes: memoryBytes, metrics: metrics)
     }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPServer
 import SupabaseAuth
 
 /// Who a request to the community's routes is, decided once from its two headers as Supabase's gateway and PostgREST
@@ -37,12 +36,32 @@ enum CommunityCaller: Equatable, Sendable {
         }
     }
 
-    /// The caller of `request`, whose `key` (its `apikey`) has been verified as the public key: a bearer equal to it is
-    /// not verified again.
-    /// A user's token verified before is taken from `verified` until it expires.
-    static func of(_ request: HTTPRequest, key: String, jwt: SupabaseJWT, verified: VerifiedTokens? = nil, now: Date = Date()) throws(Problem) -> CommunityCaller {
-        guard let field = request.headers["authorization"] else { return .anonymous }
-        guard let token = BearerToken.credentials(field) else { throw .badToken }
+    /// What a request showed of who it is, as sent (the routes read it from the headers): services and stores take
+    /// this or the caller it names, never a request.
+    struct Credentials: Sendable {
+        /// The `Authorization` header: absent, not `Bearer <token>`, or the token.
+        enum Authorization: Sendable {
+            case none
+            case notBearer
+            case bearer(Substring)
+        }
+
+        /// The `apikey` header.
+        var apiKey: String?
+        var authorization: Authorization
+    }
+
+    /// The caller showing `credentials`, whose `key` (its `apikey`) has been verified as the public key: a bearer equal to
+    /// it is not verified again. A user's token verified before is taken from `verified` until it expires.
+    static func of(
+        _ credentials: Credentials, key: String, jwt: SupabaseJWT, verified: VerifiedTokens? = nil, now: Date = Date()
+    ) throws(Problem) -> CommunityCaller {
+        let token: Substring
+        switch credentials.authorization {
+        case .none: return .anonymous
+        case .notBearer: throw .badToken
+        case .bearer(let bearer): token = bearer
+        }
         if token == key { return .anonymous }
         let seconds = Int64(now.timeIntervalSince1970)
         if let held = verified?.caller(of: token, now: seconds) { return held }

@@ -1,7 +1,6 @@
 import Basics
 import Feature
 import Foundation
-import HTTPServer
 import Identity
 import Limits
 import Metrics
@@ -92,9 +91,9 @@ final class CommunityService: Sendable {
         what: "sign-ups", scope: "nextwave-signups", perDaySetting: "PIER_NEXTWAVE_SIGNUPS_PER_DAY",
         metric: "pier_nextwave_signups_refused_total", help: "Next Wave's anonymous sign-ups refused before anything was stored, by reason.")
 
-    /// Who `request` is (``CommunityCaller``), the public key's verification remembered.
-    func caller(of request: HTTPRequest, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
-        guard let key = request.headers["apikey"], !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
+    /// Who shows `credentials` (``CommunityCaller``), the public key's verification remembered.
+    func caller(of credentials: CommunityCaller.Credentials, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
+        guard let key = credentials.apiKey, !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
         let seconds = Int64(now.timeIntervalSince1970)
         let known = keys.withLock { $0[key].map { $0 > seconds } ?? false }
         if !known {
@@ -104,6 +103,6 @@ final class CommunityService: Sendable {
                 keys[key] = claims.expires ?? Int64.max
             }
         }
-        return try CommunityCaller.of(request, key: key, jwt: jwt, verified: verified, now: now)
+        return try CommunityCaller.of(credentials, key: key, jwt: jwt, verified: verified, now: now)
     }
 }

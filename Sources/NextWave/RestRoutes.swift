@@ -59,7 +59,7 @@ struct RestRoutes: Sendable {
 
     /// The caller, the table and the query of a table's request.
     private func addressed(_ request: HTTPRequest, _ community: CommunityService) throws -> (CommunityTable, PostgRESTQuery, CommunityCaller) {
-        let caller = try community.caller(of: request)
+        let caller = try community.caller(of: .init(request))
         let name = try request.parameter("table")
         guard let table = CommunityTable.named(name) else { throw PostgRESTError.unknownTable(name) }
         return (table, try PostgRESTQuery(pairs: request.query.pairs), caller)
@@ -83,7 +83,7 @@ struct RestRoutes: Sendable {
         if name == CommunityFunctions.counts {
             // Its size first (a body bigger than the argument can need is refused unread), then the key, then the set.
             try WaveIDs.checkSize(request.body.count)
-            let caller = try community.caller(of: request)
+            let caller = try community.caller(of: .init(request))
             let waves = try WaveIDs(body: request.body)
             let held = community.counts.answer(waves).map { HTTPResponse.json($0, headers: Self.noStore) }
             return try Self.fromMemory(held, request, user: caller.userID, community) {
@@ -91,7 +91,7 @@ struct RestRoutes: Sendable {
             }
         }
         try PostgRESTArguments.checkSize(request.body.count, function: name, maximum: CommunityFunctions.maximumBody)
-        let caller = try community.caller(of: request)
+        let caller = try community.caller(of: .init(request))
         let arguments = try PostgRESTArguments.parse(
             request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? CommunityFunctions.leaderboardParameters : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).

@@ -27,13 +27,8 @@ final class ShareLimits: Sendable {
             help: "Next Wave community reads and function calls refused for their cost (answers held in memory spend nothing).")
     }
 
-    enum Spender: Hashable, Sendable {
-        case user(String)
-        case group(ClientGroup)
-    }
-
     private let kind: Kind
-    private let budget: RequestBudget<Spender>
+    private let budget: RequestBudget<ClientGroup>
     private let spenders: Spenders
     private let refused: Counter?
 
@@ -47,12 +42,17 @@ final class ShareLimits: Sendable {
     /// Takes one request for `user` (`nil`: known only by its address — a session refresh, the public key) or throws
     /// the refusal.
     func admit(_ request: HTTPRequest, user: String?) throws(HTTPError) {
-        let spender = spenders.spender(of: request)
-        var charged = spender.groups.map(Spender.group)
-        if let user { charged.append(.user(user)) }
+        var charged = spenders.spender(of: request).groups
+        if let user { charged.append(ClientGroup(kind: .communityUser, name: user)) }
         guard case .refused(let why, let retryAfter, _) = budget.acquire(for: charged) else { return }
         refused?.increment()
         let whose = why == .budget ? "this server takes no more community \(kind.what) for now" : "this client has made its share of community \(kind.what) for now"
         throw OnDemandUnavailable(whose, retryAfter: RetryAfter.seconds(retryAfter), cause: .clientShare).httpError()
     }
+}
+
+extension ClientGroup.Kind {
+    /// A signed-in rider of the community, counted as themselves beside their address (one rider cannot spend a
+    /// network's share, nor a network a rider's). Counted only by the community's own limits.
+    static let communityUser = ClientGroup.Kind("user", share: .subscriber)
 }

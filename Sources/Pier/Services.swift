@@ -49,7 +49,7 @@ struct Services {
             board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
-            product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies)))
+            product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies), kinds: Features.types.flatMap { $0.clientKinds }))
         // The demo turns on what needs no upstream (the features' demo settings), unless the environment says otherwise.
         let demoSettings = configuration.servingDemo ? Features.demoSettings : [:]
         let reader = SettingsReader(environment: demoSettings.merging(configuration.environment) { $1 })

@@ -53,7 +53,9 @@ public struct ShipRoutes: Sendable {
     }
 
     func refresh(_ request: HTTPRequest) async -> HTTPResponse {
-        if let denied = BearerToken.response(for: token.check(request)) { return denied }
+        if let denied = BearerToken.response(for: token.check(request), disabled: "refresh is disabled: the server has no refresh token configured") {
+            return denied
+        }
         switch await refresh() {
         case let .success(summary):
             let body = RefreshResult(

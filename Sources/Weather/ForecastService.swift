@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Identity
 import Limits
 import Logging
 import METNorway
@@ -93,7 +94,7 @@ public final class ForecastService: Sendable {
     public init(
         client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(),
         fallback: METNorwayFallback? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
-        metrics: MetricsRegistry? = nil, logger: Logger = Logger(label: "pier.weather")
+        metrics: MetricsRegistry? = nil, spenders: Spenders = Spenders(), logger: Logger = Logger(label: "pier.weather")
     ) {
         self.store = store
         self.fallback = fallback
@@ -105,7 +106,7 @@ public final class ForecastService: Sendable {
         upstream.waiting = .never
         core = OnDemandCore(
             kind: "fmi-forecast", source: FMIForecastSource(client: client, store: store, memory: memory, ttl: settings.ttl),
-            upstream: OnDemandUpstream(name: "FMI", metric: "fmi", settings: upstream, quota: nil, clock: clock, metrics: metrics),
+            upstream: OnDemandUpstream(name: "FMI", metric: "fmi", settings: upstream, quota: nil, clock: clock, metrics: metrics, spenders: spenders),
             report: report,
             settings: OnDemandSettings(provisional: .seconds(Double(WeatherRoutes.provisionalSeconds)), retryAfterFailure: Self.retryAfterFailure),
             memoryBytes: memory.budgetBytes / 4, metrics: metrics)

@@ -76,10 +76,11 @@ public struct WeatherFeature: Feature {
                     url: settings.metNorway.url, userAgent: UserAgent.identifying(product: context.product, contact: settings.contact),
                     client: context.upstream),
                 store: METNorwayStore(pool: context.pool, maximumRows: settings.metNorway.maximumRows), budget: metNorwayBudget,
-                metrics: context.metrics)
+                metrics: context.metrics, spenders: context.spenders)
             : nil
         forecasts = ForecastService(
-            client: fmi, store: store, settings: forecastSettings, memory: memory, fallback: fallback, metrics: context.metrics)
+            client: fmi, store: store, settings: forecastSettings, memory: memory, fallback: fallback, metrics: context.metrics,
+            spenders: context.spenders)
         metNorwayWithoutContact = fallback != nil && !context.upstreamsAreRecordings && (settings.contact?.isEmpty ?? true)
         let schedule = FetchSchedule.every(settings.interval)
         // Observations age by the minute: retry soon, and never wait longer than the schedule.

@@ -336,7 +336,7 @@ final class AppAttestServiceTests: ServiceTestCase {
         XCTAssertEqual(state, .debug)
         XCTAssertEqual(try group.get(), ClientGroup(debug: "ci-runner"))
         XCTAssertEqual(try group.get().description, "debug/ci-runner")
-        XCTAssertTrue(try group.get().size.isSubscriber, "a subscriber's share of each day")
+        XCTAssertTrue(try group.get().kind.isSubscriber, "a subscriber's share of each day")
 
         // Off: neither exchanged nor taken.
         let off = self.service()

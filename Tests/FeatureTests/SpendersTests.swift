@@ -75,18 +75,21 @@ final class SpendersTests: XCTestCase {
         XCTAssertEqual(clients.address(of: request(peer: "127.0.0.1", forwardedFor: "198.51.100.1, 10.0.0.1, garbage")), IPAddress("127.0.0.1"))
     }
 
-    /// A link sees what the ones before it decided (the address first) and may replace it; the chain is asked per
-    /// request, with the links the executable installed.
+    /// A link sees what the ones before it decided (the address first) and may replace it, counting the caller in a
+    /// kind of its own (declared by the link's feature, not in Basics); the chain is asked per request, with the links
+    /// the executable installed.
     func testTheChainStartsFromTheAddressAndEachLinkDecidesInTurn() throws {
         struct Device: SpenderResolver {
+            static let kind = ClientGroup.Kind("test-device", share: .subscriber, isProven: true)
             func spender(of request: HTTPRequest, so spender: Spender) -> Spender {
-                request.headers["x-device"] == nil ? spender : Spender(address: spender.address, groups: [ClientGroup(debug: "phone")])
+                request.headers["x-device"] == nil ? spender : Spender(address: spender.address, groups: [ClientGroup(kind: Self.kind, name: "phone")])
             }
         }
         struct Keeps: SpenderResolver {
             func spender(of request: HTTPRequest, so spender: Spender) -> Spender { spender }
         }
-        let spenders = Spenders(proxies: TrustedProxies(AddressRange.list("127.0.0.0/8") ?? []))
+        let spenders = Spenders(proxies: TrustedProxies(AddressRange.list("127.0.0.0/8") ?? []), kinds: [Device.kind])
+        XCTAssertEqual(spenders.kinds.map(\.label), ["ipv4/32", "ipv4/24", "ipv6/64", "ipv6/56", "ipv6/48", "test-device"])
         let forwarded = request(peer: "127.0.0.1", forwardedFor: "198.51.100.1")
         XCTAssertEqual(spenders.spender(of: forwarded).groups.map(\.description), ["198.51.100.1/32", "198.51.100.0/24"])
         spenders.install([Device(), Keeps()])
@@ -94,7 +97,8 @@ final class SpendersTests: XCTestCase {
         var device = forwarded
         device.headers.add("x-device", "1")
         let spender = spenders.spender(of: device)
-        XCTAssertEqual(spender.groups.map(\.description), ["debug/phone"])
+        XCTAssertEqual(spender.groups.map(\.description), ["test-device/phone"])
+        XCTAssertTrue(spender.isProven)
         XCTAssertEqual(spender.address, IPAddress("198.51.100.1"), "the address stays for per-network limits")
         XCTAssertEqual(spenders.address(of: device), IPAddress("198.51.100.1"))
     }

@@ -84,9 +84,11 @@ final class CachingTests: XCTestCase {
         ]
         for (field, token) in readings { XCTAssertEqual(BearerToken.credentials(field).map(String.init), token, field) }
         XCTAssertFalse(BearerToken.constantTimeEqual(Array("secret".utf8) + [UInt8](repeating: 0, count: 256), Array("secret".utf8)))
-        XCTAssertEqual(BearerToken.response(for: .rejected)?.headers["WWW-Authenticate"], "Bearer")
-        XCTAssertEqual(BearerToken.response(for: .disabled)?.status, .forbidden)
-        XCTAssertNil(BearerToken.response(for: .allowed))
+        XCTAssertEqual(BearerToken.response(for: .rejected, disabled: "off")?.headers["WWW-Authenticate"], "Bearer")
+        let disabled = BearerToken.response(for: .disabled, disabled: "the route is off")
+        XCTAssertEqual(disabled?.status, .forbidden)
+        XCTAssertEqual(disabled.map { String(decoding: $0.body, as: UTF8.self) }, #"{"error":"the route is off"}"#)
+        XCTAssertNil(BearerToken.response(for: .allowed, disabled: "off"))
     }
 
     func testPathTemplatesMatchSegmentByByte() {

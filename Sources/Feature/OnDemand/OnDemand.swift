@@ -51,7 +51,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         ) { key in
             for request in source.requests(of: key) { renderings.remove(request) }
         }
-        refusalBodies = RefusalBodies(nothingToServe: source.nothingToServe, upstream: upstream.name)
+        refusalBodies = RefusalBodies(nothingToServe: source.nothingToServe, upstream: upstream.name, kinds: upstream.spenders.kinds)
         if let metrics {
             let core = core
             let labels = [("kind", kind.replacingOccurrences(of: "-", with: "_"))]
@@ -150,14 +150,24 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// builds its sentence or its JSON again.
     private struct RefusalBodies: Sendable {
         private let bodies: [OnDemandUnavailable.Decided: [UInt8]]
+        private let nothingToServe: String, upstream: String
 
-        init(nothingToServe: String, upstream: String) {
-            let decided = UpstreamRefusal.allCases.map(OnDemandUnavailable.Decided.limits) + ClientGroup.Size.allCases.map(OnDemandUnavailable.Decided.dailyShare)
-            bodies = Dictionary(uniqueKeysWithValues: decided.map { ($0, HTTPResponse.errorBody("\(nothingToServe): \($0.reason(upstream: upstream))")) })
+        /// - Parameter kinds: every kind of group a spender may be counted in (``Spenders/kinds``).
+        init(nothingToServe: String, upstream: String, kinds: [ClientGroup.Kind]) {
+            self.nothingToServe = nothingToServe
+            self.upstream = upstream
+            let decided = UpstreamRefusal.allCases.map(OnDemandUnavailable.Decided.limits) + kinds.map(OnDemandUnavailable.Decided.dailyShare)
+            bodies = Dictionary(decided.map { ($0, Self.make($0, nothingToServe: nothingToServe, upstream: upstream)) }) { first, _ in first }
         }
 
-        /// Every case was made in `init`.
-        func body(_ decided: OnDemandUnavailable.Decided) -> [UInt8] { bodies[decided] ?? [] }
+        /// Made in `init` for every kind the spenders know; made now for any other.
+        func body(_ decided: OnDemandUnavailable.Decided) -> [UInt8] {
+            bodies[decided] ?? Self.make(decided, nothingToServe: nothingToServe, upstream: upstream)
+        }
+
+        private static func make(_ decided: OnDemandUnavailable.Decided, nothingToServe: String, upstream: String) -> [UInt8] {
+            HTTPResponse.errorBody("\(nothingToServe): \(decided.reason(upstream: upstream))")
+        }
     }
 
     /// The answer for `request` from `held` at `now`, kept until it runs out, its own end (a departure leaves)

@@ -136,15 +136,15 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         guard let client else { return nil }
         let groups = client.groups
         let refused: OnDemandUnavailable
-        let counted: (reason: String, group: ClientGroup.Size)
+        let counted: (reason: String, group: ClientGroup.Kind)
         if let early = upstream.limits.precheck(groups) {
-            let size = groups[early.by ?? 0].size
+            let kind = groups[early.by ?? 0].kind
             refused = OnDemandUnavailable(decided: .limits(early.refusal), upstream: upstream.name, retryAfter: RetryAfter.seconds(early.retryAfter))
-            counted = (early.refusal.rawValue, size)
+            counted = (early.refusal.rawValue, kind)
         } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
-            let size = groups[spent.index].size
-            refused = OnDemandUnavailable(decided: .dailyShare(size), upstream: upstream.name, retryAfter: RetryAfter.seconds(Double(spent.retryAfter)))
-            counted = ("daily_share", size)
+            let kind = groups[spent.index].kind
+            refused = OnDemandUnavailable(decided: .dailyShare(kind), upstream: upstream.name, retryAfter: RetryAfter.seconds(Double(spent.retryAfter)))
+            counted = ("daily_share", kind)
         } else {
             return nil
         }
@@ -181,7 +181,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         guard upstream.limits.start(groups) else {
             misses?.increment()
             unavailableAnswers?.increment()
-            upstream.refusals.count(UpstreamRefusal.concurrency.rawValue, group: groups[upstream.limits.busiest(groups) ?? 0].size)
+            upstream.refusals.count(UpstreamRefusal.concurrency.rawValue, group: groups[upstream.limits.busiest(groups) ?? 0].kind)
             return refused(.unavailable(OnDemandUnavailable(decided: .limits(.concurrency), upstream: upstream.name, retryAfter: 1)))
         }
         defer { upstream.limits.finished(groups) }
@@ -237,7 +237,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
             return unavailable(why, last: last, key: key, now: now)
         case .refused(let refused):
             let counted = upstream.refusals.refused(
-                refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].size }, upstream: upstream.name)
+                refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].kind }, upstream: upstream.name)
             let why = OnDemandUnavailable(counted.reason, retryAfter: counted.retryAfter, cause: counted.clientShare ? .clientShare : .upstream)
             return unavailable(why, last: last, key: key, now: now)
         }
@@ -264,9 +264,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
                 : "\(upstream.name)'s daily quota for this server is spent\(upstream.settings.resets)"
             return OnDemandUnavailable(why, retryAfter: RetryAfter.seconds(Double(retryAfter)))
         case .shareSpent(let index, let retryAfter):
-            upstream.refusals.count("daily_share", group: groups[index].size)
+            upstream.refusals.count("daily_share", group: groups[index].kind)
             return OnDemandUnavailable(
-                OnDemandUnavailable.Decided.shareSpent(groups[index].size, upstream: upstream.name), retryAfter: RetryAfter.seconds(Double(retryAfter)),
+                groups[index].kind.shareSpent(upstream: upstream.name), retryAfter: RetryAfter.seconds(Double(retryAfter)),
                 cause: .clientShare)
         case .unknown:
             upstream.refusals.count("quota_unknown")

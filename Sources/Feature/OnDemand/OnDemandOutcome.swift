@@ -44,7 +44,7 @@ public struct OnDemandUnavailable: Error, Sendable, CustomStringConvertible {
     /// Refusals decided from memory alone, before any work: each has a body made once.
     enum Decided: Sendable, Hashable {
         case limits(UpstreamRefusal)
-        case dailyShare(ClientGroup.Size)
+        case dailyShare(ClientGroup.Kind)
     }
 
     public var retryAfter: Int
@@ -82,15 +82,8 @@ extension OnDemandUnavailable.Decided {
     func reason(upstream: String) -> String {
         switch self {
         case .limits(let refusal): refusal.reason(upstream: upstream)
-        case .dailyShare(let size): Self.shareSpent(size, upstream: upstream)
+        case .dailyShare(let kind): kind.shareSpent(upstream: upstream)
         }
     }
 
-    static func shareSpent(_ size: ClientGroup.Size, upstream: String) -> String {
-        switch size {
-        case .device: "this device has used its share of \(upstream)'s daily quota"
-        case .anonymous: "clients without an App Attest token have used their pool of \(upstream)'s daily quota (an attested app has a share of its own)"
-        default: "this client's \(size.isSubscriber ? "address" : "network") (\(size.rawValue)) has used its share of \(upstream)'s daily quota"
-        }
-    }
 }

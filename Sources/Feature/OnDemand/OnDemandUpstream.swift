@@ -83,7 +83,7 @@ public final class OnDemandUpstream: Sendable {
         refusals = RefusalCounters(
             metrics: metrics, name: "pier_upstream_refusals_total",
             help: "Requests not sent to each upstream, by reason (budget, client share, pause, requests at once, daily quota, reserve, daily share) and the size of the client group whose share was spent.",
-            labels: labels, reasons: UpstreamRefusal.allCases.map(\.rawValue) + RefusalCounters.quotaReasons)
+            labels: labels, reasons: UpstreamRefusal.allCases.map(\.rawValue) + RefusalCounters.quotaReasons, kinds: spenders.kinds)
         if let metrics {
             let budget = limits.budget
             metrics.gauge("pier_upstream_budget_tokens", help: "Requests to each upstream that could be made at once now.", labels: labels) {

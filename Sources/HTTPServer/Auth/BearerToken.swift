@@ -49,13 +49,13 @@ public struct BearerToken: Sendable {
         return difference == 0
     }
 
-    /// The answer for a verdict other than `.allowed`.
-    public static func response(for verdict: Verdict) -> HTTPResponse? {
+    /// The answer for a verdict other than `.allowed`; `disabled` says what is switched off, in the route's words.
+    public static func response(for verdict: Verdict, disabled: @autoclosure () -> String) -> HTTPResponse? {
         switch verdict {
         case .allowed:
             return nil
         case .disabled:
-            return .error(.forbidden, "refresh is disabled: the server has no refresh token configured")
+            return .error(.forbidden, disabled())
         case .rejected:
             return .error(.unauthorized, "a valid bearer token is required", headers: ["WWW-Authenticate": "Bearer"])
         }
