@@ -5,20 +5,22 @@ import Parsing
 
 /// `GET /v1/water-levels?lake=Zürichsee&days=40`: a lake's level per day, as the Next Wave app's analytics screen
 /// reads its history (`[{"date": "2026-11-25", "level_m": 405.93}, …]`, ascending, at most `days` days ending today
-/// in Zurich). Answers are made from the history held in memory and kept ready (a bounded LRU: lakes × days), dropped
-/// when a scrape lands or the day turns.
+/// in Zurich). Answers are made from the history held in memory and kept ready (an ``AnswerCache`` by lake, days and
+/// day), dropped when a scrape lands; a new day asks for new keys.
 public struct WaterLevelRoutes: Sendable {
     public static let path = "/v1/water-levels"
 
-    struct Ready: Sendable {
-        var response: CachedResponse
-        var day: CalendarDate
+    /// A ready answer's lake (MeteoNews' name), its day count and the Zurich day it ends.
+    struct ReadyKey: Hashable, Sendable {
+        let lake: String
+        let days: Int
+        let day: CalendarDate
     }
 
     let service: LakeService
     let maxAge: Int
-    /// Ready answers by `lake|days`; at most 32 lakes × 366 days could be asked, so memory bounds it, not the keys.
-    let ready = LRUCache<String, Ready>(budgetBytes: 4 << 20)
+    /// Ready answers: 32 lakes × 366 day counts could be asked, so bytes bound it, not the keys.
+    let ready = AnswerCache<ReadyKey>(entries: 4096, bytes: 4 << 20)
 
     public init(service: LakeService, maxAge: Int = 300) {
         self.service = service
@@ -41,12 +43,12 @@ public struct WaterLevelRoutes: Sendable {
             throw HTTPError(.notFound, "no lake by that name: /api/water-temp lists the lakes (MeteoNews' names and the Next Wave app's)")
         }
         let today = service.today(now)
-        let key = "\(lake)|\(query.days)"
-        if let held = ready.peek(key), held.day == today { return held.response }
+        let key = ReadyKey(lake: lake, days: query.days, day: today)
+        if let held = ready.answer(for: key) { return held }
         let levels = service.history.levels(of: lake, from: today.adding(days: 1 - query.days), through: today)
         let body = "[" + levels.map { "{\"date\":\"\($0.day)\",\"level_m\":\($0.metres)}" }.joined(separator: ",") + "]"
         let response = CachedResponse(json: Array(body.utf8), headers: ["Cache-Control": "public, max-age=\(maxAge)"])
-        ready.set(Ready(response: response, day: today), for: key, cost: body.utf8.count + 256)
+        ready.keep(response, for: key, keyBytes: lake.utf8.count)
         return response
     }
 }

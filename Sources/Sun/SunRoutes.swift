@@ -11,9 +11,17 @@ public struct SunRoutes: Sendable {
     static let datedMaxAge = 86_400
 
     private let now: @Sendable () -> Date
-    /// Dated answers by their parameters as written: they never change, and apps ask for the same few points
-    /// (Next Wave asks for one point for every lake), so a repeat costs a lookup instead of nine solved events.
-    private let dated = BoundedCache<String, CachedResponse>(capacity: 4096)
+    /// Dated answers by the day and point they are for: they never change, and apps ask for the same few points (Next
+    /// Wave asks for one point for every lake), so a repeat costs a lookup instead of nine solved events. Keyed by
+    /// what was asked, not how it was written (`47.0` and `47.00` are one answer); 4,096 answers of about 600 bytes.
+    let dated = AnswerCache<DatedKey>(entries: 4096, bytes: 4 << 20)
+
+    /// A dated answer's day and point.
+    struct DatedKey: Hashable, Sendable {
+        let day: CalendarDate
+        let latitude: Double
+        let longitude: Double
+    }
 
     public init(now: @escaping @Sendable () -> Date = Date.init) {
         self.now = now
@@ -25,20 +33,19 @@ public struct SunRoutes: Sendable {
 
     func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = request.query
-        // A dated request seen before is answered by its parameters as written: they were checked then.
-        let key = query["date"].map { "\($0)|\(query["lat"] ?? "")|\(query["lon"] ?? "")|\(query["lng"] ?? "")" }
-        if let key, let cached = dated[key] { return cached.response(for: request) }
         // sunrise-sunset.org names the longitude `lng`; Pier's other routes say `lon`. Both are accepted.
         let point = try Coordinate(query, longitude: query["lon"] == nil && query["lng"] != nil ? "lng" : "lon")
         // Both given: `lon` wins, but a bad `lng` is still a bad request.
         if query["lon"] != nil, query["lng"] != nil { _ = try Coordinate(query, longitude: "lng") }
-        if let text = query["date"], let key {
+        if let text = query["date"] {
             guard let given = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date as YYYY-MM-DD, not '\(text.prefix(40))'")
             }
+            let key = DatedKey(day: given, latitude: point.latitude, longitude: point.longitude)
+            if let cached = dated.answer(for: key) { return cached.response(for: request) }
             let body = SunResponse.body(SunTimes(date: given, latitude: point.latitude, longitude: point.longitude))
             let answer = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(Self.datedMaxAge)"])
-            dated.set(answer, for: key)
+            dated.keep(answer, for: key)
             return answer.response(for: request)
         }
         // "Today" in UTC, as the upstream's default; it is another day at the next UTC midnight. Its max-age

@@ -105,16 +105,39 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(PathTemplate("/a").match("/a"), [:])
     }
 
-    func testBoundedCacheStartsOverWhenFull() {
-        let cache = BoundedCache<Int, String>(capacity: 3)
-        for key in 0..<3 { cache.set("v\(key)", for: key) }
-        cache.set("again", for: 1)
-        XCTAssertEqual(cache[0], "v0", "replacing a key does not count as growth")
-        XCTAssertEqual(cache[1], "again")
-        cache.set("v3", for: 3)
-        XCTAssertNil(cache[0], "a new key beyond the capacity starts over")
-        XCTAssertEqual(cache[3], "v3")
+    func testTheAnswerCacheStartsOverPastEitherBoundAndHonoursDeadlines() {
+        let cache = AnswerCache<Int>(entries: 3, bytes: 1 << 20)
+        let answer = { (text: String) in CachedResponse(json: Array(text.utf8), headers: [:]) }
+        for key in 0..<3 { cache.keep(answer("v\(key)"), for: key) }
+        cache.keep(answer("again"), for: 1)
+        XCTAssertNotNil(cache.answer(for: 0), "replacing a key does not count as growth")
+        XCTAssertEqual(cache.answer(for: 1).map { String(decoding: $0.response.body, as: UTF8.self) }, "again")
+        cache.keep(answer("v3"), for: 3)
+        XCTAssertNil(cache.answer(for: 0), "a new key beyond the entries starts over")
+        XCTAssertNotNil(cache.answer(for: 3))
+        let now = Date()
+        cache.keep(answer("soon"), for: 4, until: now.addingTimeInterval(10))
+        XCTAssertNotNil(cache.answer(for: 4, now: now))
+        XCTAssertNil(cache.answer(for: 4, now: now.addingTimeInterval(10)), "not at or past its deadline")
         cache.removeAll()
-        XCTAssertNil(cache[3])
+        XCTAssertEqual(cache.count, 0)
+        XCTAssertEqual(cache.bytes, 0)
+    }
+
+    /// A flood of distinct keys (what a hostile client sends) keeps the cache within its bytes, whatever the answers
+    /// weigh; an answer costing more than the whole cache is not held.
+    func testAFloodOfDistinctKeysKeepsTheAnswerCacheWithinItsBytes() {
+        let budget = 64 << 10
+        let cache = AnswerCache<String>(entries: 100_000, bytes: budget)
+        var largest = 0
+        for index in 0..<20_000 {
+            let key = "key-\(index)-" + String(repeating: "x", count: index % 200)
+            cache.keep(CachedResponse(json: [UInt8](repeating: 0x20, count: 100 + index % 900), headers: [:]), for: key, keyBytes: key.utf8.count)
+            largest = max(largest, cache.bytes)
+        }
+        XCTAssertLessThanOrEqual(largest, budget)
+        XCTAssertGreaterThan(largest, budget / 2, "the bound is used, not a smaller one")
+        cache.keep(CachedResponse(json: [UInt8](repeating: 0x20, count: budget), headers: [:]), for: "huge")
+        XCTAssertNil(cache.answer(for: "huge"))
     }
 }

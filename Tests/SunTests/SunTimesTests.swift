@@ -136,6 +136,22 @@ final class SunRoutesTests: XCTestCase {
         XCTAssertEqual(again.status, .notModified)
     }
 
+    /// A dated answer is held by the day and point it is for, however they were written; a flood of distinct points
+    /// keeps the held answers within their bytes.
+    func testDatedAnswersAreHeldByWhatWasAskedWithinTheirBytes() throws {
+        let routes = SunRoutes(now: { Date(timeIntervalSince1970: 1_795_000_000) })
+        func ask(_ query: String) throws -> HTTPResponse {
+            try routes.answer(HTTPRequest(method: .get, target: "/v1/sun?" + query, path: "/v1/sun", query: try XCTUnwrap(QueryParameters(raw: Substring(query)))))
+        }
+        let first = try ask("lat=47.0&lon=8.5&date=2026-07-04")
+        let second = try ask("date=2026-07-04&lat=47.00&lng=8.500")
+        XCTAssertEqual(first.body, second.body)
+        XCTAssertEqual(routes.dated.count, 1, "one answer for one day and point")
+        for index in 0..<12_000 { _ = try ask("lat=\(Double(index) / 1000)&lon=8.5&date=2026-07-04") }
+        XCTAssertLessThanOrEqual(routes.dated.bytes, 4 << 20)
+        XCTAssertLessThanOrEqual(routes.dated.count, 4096)
+    }
+
     func testTodayLastsUntilUTCMidnight() throws {
         // 1_795_000_000 is 2026-11-18 11:06:40 UTC: 46_400 s to midnight.
         let response = try get("/v1/sun?lat=47.37&lon=8.54")

@@ -3,7 +3,8 @@ import Metrics
 
 /// Ready-encoded answers keyed by variant (`""` for the plain route, `date=…` for a filtered one), built on
 /// first use and kept until the data changes (``invalidate()``) or the entry's own deadline passes (a day
-/// boundary, the moment data turns stale). Requests answered from here never touch the database.
+/// boundary, the moment data turns stale), in an ``AnswerCache``. Requests answered from here never touch the
+/// database.
 public final class ResponseCache: Sendable {
     /// A built answer and until when it stays right.
     public struct Entry: Sendable {
@@ -16,11 +17,12 @@ public final class ResponseCache: Sendable {
         }
     }
 
-    /// Variants kept at most; a client cannot grow the cache without bound by inventing keys.
+    /// Variants kept at most, and what they may hold; a client cannot grow the cache without bound by inventing keys.
     public static let maximumEntries = 64
+    public static let maximumBytes = 32 << 20
 
     private let build: @Sendable (_ key: String, _ now: Date) -> Entry
-    private let entries = BoundedCache<String, Entry>(capacity: maximumEntries)
+    private let entries = AnswerCache<String>(entries: maximumEntries, bytes: maximumBytes)
     private let hits: Counter?
     private let misses: Counter?
 
@@ -32,13 +34,13 @@ public final class ResponseCache: Sendable {
 
     /// The answer for `key` at `now`, rebuilt when missing or expired.
     public func response(for key: String = "", now: Date = Date()) -> CachedResponse {
-        if let entry = entries[key], now < entry.validUntil {
+        if let held = entries.answer(for: key, now: now) {
             hits?.increment()
-            return entry.response
+            return held
         }
         misses?.increment()
         let entry = build(key, now)
-        entries.set(entry, for: key)
+        entries.keep(entry.response, for: key, until: entry.validUntil, keyBytes: key.utf8.count)
         return entry.response
     }
 
