@@ -15,11 +15,23 @@ public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConverti
 
     /// Parses exactly `YYYY-MM-DD` of a real calendar date; anything else is `nil`.
     public init?(_ text: String) {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard text.utf8.count == 10, parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-            parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
-            let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2])
-        else { return nil }
+        // `YYYY-MM-DD`, read as ten ASCII bytes (no split, no Character walk: a dated request parses one per call).
+        var digits = (year: 0, month: 0, day: 0)
+        var count = 0
+        for (index, byte) in text.utf8.enumerated() {
+            count += 1
+            if index == 4 || index == 7 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9"), index < 10 else { return nil }
+            let digit = Int(byte - UInt8(ascii: "0"))
+            if index < 4 { digits.year = digits.year * 10 + digit } else if index < 7 { digits.month = digits.month * 10 + digit } else {
+                digits.day = digits.day * 10 + digit
+            }
+        }
+        guard count == 10 else { return nil }
+        let (year, month, day) = digits
         // Reject 2026-02-30 and friends by arithmetic, not a calendar round trip: this runs per request.
         guard (1...12).contains(month), (1...Self.days(inMonth: month, year: year)).contains(day) else { return nil }
         self.init(year: year, month: month, day: day)

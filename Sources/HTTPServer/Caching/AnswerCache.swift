@@ -12,26 +12,36 @@ import Synchronization
 /// `lat=47.0` and `lat=47.00` are one answer.
 public final class AnswerCache<Key: Hashable & Sendable>: Sendable {
     /// What an answer costs beside its body: its headers and the table's bookkeeping.
-    static var overhead: Int { 256 }
+    @usableFromInline static var overhead: Int { 256 }
 
-    private struct Held: Sendable {
-        var answer: CachedResponse
-        var until: Date
+    @usableFromInline
+    struct Held: Sendable {
+        @usableFromInline var answer: CachedResponse
+        @usableFromInline var until: Date
+
+        @inlinable
+        init(answer: CachedResponse, until: Date) {
+            self.answer = answer
+            self.until = until
+        }
     }
 
-    private let table: Mutex<BoundedTable<Key, Held>>
+    // Inlinable (with BoundedTable): specialized for the caller's key, a hit holds the lock for one dictionary lookup.
+    @usableFromInline let table: Mutex<BoundedTable<Key, Held>>
 
     public init(entries: Int, bytes: Int) {
         table = Mutex(BoundedTable(entries: entries, bytes: bytes))
     }
 
     /// The answer held for `key` while `now` is before its deadline.
+    @inlinable
     public func answer(for key: Key, now: Date = Date()) -> CachedResponse? {
         guard let held = table.withLock({ $0[key] }), now < held.until else { return nil }
         return held.answer
     }
 
     /// Holds `answer` for `key` until `until`; `keyBytes`: what the key holds beyond its inline size (a lake's name).
+    @inlinable
     public func keep(_ answer: CachedResponse, for key: Key, until: Date = .distantFuture, keyBytes: Int = 0) {
         let cost = answer.response.body.count + keyBytes + MemoryLayout<Key>.size + Self.overhead
         table.withLock { $0.set(Held(answer: answer, until: until), for: key, cost: cost) }
