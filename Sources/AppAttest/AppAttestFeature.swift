@@ -120,14 +120,14 @@ public struct AppAttestFeature: Feature {
     /// `/health`'s `app_attest`: the mode, and when on, the environments, how many apps, whether a test root is trusted,
     /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
     /// the share `require` would serve (never an app's id, a key id, a debug name or any token).
-    private let health: @Sendable () -> AppAttestHealth
+    private let health: @Sendable () -> MergedObject
 
     public init(settings: Settings, context: FeatureContext) throws {
         guard settings.mode != .off, let secret = settings.secret else {
             service = nil
             routes = AppAttestRoutes(service: nil, spenders: context.spenders)
             spenderResolver = nil
-            health = { AppAttestHealth(mode: settings.mode.rawValue, on: nil) }
+            health = { AppAttestHealth(mode: settings.mode.rawValue, on: nil).object }
             return
         }
         var roots = [try AttestationVerifier.appleRoot()]
@@ -149,7 +149,7 @@ public struct AppAttestFeature: Feature {
             return AppAttestHealth(mode: settings.mode.rawValue, on: AppAttestHealth.On(
                 environment: environment, apps: apps, testRoot: testRoot, debug: debug, revokedDevices: service.revokedCount,
                 debugDevices: service.debugCount,
-                lastHour: .init(spendingRequests: hour.requests, verifiedShare: hour.provenShare.map { FixedDecimal($0, digits: 3) })))
+                lastHour: .init(spendingRequests: hour.requests, verifiedShare: hour.provenShare.map { FixedDecimal($0, digits: 3) }))).object
         }
     }
 

@@ -3,7 +3,7 @@ import Basics
 /// `/health`'s `app_attest`: the mode and, when on, the environments, how many apps, whether a test root is trusted,
 /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
 /// the share `require` would serve — never an app's id, a key id, a debug name or any token.
-struct AppAttestHealth: Encodable, Sendable {
+struct AppAttestHealth: Sendable {
     struct On: Encodable, Sendable {
         struct LastHour: Encodable, Sendable {
             let spendingRequests: Int
@@ -32,13 +32,8 @@ struct AppAttestHealth: Encodable, Sendable {
     /// `nil` while off (only the mode is shown).
     let on: On?
 
-    enum CodingKeys: String, CodingKey {
-        case mode
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(mode, forKey: .mode)
-        try on?.encode(to: encoder)
+    /// `{"mode":…}` and, when on, the rest.
+    var object: MergedObject {
+        MergedObject([OrderedObject([("mode", mode)]), on])
     }
 }

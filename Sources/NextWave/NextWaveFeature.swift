@@ -75,9 +75,9 @@ public struct NextWaveFeature: Feature {
     }
 
     public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
-        guard let service else { return ["nextwave": { Health(state: "disabled", on: nil) }] }
+        guard let service else { return ["nextwave": { Self.health(on: nil) }] }
         let pushes = engine != nil
-        return ["nextwave": { Health(state: "on", on: .init(badgePushes: pushes, users: max(0, service.users.load(ordering: .relaxed)))) }]
+        return ["nextwave": { Self.health(on: On(badgePushes: pushes, users: max(0, service.users.load(ordering: .relaxed)))) }]
     }
 
     public var requestHeaders: [String] { ["apikey", "Prefer", "X-Client-Info", "X-Supabase-Api-Version", "Accept-Profile", "Content-Profile"] }
