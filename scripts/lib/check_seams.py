@@ -5,7 +5,9 @@
   an undeclared import builds only while another target happens to pull the module in; an unused dependency is a
   coupling nobody can see;
 - a feature's tables are its own: every table a migration creates has one owning module, and no other module's Swift
-  names it outside comments (another module asks through the owner's typed API);
+  names it outside comments (another module asks through the owner's typed API); likewise the change feed's channel:
+  only Scheduling's ChangeFeed writes or listens (`pg_notify`, `LISTEN`, `NOTIFY`, the channel's name) — a feature
+  announces a ChangeTopic through it;
 - the README stays short enough to read in two minutes (at most 10,000 bytes).
 
 Usage: check_seams.py PACKAGE_JSON (the output of `swift package dump-package`), from the repository's root.
@@ -45,6 +47,9 @@ OWNERS = {
     "Weather": ["weather_forecast_cells", "weather_forecast_points", "weather_observations", "weather_places", "weather_stations"],
     "Warnings": ["weather_warnings"],
 }
+# The change feed's channel and the SQL that writes or hears it: Scheduling's alone (ChangeFeed).
+CHANNEL_OWNER = "Scheduling"
+CHANNEL_SQL = re.compile(r"\bpg_notify\b|\bpier_data_changed\b|\bLISTEN\s|\bNOTIFY\s")
 # Pairs not moved yet: each line here is a debt (none left).
 NOT_YET: set = set()
 CREATED = re.compile(r"(?i)\bCREATE\s+(?:UNLOGGED\s+)?(?:TABLE|MATERIALIZED\s+VIEW|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)")
@@ -69,7 +74,10 @@ def table_problems():
                 continue
             path = os.path.join(folder, name)
             for number, line in enumerate(open(path, encoding="utf-8"), 1):
-                for table in set(named.findall(COMMENT.sub("", line))):
+                code = COMMENT.sub("", line)
+                if module != CHANNEL_OWNER and CHANNEL_SQL.search(code):
+                    problems.append(f"{path}:{number}: {module} writes or hears the change feed's channel (announce a ChangeTopic)")
+                for table in set(named.findall(code)):
                     if owner.get(table) in (module, None):
                         continue
                     if (module, table) in NOT_YET:
@@ -134,7 +142,7 @@ def main():
         sys.exit(1)
     owed = "".join(f"; still owed: {module} names {table}" for module, table in sorted(debts))
     print(f"seams: {len(package['targets'])} targets declare exactly what they import; {table_count} tables, each named only by"
-          f" its owner{owed}; README.md {size:,} bytes")
+          f" its owner{owed}; the change feed's channel only by {CHANNEL_OWNER}; README.md {size:,} bytes")
 
 
 main()
