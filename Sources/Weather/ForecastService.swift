@@ -87,8 +87,6 @@ public final class ForecastService: Sendable {
     private let store: WeatherStore
     /// MET Norway, when FMI cannot answer; `nil`: never.
     public let fallback: METNorwayFallback?
-    /// One stored-forecast read per neighbouring cell at a time.
-    private let loading = SingleFlight<GridCell, Forecast?>()
     private let logger: Logger
 
     public init(
@@ -225,17 +223,11 @@ public final class ForecastService: Sendable {
         await core.outcome(for: cell, client: client, now: now)
     }
 
-    /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. Concurrent callers for one
-    /// cell share one query; a PostgreSQL error counts as nothing stored.
+    /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. The read is the engine's:
+    /// one per cell at a time, shared with the requests for that cell; a PostgreSQL error counts as nothing stored.
     private func storedForecast(_ cell: GridCell) async -> Forecast? {
         let held = memory.forecast(cell)
-        let stored = await loading.value(for: cell) { () -> Forecast? in
-            // The source's read: a stored forecast with values, remembered for the neighbour search.
-            do { return try await self.core.source.stored(cell)?.value } catch {
-                self.logger.warning("could not read a stored forecast", metadata: ["error": "\(error)"])
-                return nil
-            }
-        }
+        let stored = await core.storedAnswer(cell)?.value
         guard let held else { return stored }
         guard let stored else { return held }
         return stored.fetchedAt > held.fetchedAt ? stored : held

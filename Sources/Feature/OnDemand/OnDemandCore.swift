@@ -203,13 +203,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     public func answer(_ key: Source.Key, client: Spender?, now: Date = Date()) async -> Outcome {
         misses?.increment()
         let groups = client?.groups ?? []
-        let stored = await loading.value(for: key) { [source, logger, storedReads] in
-            storedReads?.increment()
-            do { return try await source.stored(key) } catch {
-                logger.warning("could not read a stored answer", metadata: ["error": "\(error)"])
-                return nil
-            }
-        }
+        let stored = await storedAnswer(key)
         // The newest answer known: memory may hold a newer one than PostgreSQL (its write failed).
         var last = stored.map { Answer(value: $0.value, fetchedAt: $0.fetchedAt, until: $0.fetchedAt, staleBecause: nil) }
         if let held = data.peek(key), held.fetchedAt > last?.fetchedAt ?? .distantPast { last = held }
@@ -240,6 +234,19 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
                 refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].kind }, upstream: upstream.name)
             let why = OnDemandUnavailable(counted.reason, retryAfter: counted.retryAfter, cause: counted.clientShare ? .clientShare : .upstream)
             return unavailable(why, last: last, key: key, now: now)
+        }
+    }
+
+    /// The answer PostgreSQL holds for `key`, one read per key at a time, shared with the requests past memory for it —
+    /// for a feature that also looks at other keys' answers (weather's neighbouring cells). A read error counts as
+    /// nothing stored (logged).
+    public func storedAnswer(_ key: Source.Key) async -> OnDemandStored<Source.Value>? {
+        await loading.value(for: key) { [source, logger, storedReads] in
+            storedReads?.increment()
+            do { return try await source.stored(key) } catch {
+                logger.warning("could not read a stored answer", metadata: ["error": "\(error)"])
+                return nil
+            }
         }
     }
 
