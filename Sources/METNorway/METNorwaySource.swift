@@ -14,26 +14,26 @@ struct METNorwaySource: OnDemandValueSource {
 
     let client: METNorwayClient
     let store: METNorwayStore
-    /// The copy last held per point, for `If-Modified-Since` (the core's memory is its own).
-    let copies = LRUCache<METNorwayPoint, METNorwayHeld>(budgetBytes: 4 << 20)
 
     func stored(_ point: METNorwayPoint) async throws -> OnDemandStored<METNorwayHeld>? {
         guard let held = try await store.held(point) else { return nil }
-        copies.set(held, for: point, cost: held.byteCount)
         return OnDemandStored(held, fetchedAt: held.fetchedAt)
     }
 
     func store(_ held: METNorwayHeld, for point: METNorwayPoint, fetchedAt: Date) async throws {
-        copies.set(held, for: point, cost: held.byteCount)
         try await store.store(held, for: point, now: fetchedAt)
     }
 
     /// MET stands in for another upstream: the feature's own source has the history.
     func lastFetch() async throws -> Date? { nil }
 
-    /// One request for the point, conditional on the copy held.
+    /// One request for the point, unconditional (the engine asks ``fetch(_:previous:)``).
     func fetch(_ point: METNorwayPoint) async throws -> UpstreamReply<METNorwayHeld> {
-        let held = copies.peek(point)
+        try await fetch(point, previous: nil)
+    }
+
+    /// One request for the point, conditional on the copy the engine holds (memory's or PostgreSQL's).
+    func fetch(_ point: METNorwayPoint, previous held: METNorwayHeld?) async throws -> UpstreamReply<METNorwayHeld> {
         let now = Date()
         do {
             switch try await client.forecast(latitude: point.latitude, longitude: point.longitude, lastModified: held?.lastModified, now: now) {

@@ -216,13 +216,14 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         if let refusal = client?.refusal {
             return unavailable(OnDemandUnavailable(refusal.refused(), retryAfter: settings.retryAfterFailure, cause: .credential), last: last, key: key, now: now)
         }
+        let previous = last?.value
         let outcome = await gate.call(key, clients: groups) { [self] in
             // A call for this key may have landed between our look at memory and this one starting.
             if let held = data.peek(key), !held.stale, now < held.until { return .value(held.value, fetchedAt: held.fetchedAt) }
             if let quota = upstream.quota, let spent = await take(quota, key: key, groups: groups, popular: popular, now: now) {
                 return .failed(spent)
             }
-            return await fetch(key, now: now)
+            return await fetch(key, previous: previous, now: now)
         }
         switch outcome {
         case .answered(.value(let value, let fetchedAt)):
@@ -282,11 +283,11 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     }
 
     /// One upstream call (the caller holds a token and the quota's units): check, store, remember.
-    private func fetch(_ key: Source.Key, now: Date) async -> Fetched {
+    private func fetch(_ key: Source.Key, previous: Source.Value?, now: Date) async -> Fetched {
         upstream.calls?.increment()
         let reply: UpstreamReply<Source.Value>? = await FetchRunner.capturingFailures(runner, of: kind) { [self] in
             do {
-                return (try await source.fetch(key), nil)
+                return (try await source.fetch(key, previous: previous), nil)
             } catch {
                 // The key (a point, a name) only at debug: logs at info show states, not what users asked.
                 logger.warning("\(upstream.name) failed", metadata: ["error": "\(source.state(of: error))"])

@@ -22,6 +22,9 @@ public protocol OnDemandValueSource: Sendable {
     /// One upstream call, checked; anything else is thrown (a failed transfer or an unexpected status is
     /// `UpstreamError`; an answer that is not what was asked for, the feature's own problem).
     func fetch(_ key: Key) async throws -> UpstreamReply<Value>
+    /// The same, knowing the newest answer held for `key` (memory's, else PostgreSQL's): a conditional request
+    /// (`If-Modified-Since`) needs it, and the engine has it — a source keeps no copy of its own. By default ``fetch(_:)``.
+    func fetch(_ key: Key, previous: Value?) async throws -> UpstreamReply<Value>
     /// What one call for `key` costs of the upstream's daily quota.
     func units(_ key: Key) -> Int
 
@@ -80,6 +83,7 @@ extension OnDemandSource where Request == Key {
 
 extension OnDemandValueSource {
     public func units(_ key: Key) -> Int { 1 }
+    public func fetch(_ key: Key, previous: Value?) async throws -> UpstreamReply<Value> { try await fetch(key) }
     public func freshUntil(_ value: Value, fetchedAt: Date, for key: Key, now: Date) -> Date {
         fetchedAt.addingTimeInterval(lifetime(of: value, for: key, now: now))
     }
