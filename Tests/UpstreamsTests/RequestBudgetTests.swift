@@ -81,12 +81,17 @@ final class ClientGroupLimitsTests: XCTestCase {
         XCTAssertEqual(IPAddress("2001:db8:0:3::1")!.groups.map(\.description), ["2001:db8:0:3::/64", "2001:db8::/56", "2001:db8::/48"])
     }
 
-    func testABurstALittleAheadOfItsShareWaitsForItsTurnAndAFloodIsRefused() async throws {
-        // One token a second for the client, two at once: the third request waits about a second instead of a 429.
+    /// One token a second for a client, two at once; a client waits up to 1.5 s for its turn, two of its calls at most.
+    private func gate() -> (UpstreamLimits<ClientGroup>, UpstreamGate<Int, ClientGroup, Int>) {
         let limits = UpstreamLimits<ClientGroup>(
             budget: .init(ratePerMinute: 120, burst: 4, clientShare: 0.5), waiting: .init(maxWait: 1.5, waitingPerClient: 2),
             clock: { Double(MonotonicClock.now()) / 1e9 })
-        let gate = UpstreamGate<Int, ClientGroup, Int>(limits: limits)
+        return (limits, UpstreamGate(limits: limits))
+    }
+
+    func testABurstALittleAheadOfItsShareWaitsForItsTurnAndAFloodIsRefused() async throws {
+        // The third request of a burst waits about a second instead of a 429.
+        let (limits, gate) = gate()
         let groups = IPAddress("198.51.100.7")!.groups
         let started = Date()
         let answered = await withTaskGroup(of: Bool.self) { group in
@@ -109,11 +114,7 @@ final class ClientGroupLimitsTests: XCTestCase {
     }
 
     func testCallersJoiningACallWaitingForItsTurnSpendNothing() async throws {
-        // One token a second for a client, two at once; waits up to 1.5 s, two waiting at most.
-        let limits = UpstreamLimits<ClientGroup>(
-            budget: .init(ratePerMinute: 120, burst: 4, clientShare: 0.5), waiting: .init(maxWait: 1.5, waitingPerClient: 2),
-            clock: { Double(MonotonicClock.now()) / 1e9 })
-        let gate = UpstreamGate<Int, ClientGroup, Int>(limits: limits)
+        let (_, gate) = gate()
         let app = IPAddress("198.51.100.7")!.groups
         let calls = Calls()
         for key in 0..<2 { guard case .answered = await gate.call(key, clients: app, { key }) else { return XCTFail("its share") } }
