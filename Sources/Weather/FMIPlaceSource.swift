@@ -1,11 +1,12 @@
+import Basics
 import Feature
 import Foundation
 import Postgres
 import Scheduling
 
 /// FMI's answers for place names as the ``OnDemandCore`` asks for them: the normalised name is the key, a
-/// resolution (a place, or none by that name) holds a day, kept in `weather_places`; the forecast FMI answers with
-/// is handed to the forecasts (its cell's).
+/// resolution (a place, or none by that name) holds a day, kept in the shared answer store (kind `fmi-place`); the
+/// forecast FMI answers with is handed to the forecasts (its cell's).
 struct FMIPlaceSource: OnDemandValueSource {
     /// A name as asked (sent to FMI as it is) and as remembered (``PlaceResolver/key(_:)``: one entry for every spelling).
     struct Query: Hashable, Sendable, CustomStringConvertible {
@@ -23,31 +24,47 @@ struct FMIPlaceSource: OnDemandValueSource {
     }
 
     let client: FMIClient
-    let pool: PostgresPool
+    let answers: SharedAnswerKind
     let forecasts: ForecastService
+
+    /// The kind of the shared answer store the resolutions are kept under.
+    static let kind = "fmi-place"
+
+    /// A found place as stored: its body in `upstream_answers`.
+    struct StoredPlace: Codable {
+        let name: String
+        let latitude: Double
+        let longitude: Double
+    }
+
+    init(client: FMIClient, pool: PostgresPool, forecasts: ForecastService) {
+        self.client = client
+        // Kept two days (a day fresh): names are few, and FMI's budget bounds how many a day resolves.
+        answers = SharedAnswerKind(kind: Self.kind, store: SharedAnswerStore(pool: pool), retention: .seconds(PlaceResolver.lifetime))
+        self.forecasts = forecasts
+    }
 
     /// A resolution older than a day is not served, not even stale: a place's name is asked again.
     func stored(_ query: Query) async throws -> OnDemandStored<PlaceResolver.Resolution>? {
-        let rows = try await pool.query(
-            "SELECT name, latitude, longitude, resolved_at FROM weather_places WHERE query = $1 AND resolved_at > $2",
-            [query.key, Date().addingTimeInterval(-PlaceResolver.lifetime)])
-        guard let row = rows.first else { return nil }
-        let resolvedAt = try row.decode(Date.self, "resolved_at")
-        guard let name = try row.decode(String?.self, "name"), let latitude = try row.decode(Double?.self, "latitude"),
-            let longitude = try row.decode(Double?.self, "longitude")
-        else { return OnDemandStored(.unknown, fetchedAt: resolvedAt) }
-        return OnDemandStored(.found(PlaceResolver.Place(name: name, latitude: latitude, longitude: longitude)), fetchedAt: resolvedAt)
+        guard let stored = try await answers.answer(query.key), stored.fetchedAt > Date().addingTimeInterval(-PlaceResolver.lifetime) else {
+            return nil
+        }
+        guard stored.outcome == .found else { return OnDemandStored(.unknown, fetchedAt: stored.fetchedAt) }
+        let place = try JSONDecoder().decode(StoredPlace.self, from: Data(stored.body))
+        return OnDemandStored(.found(PlaceResolver.Place(name: place.name, latitude: place.latitude, longitude: place.longitude)), fetchedAt: stored.fetchedAt)
     }
 
     func store(_ resolution: PlaceResolver.Resolution, for query: Query, fetchedAt: Date) async throws {
-        let place: PlaceResolver.Place? = if case .found(let place) = resolution { place } else { nil }
-        _ = try await pool.execute(
-            """
-            INSERT INTO weather_places (query, name, latitude, longitude, resolved_at) VALUES ($1, $2, $3, $4, $5)
-            ON CONFLICT (query) DO UPDATE SET name = EXCLUDED.name, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude,
-                resolved_at = EXCLUDED.resolved_at
-            """, [query.key, place?.name, place?.latitude, place?.longitude, fetchedAt])
-        _ = try await pool.execute("DELETE FROM weather_places WHERE resolved_at < $1", [fetchedAt.addingTimeInterval(-2 * PlaceResolver.lifetime)])
+        let expires = fetchedAt.addingTimeInterval(PlaceResolver.lifetime)
+        let answer: StoredAnswer
+        switch resolution {
+        case .found(let place):
+            let body = try OrderedJSONEncoder.encode(StoredPlace(name: place.name, latitude: place.latitude, longitude: place.longitude))
+            answer = StoredAnswer(.found, body: body, fetchedAt: fetchedAt, expiresAt: expires)
+        case .unknown:
+            answer = StoredAnswer(.missing, body: [], fetchedAt: fetchedAt, expiresAt: expires)
+        }
+        try await answers.store(answer, key: query.key)
     }
 
     func lastFetch() async throws -> Date? { nil }

@@ -276,4 +276,32 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         let points = try await pool.query("SELECT count(*) AS n FROM weather_forecast_points")
         XCTAssertEqual(try points[0].decode(Int.self, "n"), 48, "the old cell's hours went with it")
     }
+
+    /// Migration 0030 moved the place names resolved so far from `weather_places` into the shared answer store: a
+    /// name found and a name FMI knows no place by are both served after the upgrade without asking FMI, and a new
+    /// resolution is stored there.
+    func testPlaceNamesKeptByThePreviousSchemaAreServedAfterTheUpgrade() async throws {
+        let previous = try TestDatabase.create()
+        defer { previous.drop() }
+        let old = try await previous.migratedPool(through: 29)
+        let now = Date()
+        _ = try await old.execute(
+            "INSERT INTO weather_places (query, name, latitude, longitude, resolved_at) VALUES ('kumpula', 'Kumpula', 60.20307, 24.96131, $1), ('nowhere', NULL, NULL, NULL, $1)",
+            [now])
+        old.close()
+        let upgraded = try await previous.migratedPool()
+        defer { upgraded.close() }
+        let places = FMIPlaceSource(client: fmi(), pool: upgraded, forecasts: service())
+        guard case .found(let kumpula)? = try await places.stored(.init("  KUMPULA "))?.value else { return XCTFail("Kumpula was kept") }
+        XCTAssertEqual(kumpula, PlaceResolver.Place(name: "Kumpula", latitude: 60.20307, longitude: 24.96131))
+        guard case .unknown? = try await places.stored(.init("Nowhere"))?.value else { return XCTFail("the unknown name was kept") }
+        let left = try await upgraded.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'weather_places'")
+        XCTAssertEqual(try left.first?.decode(Int.self, "n"), 0, "the table is gone")
+        try await places.store(.found(PlaceResolver.Place(name: "Helsinki", latitude: 60.17, longitude: 24.94)), for: .init("Helsinki"), fetchedAt: now)
+        guard case .found(let helsinki)? = try await places.stored(.init("helsinki"))?.value else { return XCTFail("stored") }
+        XCTAssertEqual(helsinki.name, "Helsinki")
+        let never = try await places.stored(.init("Espoo"))
+        XCTAssertNil(never, "nothing stored for a name never asked")
+    }
+
 }
