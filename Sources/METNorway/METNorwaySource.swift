@@ -7,7 +7,7 @@ import UpstreamHTTP
 /// MET Norway's Locationforecast per point as the ``OnDemandCore`` asks for it, within MET's terms: fresh until MET's
 /// `Expires`; asked again only after it, conditionally (`If-Modified-Since` from the copy held: a `304` keeps the copy
 /// with the new `Expires`); `429` pauses every call for its `Retry-After` (a minute without one); `403` — MET's answer
-/// to a terms violation or missing identification — pauses them an hour. Kept in `metno_forecasts`.
+/// to a terms violation or missing identification — pauses them an hour. Kept in the shared answer store (``METNorwayStore``).
 struct METNorwaySource: OnDemandValueSource {
     static let pauseAfterRefusal: Double = 3600
     static let pauseAfterThrottling = 60

@@ -1,48 +1,40 @@
 import Basics
+import Feature
 import Foundation
 import Postgres
 
-/// `metno_forecasts` (migrations 0014, 0019): MET Norway's forecast per point, as MET's own steps, shared by the
-/// replicas.
+/// MET Norway's forecast per point, as MET's own steps, shared by the replicas: in the shared answer store (kind
+/// `metno`, key the cell's indices) like every other on-demand answer — the body `{"last_modified": …, "steps": […]}`,
+/// fresh until MET's `Expires`, kept a day past it, at most ``maximumRows``.
 public struct METNorwayStore: Sendable {
-    let pool: PostgresPool
-    /// Rows kept at most (random points cannot grow the table without bound).
-    let maximumRows: Int
+    static let kind = "metno"
+    let answers: SharedAnswerKind
 
+    /// - Parameter maximumRows: points kept at most (random points cannot grow the store without bound).
     public init(pool: PostgresPool, maximumRows: Int = 10_000) {
-        self.pool = pool
-        self.maximumRows = maximumRows
+        answers = SharedAnswerKind(kind: Self.kind, store: SharedAnswerStore(pool: pool), retention: .seconds(86_400), maxRows: maximumRows)
+    }
+
+    /// A point's key: its cell's indices.
+    static func key(_ point: METNorwayPoint) -> String {
+        "\(point.latitudeIndex),\(point.longitudeIndex)"
     }
 
     func held(_ point: METNorwayPoint) async throws -> METNorwayHeld? {
-        guard
-            let row = try await pool.query(
-                "SELECT fetched_at, expires, last_modified, hours::text AS hours FROM metno_forecasts WHERE cell_lat = $1 AND cell_lon = $2",
-                [point.latitudeIndex, point.longitudeIndex]
-            ).first
+        guard let stored = try await answers.answer(Self.key(point)), stored.outcome == .found,
+            let body = try JSONSerialization.jsonObject(with: Data(stored.body)) as? [String: Any]
         else { return nil }
-        let steps = try Self.steps(from: try row.decode(String.self, "hours"))
+        let steps = Self.steps(from: body["steps"])
         guard !steps.isEmpty else { return nil }
         return METNorwayHeld(
-            forecast: METNorwayForecast(updatedAt: nil, steps: steps), fetchedAt: try row.decode(Date.self, "fetched_at"),
-            expires: try row.decode(Date.self, "expires"), lastModified: try row.decode(String?.self, "last_modified"))
+            forecast: METNorwayForecast(updatedAt: nil, steps: steps), fetchedAt: stored.fetchedAt, expires: stored.expiresAt,
+            lastModified: body["last_modified"] as? String)
     }
 
     func store(_ held: METNorwayHeld, for point: METNorwayPoint, now: Date = Date()) async throws {
-        let steps = Self.json(held.forecast.steps)
-        let limit = maximumRows
-        try await pool.transaction { connection in
-            _ = try connection.execute(
-                """
-                INSERT INTO metno_forecasts (cell_lat, cell_lon, fetched_at, expires, last_modified, hours)
-                VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-                ON CONFLICT (cell_lat, cell_lon) DO UPDATE SET fetched_at = EXCLUDED.fetched_at, expires = EXCLUDED.expires,
-                    last_modified = EXCLUDED.last_modified, hours = EXCLUDED.hours
-                """, [point.latitudeIndex, point.longitudeIndex, held.fetchedAt, held.expires, held.lastModified, steps])
-            _ = try connection.execute("DELETE FROM metno_forecasts WHERE expires < $1", [now.addingTimeInterval(-86_400)])
-            _ = try connection.execute(
-                "DELETE FROM metno_forecasts WHERE ctid IN (SELECT ctid FROM metno_forecasts ORDER BY expires DESC OFFSET $1)", [limit])
-        }
+        // The steps as written once (their layout below), beside the Last-Modified a conditional request sends back.
+        let body = "{\"last_modified\":" + (held.lastModified.map(JSONString.quote) ?? "null") + ",\"steps\":" + Self.json(held.forecast.steps) + "}"
+        try await answers.store(StoredAnswer(.found, body: Array(body.utf8), fetchedAt: held.fetchedAt, expiresAt: held.expires), key: Self.key(point))
     }
 
     /// `[[epoch, t, ws, wd, h, p, precipitation, period hours, "symbol"], …]`.
@@ -55,9 +47,9 @@ public struct METNorwayStore: Sendable {
         }.joined(separator: ",") + "]"
     }
 
-    /// A row of another layout (before migration 0019 every row was dropped) reads as nothing held.
-    static func steps(from json: String) throws -> [METNorwayForecast.Step] {
-        guard let rows = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[Any]] else { return [] }
+    /// Steps of another layout read as nothing held (MET is asked again).
+    static func steps(from value: Any?) -> [METNorwayForecast.Step] {
+        guard let rows = value as? [[Any]] else { return [] }
         return rows.compactMap { row in
             guard row.count == 9, let epoch = (row[0] as? NSNumber)?.doubleValue else { return nil }
             let values = row[1...6].map { ($0 as? NSNumber)?.doubleValue }

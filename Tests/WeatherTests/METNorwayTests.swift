@@ -5,6 +5,7 @@ import Foundation
 import Limits
 import METNorway
 import Parsing
+import Postgres
 import UpstreamHTTP
 import UpstreamTesting
 @testable import Weather
@@ -73,13 +74,46 @@ final class METNorwayTests: WeatherDatabaseTestCase {
 
     // MARK: The fallback
 
-    private func service(contact: String? = "ops@example.org", preferStaleFMI: TimeInterval = 3 * 3600, metBudget: BudgetSettings = .init()) -> ForecastService {
+    private func service(
+        contact: String? = "ops@example.org", preferStaleFMI: TimeInterval = 3 * 3600, metBudget: BudgetSettings = .init(), on given: PostgresPool? = nil
+    ) -> ForecastService {
+        let pool = given ?? pool!
         let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: UserAgent.identifying(product: "Pier/0.1.0", contact: contact), client: UpstreamClient()),
             store: METNorwayStore(pool: pool), budget: metBudget)
         let settings = ForecastService.Settings(neighbourKilometres: 10, preferStaleFMI: .seconds(Int64(preferStaleFMI)))
         return ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
+    }
+
+    /// Migration 0031 moved MET Norway's copies from `metno_forecasts` into the shared answer store: a copy the
+    /// previous schema held is served after the upgrade, before its Expires, without asking MET.
+    func testCopiesKeptByThePreviousSchemaAreServedAfterTheUpgrade() async throws {
+        upstream.set(.fmi, .status(500))
+        let cell = GridCell(latitude: 60.17, longitude: 24.94)
+        _ = try await service().forecast(for: cell)
+        XCTAssertEqual(metRequests.count, 1)
+        let rows = try await pool.query("SELECT key, body, fetched_at, expires_at FROM upstream_answers WHERE kind = 'metno'")
+        let kept = try XCTUnwrap(rows.first)
+        let body = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try kept.decode(String.self, "body").utf8)) as? [String: Any])
+        let steps = try JSONSerialization.data(withJSONObject: try XCTUnwrap(body["steps"]))
+        let indices = try kept.decode(String.self, "key").split(separator: ",").compactMap { Int($0) }
+
+        let previous = try TestDatabase.create()
+        defer { previous.drop() }
+        let old = try await previous.migratedPool(through: 30)
+        _ = try await old.execute(
+            "INSERT INTO metno_forecasts (cell_lat, cell_lon, fetched_at, expires, last_modified, hours) VALUES ($1, $2, $3, $4, $5, $6::jsonb)",
+            [indices[0], indices[1], try kept.decode(Date.self, "fetched_at"), try kept.decode(Date.self, "expires_at"), body["last_modified"] as? String,
+             String(decoding: steps, as: UTF8.self)])
+        old.close()
+        let upgraded = try await previous.migratedPool()
+        defer { upgraded.close() }
+        let answer = try await service(on: upgraded).forecast(for: cell)
+        XCTAssertEqual(answer.provenance, .metNorway)
+        XCTAssertEqual(metRequests.count, 1, "served from the copy moved by the migration")
+        let left = try await upgraded.query("SELECT count(*) AS n FROM information_schema.tables WHERE table_name = 'metno_forecasts'")
+        XCTAssertEqual(try left.first?.decode(Int.self, "n"), 0, "the table is gone")
     }
 
     private var metRequests: [FixtureUpstream.Request] { upstream.requests(.metNorway) }
@@ -167,7 +201,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
             } catch is ForecastService.Unavailable {}
         }
         XCTAssertEqual(metRequests.count, 1)
-        let rows = try await pool.query("SELECT count(*)::int AS n FROM metno_forecasts")
+        let rows = try await pool.query("SELECT count(*)::int AS n FROM upstream_answers WHERE kind = 'metno'")
         XCTAssertEqual(try rows.first?.decode(Int.self, "n"), 0)
     }
 
