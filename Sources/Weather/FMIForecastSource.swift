@@ -3,7 +3,7 @@ import Foundation
 import Scheduling
 
 /// FMI's point forecasts per grid cell as the ``OnDemandCore`` asks for them: the cell is the key, a forecast is
-/// fresh for the TTL, stored in `forecast_cells` and kept in ``WeatherMemory`` too, where the search for a
+/// fresh for the TTL, stored in the shared answer store (``WeatherStore``) and kept in ``WeatherMemory`` too, where the search for a
 /// neighbouring cell finds it.
 struct FMIForecastSource: OnDemandValueSource {
     let client: FMIClient

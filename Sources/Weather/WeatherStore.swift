@@ -1,13 +1,17 @@
+import Basics
+import Feature
 import Foundation
 import Postgres
 
-/// Stations, observations and forecast cells in PostgreSQL/PostGIS.
+/// Stations and observations in PostgreSQL/PostGIS; the forecast cells in the shared answer store (kind `fmi-forecast`,
+/// key the cell's indices, located at its centre) like every other on-demand answer.
 public struct WeatherStore: Sendable {
     /// Observations older than this are deleted after each fetch.
     public static let observationHistory = "48 hours"
-    /// Forecast cells fetched longer ago than this are deleted after each observations fetch: a stale
-    /// forecast is still worth serving for a day or two, and the table stays bounded by the FMI budget.
-    public static let forecastHistory = "48 hours"
+    /// How long a forecast is kept after it was fetched: a stale forecast is still worth serving for a day or two, and
+    /// the store stays bounded by the FMI budget.
+    public static let forecastHistory: Duration = .seconds(48 * 3600)
+    static let forecastKind = "fmi-forecast"
 
     /// A stored cell near a point: which, how far, and how old its forecast is.
     public struct NearbyCell: Sendable, Equatable {
@@ -17,13 +21,26 @@ public struct WeatherStore: Sendable {
     }
 
     private let pool: PostgresPool
+    private let forecasts: SharedAnswerKind
 
     public init(pool: PostgresPool) {
         self.pool = pool
+        // Stored as expiring when fetched: the retention is the history kept.
+        forecasts = SharedAnswerKind(kind: Self.forecastKind, store: SharedAnswerStore(pool: pool), retention: Self.forecastHistory)
     }
 
-    /// Upserts the stations and their observation rows in one transaction and trims the history (of
-    /// observations and of forecast cells).
+    /// A cell's key in the store: its indices.
+    static func key(_ cell: GridCell) -> String {
+        "\(cell.latitudeIndex),\(cell.longitudeIndex)"
+    }
+
+    static func cell(key: String) -> GridCell? {
+        let parts = key.split(separator: ",")
+        guard parts.count == 2, let latitude = Int(parts[0]), let longitude = Int(parts[1]) else { return nil }
+        return GridCell(latitudeIndex: latitude, longitudeIndex: longitude)
+    }
+
+    /// Upserts the stations and their observation rows in one transaction and trims the observations' history.
     /// A value FMI sent as `NaN` never erases one stored before for the same time.
     public func store(stations: [FMILocation], rows: [ObservationRow], at date: Date) async throws {
         try await pool.transaction { connection in
@@ -45,8 +62,6 @@ public struct WeatherStore: Sendable {
                     + names.map { "\($0) = COALESCE(EXCLUDED.\($0), weather_observations.\($0))" }.joined(separator: ", "))
             _ = try connection.execute(
                 "DELETE FROM weather_observations WHERE observed_at < now() - interval '\(Self.observationHistory)'")
-            _ = try connection.execute(
-                "DELETE FROM weather_forecast_cells WHERE fetched_at < now() - interval '\(Self.forecastHistory)'")
         }
     }
 
@@ -94,75 +109,53 @@ public struct WeatherStore: Sendable {
 
     /// The stored forecast of a cell, however old.
     public func forecast(for cell: GridCell) async throws -> Forecast? {
-        let rows = try await pool.query(
-            """
-            SELECT c.fetched_at, p.valid_at, p.temperature, p.wind_speed, p.wind_direction, p.humidity, p.pressure,
-                   p.precipitation_1h, p.weather_symbol, p.wind_gust, p.feels_like
-            FROM weather_forecast_cells c LEFT JOIN weather_forecast_points p USING (cell_lat, cell_lon)
-            WHERE c.cell_lat = $1 AND c.cell_lon = $2 ORDER BY p.valid_at
-            """, [cell.latitudeIndex, cell.longitudeIndex])
-        guard let first = rows.first else { return nil }
-        var hours: [Forecast.Hour] = []
-        for row in rows where !(try row.isNull("valid_at")) {
-            hours.append(
-                Forecast.Hour(
-                    validAt: try row.decode(Date.self, "valid_at"), temperature: try row.decode(Double?.self, "temperature"),
-                    windSpeed: try row.decode(Double?.self, "wind_speed"), windDirection: try row.decode(Double?.self, "wind_direction"),
-                    humidity: try row.decode(Double?.self, "humidity"), pressure: try row.decode(Double?.self, "pressure"),
-                    precipitation: try row.decode(Double?.self, "precipitation_1h"),
-                    symbolCode: try row.decode(Double?.self, "weather_symbol"), windGust: try row.decode(Double?.self, "wind_gust"),
-                    feelsLike: try row.decode(Double?.self, "feels_like")))
-        }
-        return Forecast(cell: cell, fetchedAt: try first.decode(Date.self, "fetched_at"), hours: hours)
+        guard let stored = try await forecasts.answer(Self.key(cell)), stored.outcome == .found else { return nil }
+        return Forecast(cell: cell, fetchedAt: stored.fetchedAt, hours: try Self.hours(stored.body))
     }
 
     /// The nearest stored cell within `kilometres` of the point whose forecast was fetched at or after
-    /// `freshSince`, and the nearest one of any age: PostGIS KNN over the cells' centres, sphere distances
-    /// like ``GreatCircle``. `own` (the point's own cell) is left out.
+    /// `freshSince`, and the nearest one of any age (the shared store's one nearest lookup, sphere distances like
+    /// ``GreatCircle``). `own` (the point's own cell) is left out.
     public func nearbyCells(
         latitude: Double, longitude: Double, within kilometres: Double, freshSince: Date, excluding own: GridCell
     ) async throws -> (fresh: NearbyCell?, any: NearbyCell?) {
-        let point = "ST_SetSRID(ST_MakePoint($2, $1), 4326)::geography"
-        func nearest(_ kind: String, _ condition: String) -> String {
-            "(SELECT '\(kind)' AS kind, cell_lat, cell_lon, fetched_at, ST_Distance(centre, \(point), false) / 1000 AS km "
-                + "FROM weather_forecast_cells WHERE ST_DWithin(centre, \(point), $3, false) "
-                + "AND NOT (cell_lat = $5 AND cell_lon = $6)\(condition) ORDER BY centre <-> \(point) LIMIT 1)"
+        let found = try await forecasts.store.nearby(
+            kind: Self.forecastKind, parameters: "", latitude: latitude, longitude: longitude, within: kilometres * 1000,
+            freshSince: freshSince, excluding: Self.key(own))
+        func cell(_ nearby: SharedAnswerStore.Nearby?) -> NearbyCell? {
+            guard let nearby, let cell = Self.cell(key: nearby.key) else { return nil }
+            return NearbyCell(cell: cell, kilometres: nearby.metres / 1000, fetchedAt: nearby.fetchedAt)
         }
-        let rows = try await pool.query(
-            nearest("fresh", " AND fetched_at >= $4") + " UNION ALL " + nearest("any", ""),
-            [latitude, longitude, kilometres * 1000, freshSince, own.latitudeIndex, own.longitudeIndex])
-        var found: (fresh: NearbyCell?, any: NearbyCell?) = (nil, nil)
-        for row in rows {
-            let nearby = NearbyCell(
-                cell: GridCell(latitudeIndex: try row.decode(Int.self, "cell_lat"), longitudeIndex: try row.decode(Int.self, "cell_lon")),
-                kilometres: try row.decode(Double.self, "km"), fetchedAt: try row.decode(Date.self, "fetched_at"))
-            if try row.decode(String.self, "kind") == "fresh" { found.fresh = nearby } else { found.any = nearby }
-        }
-        return found
+        return (cell(found.fresh), cell(found.any))
     }
 
-    /// Replaces a cell's forecast in one transaction.
+    /// Replaces a cell's forecast.
     public func store(_ forecast: Forecast) async throws {
-        try await pool.transaction { connection in
-            let cell = forecast.cell
-            _ = try connection.execute(
-                """
-                INSERT INTO weather_forecast_cells (cell_lat, cell_lon, fetched_at) VALUES ($1, $2, $3)
-                ON CONFLICT (cell_lat, cell_lon) DO UPDATE SET fetched_at = EXCLUDED.fetched_at
-                """, [cell.latitudeIndex, cell.longitudeIndex, forecast.fetchedAt])
-            _ = try connection.execute(
-                "DELETE FROM weather_forecast_points WHERE cell_lat = $1 AND cell_lon = $2", [cell.latitudeIndex, cell.longitudeIndex])
-            try connection.insert(
-                """
-                INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction,
-                    humidity, pressure, precipitation_1h, weather_symbol, wind_gust, feels_like) VALUES
-                """,
-                row: "($1::integer, $2::integer, $3::timestamptz, "
-                    + (4...12).map { "$\($0)::double precision" }.joined(separator: ", ") + ")",
-                rows: forecast.hours.map { hour in
-                    [cell.latitudeIndex, cell.longitudeIndex, hour.validAt, hour.temperature, hour.windSpeed, hour.windDirection,
-                     hour.humidity, hour.pressure, hour.precipitation, hour.symbolCode, hour.windGust, hour.feelsLike]
-                })
+        let cell = forecast.cell
+        try await forecasts.store(
+            StoredAnswer(.found, body: Self.body(forecast.hours), fetchedAt: forecast.fetchedAt, expiresAt: forecast.fetchedAt), key: Self.key(cell),
+            location: SharedAnswerLocation(parameters: "", latitude: cell.latitude, longitude: cell.longitude))
+    }
+
+    /// `{"hours": [[epoch s, temperature, wind speed, wind direction, humidity, pressure, precipitation, WeatherSymbol3,
+    /// gust, feels-like], …]}` (`null` where FMI gave none).
+    static func body(_ hours: [Forecast.Hour]) throws -> [UInt8] {
+        try OrderedJSONEncoder.encode(["hours": hours.map { hour in
+            [hour.validAt.timeIntervalSince1970, hour.temperature, hour.windSpeed, hour.windDirection, hour.humidity, hour.pressure,
+             hour.precipitation, hour.symbolCode, hour.windGust, hour.feelsLike]
+        }])
+    }
+
+    static func hours(_ body: [UInt8]) throws -> [Forecast.Hour] {
+        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let rows = object["hours"] as? [[Any]] else {
+            return []
+        }
+        return rows.compactMap { row in
+            guard row.count == 10, let epoch = (row[0] as? NSNumber)?.doubleValue else { return nil }
+            let values = row[1...9].map { ($0 as? NSNumber)?.doubleValue }
+            return Forecast.Hour(
+                validAt: Date(timeIntervalSince1970: epoch), temperature: values[0], windSpeed: values[1], windDirection: values[2],
+                humidity: values[3], pressure: values[4], precipitation: values[5], symbolCode: values[6], windGust: values[7], feelsLike: values[8])
         }
     }
 }

@@ -120,7 +120,7 @@ final class PierServeTests: XCTestCase {
         first.process.waitUntilExit()
         XCTAssertEqual(first.process.terminationStatus, 0)
         let tables = try database.connection().query(
-            "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('fetch_runs', 'ship_deployments', 'lake_readings', 'weather_stations', 'weather_observations', 'weather_forecast_points')")
+            "SELECT count(*) AS n FROM information_schema.tables WHERE table_name IN ('fetch_runs', 'ship_deployments', 'lake_readings', 'weather_stations', 'weather_observations', 'upstream_answers')")
         XCTAssertEqual(try tables[0].decode(Int.self, "n"), 6)
         let second = try PierProcess(arguments: ["migrate"], database: database)
         second.process.waitUntilExit()

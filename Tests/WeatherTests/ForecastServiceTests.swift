@@ -265,16 +265,17 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         }
     }
 
-    func testOldForecastCellsArePrunedWithTheObservations() async throws {
+    /// Forecasts live in the shared answer store, kept 48 hours after they were fetched: storing a new one prunes
+    /// the older ones, and what is read back is what was stored.
+    func testOldForecastsArePrunedAsNewOnesAreStored() async throws {
         try await storeForecast(GridCell(latitude: 60.5, longitude: 25.0), fetchedAt: Date().addingTimeInterval(-50 * 3600))
         try await storeForecast(GridCell(latitude: 60.6, longitude: 25.0), fetchedAt: Date().addingTimeInterval(-3600))
-        try await WeatherStore(pool: pool).store(
-            stations: [FMILocation(fmisid: 1, name: "A", latitude: 60.17, longitude: 24.94)],
-            rows: [ObservationRow(fmisid: 1, observedAt: Date(), values: [.t2m: 1])], at: Date())
-        let cells = try await pool.query("SELECT cell_lat FROM weather_forecast_cells")
-        XCTAssertEqual(try cells.map { try $0.decode(Int.self, "cell_lat") }, [6060])
-        let points = try await pool.query("SELECT count(*) AS n FROM weather_forecast_points")
-        XCTAssertEqual(try points[0].decode(Int.self, "n"), 48, "the old cell's hours went with it")
+        let cells = try await pool.query("SELECT key FROM upstream_answers WHERE kind = 'fmi-forecast'")
+        XCTAssertEqual(try cells.map { try $0.decode(String.self, "key") }, ["6060,1250"])
+        let read = try await WeatherStore(pool: pool).forecast(for: GridCell(latitude: 60.6, longitude: 25.0))
+        XCTAssertEqual(read?.hours.count, 48, "every hour read back")
+        XCTAssertEqual(read?.hours.last?.temperature, 4.7)
+        XCTAssertEqual(read?.hours.last?.symbolCode, 1)
     }
 
     /// Migration 0030 moved the place names resolved so far from `weather_places` into the shared answer store: a
@@ -302,6 +303,43 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
         XCTAssertEqual(helsinki.name, "Helsinki")
         let never = try await places.stored(.init("Espoo"))
         XCTAssertNil(never, "nothing stored for a name never asked")
+    }
+
+
+    /// Migration 0032 moved the forecasts held so far from `weather_forecast_cells` and `_points` into the shared answer
+    /// store: a cell's forecast reads back hour for hour after the upgrade, and is found as a neighbour.
+    func testForecastsKeptByThePreviousSchemaReadBackAfterTheUpgrade() async throws {
+        let previous = try TestDatabase.create()
+        defer { previous.drop() }
+        let old = try await previous.migratedPool(through: 31)
+        let cell = GridCell(latitude: 60.17, longitude: 24.94)
+        // On a whole hour, as FMI's hours are (the compact series keeps whole hours).
+        let fetched = Date(timeIntervalSince1970: 1_794_999_600)
+        _ = try await old.execute(
+            "INSERT INTO weather_forecast_cells (cell_lat, cell_lon, fetched_at) VALUES ($1, $2, $3)", [cell.latitudeIndex, cell.longitudeIndex, fetched])
+        for hour in 0..<3 {
+            _ = try await old.execute(
+                """
+                INSERT INTO weather_forecast_points (cell_lat, cell_lon, valid_at, temperature, wind_speed, wind_direction, humidity, pressure,
+                    precipitation_1h, weather_symbol, wind_gust, feels_like) VALUES ($1, $2, $3, $4, 3.5, 180, 80, 1010.5, 0.2, 2, NULL, -1.5)
+                """, [cell.latitudeIndex, cell.longitudeIndex, fetched.addingTimeInterval(Double(hour) * 3600), Double(hour) - 0.5])
+        }
+        old.close()
+        let upgraded = try await previous.migratedPool()
+        defer { upgraded.close() }
+        let store = WeatherStore(pool: upgraded)
+        let stored = try await store.forecast(for: cell)
+        let read = try XCTUnwrap(stored)
+        XCTAssertEqual(read.fetchedAt, fetched)
+        XCTAssertEqual(read.hours.map(\.validAt), (0..<3).map { fetched.addingTimeInterval(Double($0) * 3600) })
+        XCTAssertEqual(read.hours.map(\.temperature), [-0.5, 0.5, 1.5])
+        XCTAssertEqual(read.hours.first?.pressure, 1010.5)
+        XCTAssertNil(read.hours.first?.windGust)
+        XCTAssertEqual(read.hours.first?.feelsLike, -1.5)
+        let near = try await store.nearbyCells(
+            latitude: 60.19, longitude: 24.94, within: 10, freshSince: fetched, excluding: GridCell(latitude: 60.19, longitude: 24.94))
+        XCTAssertEqual(near.fresh?.cell, cell)
+        XCTAssertEqual(near.fresh?.kilometres ?? 0, 2.2, accuracy: 0.1)
     }
 
 }

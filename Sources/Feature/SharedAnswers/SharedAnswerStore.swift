@@ -37,19 +37,44 @@ public struct SharedAnswerStore: Sendable {
     public func nearest(kind: String, parameters: String, latitude: Double, longitude: Double, within metres: Double) async throws
         -> (latitude: Double, longitude: Double, metres: Double)?
     {
+        try await nearby(kind: kind, parameters: parameters, latitude: latitude, longitude: longitude, within: metres).any
+            .map { ($0.latitude, $0.longitude, $0.metres) }
+    }
+
+    /// A stored answer's point near another: its key, where, how far and when it was fetched.
+    public struct Nearby: Sendable, Equatable {
+        public var key: String
+        public var latitude: Double
+        public var longitude: Double
+        public var metres: Double
+        public var fetchedAt: Date
+    }
+
+    /// The one "nearest stored answer" lookup: among the kind's answers with the same other parameters within `metres`
+    /// (a box on the indexed latitude, then great-circle distances), the nearest fetched at or after `freshSince` (when
+    /// given) and the nearest of any age; `excluding`: a key left out (the point's own).
+    public func nearby(
+        kind: String, parameters: String, latitude: Double, longitude: Double, within metres: Double, freshSince: Date? = nil,
+        excluding: String? = nil
+    ) async throws -> (fresh: Nearby?, any: Nearby?) {
         let box = GreatCircle.box(latitude: latitude, longitude: longitude, metres: metres)
         let rows = try await pool.query(
             """
-            SELECT latitude, longitude FROM upstream_answers
+            SELECT key, latitude, longitude, fetched_at FROM upstream_answers
             WHERE kind = $1 AND near_params = $2 AND latitude BETWEEN $3 AND $4 AND longitude BETWEEN $5 AND $6
             """, [kind, parameters, box.minLatitude, box.maxLatitude, box.minLongitude, box.maxLongitude])
-        var best: (latitude: Double, longitude: Double, metres: Double)?
+        var found: (fresh: Nearby?, any: Nearby?) = (nil, nil)
         for row in rows {
-            let stored = (latitude: try row.decode(Double.self, "latitude"), longitude: try row.decode(Double.self, "longitude"))
-            let distance = GreatCircle.metres(latitude, longitude, stored.latitude, stored.longitude)
-            if distance <= metres, distance < best?.metres ?? .infinity { best = (stored.latitude, stored.longitude, distance) }
+            let key = try row.decode(String.self, "key")
+            guard key != excluding else { continue }
+            let point = (latitude: try row.decode(Double.self, "latitude"), longitude: try row.decode(Double.self, "longitude"))
+            let distance = GreatCircle.metres(latitude, longitude, point.latitude, point.longitude)
+            guard distance <= metres else { continue }
+            let nearby = Nearby(key: key, latitude: point.latitude, longitude: point.longitude, metres: distance, fetchedAt: try row.decode(Date.self, "fetched_at"))
+            if distance < found.any?.metres ?? .infinity { found.any = nearby }
+            if let freshSince, nearby.fetchedAt >= freshSince, distance < found.fresh?.metres ?? .infinity { found.fresh = nearby }
         }
-        return best
+        return found
     }
 
     /// Deletes the kind's answers that expired before `cutoff` (its retention) and, beyond `maxRows`, those that
