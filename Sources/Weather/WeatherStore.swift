@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Parsing
 import Postgres
 
 /// Stations and observations in PostgreSQL/PostGIS; the forecast cells in the shared answer store (kind `fmi-forecast`,
@@ -146,16 +147,15 @@ public struct WeatherStore: Sendable {
         }])
     }
 
+    /// The hours of a stored body (Pier's own scanner: no Foundation object per number, this runs per cell read).
     static func hours(_ body: [UInt8]) throws -> [Forecast.Hour] {
-        guard let object = try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], let rows = object["hours"] as? [[Any]] else {
-            return []
-        }
+        guard let rows = try JSONScanner.parse(body)["hours"]?.elements else { return [] }
         return rows.compactMap { row in
-            guard row.count == 10, let epoch = (row[0] as? NSNumber)?.doubleValue else { return nil }
-            let values = row[1...9].map { ($0 as? NSNumber)?.doubleValue }
+            guard let values = row.elements, values.count == 10, let epoch = values[0].number(in: body) else { return nil }
+            let value = { (index: Int) in values[index].number(in: body) }
             return Forecast.Hour(
-                validAt: Date(timeIntervalSince1970: epoch), temperature: values[0], windSpeed: values[1], windDirection: values[2],
-                humidity: values[3], pressure: values[4], precipitation: values[5], symbolCode: values[6], windGust: values[7], feelsLike: values[8])
+                validAt: Date(timeIntervalSince1970: epoch), temperature: value(1), windSpeed: value(2), windDirection: value(3),
+                humidity: value(4), pressure: value(5), precipitation: value(6), symbolCode: value(7), windGust: value(8), feelsLike: value(9))
         }
     }
 }
