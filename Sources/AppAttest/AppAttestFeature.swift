@@ -127,7 +127,7 @@ public struct AppAttestFeature: Feature {
             service = nil
             routes = AppAttestRoutes(service: nil, spenders: context.spenders)
             spenderResolver = nil
-            health = { AppAttestHealth(mode: settings.mode.rawValue, on: nil).object }
+            health = { AppAttestHealth.object(mode: settings.mode.rawValue, on: nil) }
             return
         }
         var roots = [try AttestationVerifier.appleRoot()]
@@ -146,10 +146,10 @@ public struct AppAttestFeature: Feature {
         let (apps, testRoot, debug) = (settings.apps.count, settings.testRootPEM != nil, settings.debugDevices)
         health = {
             let hour = service.lastHour
-            return AppAttestHealth(mode: settings.mode.rawValue, on: AppAttestHealth.On(
+            return AppAttestHealth.object(mode: settings.mode.rawValue, on: AppAttestHealth.On(
                 environment: environment, apps: apps, testRoot: testRoot, debug: debug, revokedDevices: service.revokedCount,
                 debugDevices: service.debugCount,
-                lastHour: .init(spendingRequests: hour.requests, verifiedShare: hour.provenShare.map { FixedDecimal($0, digits: 3) }))).object
+                lastHour: .init(spendingRequests: hour.requests, verifiedShare: hour.provenShare.map { FixedDecimal($0, digits: 3) })))
         }
     }
 

@@ -3,7 +3,7 @@ import Basics
 /// `/health`'s `app_attest`: the mode and, when on, the environments, how many apps, whether a test root is trusted,
 /// whether debug devices are on, the devices revoked, the debug devices, and the last hour's spending requests with
 /// the share `require` would serve — never an app's id, a key id, a debug name or any token.
-struct AppAttestHealth: Sendable {
+enum AppAttestHealth {
     struct On: Encodable, Sendable {
         struct LastHour: Encodable, Sendable {
             let spendingRequests: Int
@@ -28,12 +28,8 @@ struct AppAttestHealth: Sendable {
         }
     }
 
-    let mode: String
-    /// `nil` while off (only the mode is shown).
-    let on: On?
-
-    /// `{"mode":…}` and, when on, the rest.
-    var object: MergedObject {
+    /// `{"mode":…}` and, when on (`on` given), the rest.
+    static func object(mode: String, on: On?) -> MergedObject {
         MergedObject([OrderedObject([("mode", mode)]), on])
     }
 }

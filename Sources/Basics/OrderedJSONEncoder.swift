@@ -44,16 +44,6 @@ public enum OrderedJSONEncoder {
             return node
         }
 
-        func makeObject() {
-            if case .object = kind { return }
-            kind = .object
-        }
-
-        func makeArray() {
-            if case .array = kind { return }
-            kind = .array
-        }
-
         func write(to text: inout String) {
             switch kind {
             case .unset, .null: text += "null"
@@ -123,12 +113,13 @@ public enum OrderedJSONEncoder {
         var userInfo: [CodingUserInfoKey: Any] { [:] }
 
         func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-            node.makeObject()
+            // A second keyed container on one encoder adds to the same object (its members are kept apart from `kind`).
+            node.kind = .object
             return KeyedEncodingContainer(Keyed(node: node, codingPath: codingPath))
         }
 
         func unkeyedContainer() -> any UnkeyedEncodingContainer {
-            node.makeArray()
+            node.kind = .array
             return Unkeyed(node: node, codingPath: codingPath)
         }
 

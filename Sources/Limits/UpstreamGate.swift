@@ -43,11 +43,12 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     /// joiner is refused with the call only when the refusal is everyone's (the budget, a pause) or names a share it
     /// counts against too; else it asks for itself (another client joined a call its neighbour could not make).
     public func call(_ key: Key, clients: [Client], _ work: @escaping @Sendable () async -> Value) async -> Outcome {
-        var attempt = await calls.value(for: key) { [limits] in await Self.attempt(limits, clients, work) }
-        for _ in 0..<Self.retries {
-            guard case .refused(_, let spentBy?) = attempt, !clients.contains(spentBy) else { break }
+        var attempt: Attempt
+        var asked = 0
+        repeat {
             attempt = await calls.value(for: key) { [limits] in await Self.attempt(limits, clients, work) }
-        }
+            asked += 1
+        } while asked <= Self.retries && Self.isOthers(attempt, clients)
         switch attempt {
         case .answered(let value):
             return .answered(value)
@@ -59,6 +60,12 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
 
     /// How often a joiner refused for another client's share asks again (each time joining whatever call is under way).
     private static var retries: Int { 3 }
+
+    /// A refusal for the share of a client that is not one of `clients` (a call another client made and could not).
+    private static func isOthers(_ attempt: Attempt, _ clients: [Client]) -> Bool {
+        guard case .refused(_, let spentBy?) = attempt else { return false }
+        return !clients.contains(spentBy)
+    }
 
     /// The call's maker: a token for each of `clients` (waiting its turn while that is allowed), then `work`.
     private static func attempt(
