@@ -2,25 +2,25 @@ import Feature
 import Foundation
 import Scheduling
 
-/// FMI's point forecasts per grid cell as the ``OnDemandCore`` asks for them: the cell is the key, a forecast is
-/// fresh for the TTL, stored in the shared answer store (``WeatherStore``) and kept in ``WeatherMemory`` too, where the search for a
-/// neighbouring cell finds it.
+/// FMI's point forecasts per grid cell as the ``OnDemandCore`` asks for them: the cell is the key, located at its centre
+/// (so that the engine's memory finds a neighbouring cell's), a forecast is fresh for the TTL and stored in the shared
+/// answer store (``WeatherStore``).
 struct FMIForecastSource: OnDemandValueSource {
     let client: FMIClient
     let store: WeatherStore
-    let memory: WeatherMemory
     let ttl: Duration
 
     func stored(_ cell: GridCell) async throws -> OnDemandStored<Forecast>? {
         guard let stored = try await store.forecast(for: cell), !stored.series.isEmpty else { return nil }
-        memory.remember(stored)
         return OnDemandStored(stored, fetchedAt: stored.fetchedAt)
     }
 
     func store(_ forecast: Forecast, for cell: GridCell, fetchedAt: Date) async throws {
-        // Remembered first: served (and found as a neighbour) even when PostgreSQL cannot keep it.
-        memory.remember(forecast)
         try await store.store(forecast)
+    }
+
+    func location(of cell: GridCell) -> Coordinate? {
+        Coordinate(latitude: cell.latitude, longitude: cell.longitude)
     }
 
     /// The observations' job reports the `weather` source; forecasts add no history of their own.

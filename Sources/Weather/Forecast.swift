@@ -46,10 +46,13 @@ public struct Forecast: Sendable, Equatable {
         case metNorway = "met_norway"
     }
 
-    public var cell: GridCell
-    public var fetchedAt: Date
-    public var series: HourlySeries
-    public var source: Source
+    // Constants: the encodings made from a forecast are shared by its copies.
+    public let cell: GridCell
+    public let fetchedAt: Date
+    public let series: HourlySeries
+    public let source: Source
+    /// Its `daily_forecast` and `hourly_forecast`, made when first asked in each hour.
+    let encodings = ForecastEncodings()
 
     public init(cell: GridCell, fetchedAt: Date, hours: [Hour], source: Source = .fmi) {
         self.cell = cell
@@ -61,8 +64,13 @@ public struct Forecast: Sendable, Equatable {
     /// The hours, unpacked.
     public var hours: [Hour] { series.hours }
 
-    /// Bytes this forecast holds in memory.
-    public var byteCount: Int { MemoryLayout<Forecast>.size + series.byteCount }
+    /// Bytes this forecast holds in memory, with the encodings it may hold (``ForecastEncodings/maximumBytes``).
+    public var byteCount: Int { MemoryLayout<Forecast>.size + series.byteCount + ForecastEncodings.maximumBytes }
+
+    /// Equal data; the encodings are made from it.
+    public static func == (lhs: Forecast, rhs: Forecast) -> Bool {
+        lhs.cell == rhs.cell && lhs.fetchedAt == rhs.fetchedAt && lhs.series == rhs.series && lhs.source == rhs.source
+    }
 
     /// Builds the hours from a parsed point-forecast document (parameter names matched case-insensitively).
     public init(cell: GridCell, fetchedAt: Date, series: [FMISeries]) {

@@ -8,7 +8,7 @@ import METNorway
 import Metrics
 import Scheduling
 
-/// Point forecasts by grid cell, kind to FMI: the own cell's forecast is the ``OnDemandCore``'s (memory, then
+/// Point forecasts by grid cell, kind to FMI: the own cell's forecast is the ``OnDemandCore``'s (its memory, then
 /// PostgreSQL — fresh for `ttl` —, then FMI, only with a token from the budget and this client's share of it, one
 /// call per cell at a time, stale while FMI cannot be asked); what follows is this service's policy over the core's
 /// results.
@@ -17,7 +17,8 @@ import Scheduling
 /// answer degrades instead of failing, in this order of preference:
 /// 1. the own cell's forecast, fresh (`own`);
 /// 2. the own cell's forecast, older than the TTL (`stale`);
-/// 3. the nearest cell within `neighbourKilometres` with a fresh forecast (`neighbour`), memory then PostgreSQL;
+/// 3. the nearest cell within `neighbourKilometres` with a fresh forecast (`neighbour`), the engine's memory then
+///    PostgreSQL — the engine's two nearest lookups;
 /// 4. the nearest cell within reach with an older one (`neighbour_stale`);
 /// 5. nothing: ``Unavailable`` with the seconds until the budget has a token again.
 ///
@@ -60,15 +61,18 @@ public final class ForecastService: Sendable {
         public var budget: BudgetSettings
         /// How old (since its fetch) a stale FMI forecast may be and still be preferred over MET Norway's.
         public var preferStaleFMI: Duration
+        /// What the forecasts held in memory may take, with their encodings (half of `PIER_WEATHER_CACHE_MB`).
+        public var memoryBytes: Int
 
         public init(
             ttl: Duration = .seconds(3600), neighbourKilometres: Double = 10, budget: BudgetSettings = .init(),
-            preferStaleFMI: Duration = .seconds(3 * 3600)
+            preferStaleFMI: Duration = .seconds(3 * 3600), memoryBytes: Int = WeatherFeature.Settings.defaultCacheBytes / 2
         ) {
             self.ttl = ttl
             self.neighbourKilometres = neighbourKilometres
             self.budget = budget
             self.preferStaleFMI = preferStaleFMI
+            self.memoryBytes = memoryBytes
         }
     }
 
@@ -76,7 +80,6 @@ public final class ForecastService: Sendable {
     static let retryAfterFailure = 60
 
     public let settings: Settings
-    public let memory: WeatherMemory
     /// The own cell's forecasts: FMI through the engine (``FMIForecastSource``).
     let core: OnDemandCore<FMIForecastSource>
     /// FMI's budget and pause, shared with what else asks FMI for a forecast (place names).
@@ -90,37 +93,32 @@ public final class ForecastService: Sendable {
     private let logger: Logger
 
     public init(
-        client: FMIClient, store: WeatherStore, settings: Settings = Settings(), memory: WeatherMemory = WeatherMemory(),
+        client: FMIClient, store: WeatherStore, settings: Settings = Settings(),
         fallback: METNorwayFallback? = nil, clock: @escaping @Sendable () -> Double = { Double(MonotonicClock.now()) / 1e9 },
         metrics: MetricsRegistry? = nil, spenders: Spenders = Spenders(), logger: Logger = Logger(label: "pier.weather")
     ) {
         self.store = store
         self.fallback = fallback
         self.settings = settings
-        self.memory = memory
         self.logger = logger
         var upstream = OnDemandUpstream.Settings(budget: settings.budget)
         // A refused cell is served by a neighbour's forecast or MET Norway's: no waiting for a token.
         upstream.waiting = .never
         core = OnDemandCore(
-            kind: "fmi-forecast", source: FMIForecastSource(client: client, store: store, memory: memory, ttl: settings.ttl),
+            kind: "fmi-forecast", source: FMIForecastSource(client: client, store: store, ttl: settings.ttl),
             upstream: OnDemandUpstream(name: "FMI", metric: "fmi", settings: upstream, quota: nil, clock: clock, metrics: metrics, spenders: spenders),
             report: report,
             settings: OnDemandSettings(provisional: .seconds(Double(WeatherRoutes.provisionalSeconds)), retryAfterFailure: Self.retryAfterFailure),
-            memoryBytes: memory.budgetBytes / 4, metrics: metrics)
-        if let metrics {
-            metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts and weather answers held in memory.") { Double(memory.bytes) }
-            metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(memory.budgetBytes) }
-            metrics.gauge("pier_weather_cache_entries", help: "Forecasts, daily forecasts and answers held in memory.") { Double(memory.count) }
-        }
+            memoryBytes: settings.memoryBytes, metrics: metrics)
     }
 
-    /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`) and the memory tier, for `/health`
-    /// (JSON members of the `weather` source).
-    /// `fmi` (FMI's upstream state, budget and pause), `forecast_cache`, and MET Norway's `metno` when it stands in.
-    public func health() -> MergedObject {
+    /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`), weather's memory and MET Norway's
+    /// `metno` when it stands in: the `weather` source's members of `/health`. `forecast_cache` counts the forecasts the
+    /// engine holds (with their encodings) and the answers ready for points (`answers`, the route's).
+    func health(answers: (bytes: Int, budgetBytes: Int, entries: Int)) -> MergedObject {
         let cache = CacheFigures(
-            bytes: memory.bytes, budgetBytes: memory.budgetBytes, entries: memory.count, forecasts: memory.forecastCount, evictions: memory.evictions)
+            bytes: core.bytes + answers.bytes, budgetBytes: core.budgetBytes + answers.budgetBytes, entries: core.count + answers.entries,
+            forecasts: core.count, evictions: core.evictions)
         return MergedObject([Health(fmi: core.health(), forecastCache: cache), fallback?.health()])
     }
 
@@ -143,6 +141,11 @@ public final class ForecastService: Sendable {
         enum CodingKeys: String, CodingKey {
             case bytes, budgetBytes = "budget_bytes", entries, forecasts, evictions
         }
+    }
+
+    /// The forecasts memory holds: bytes (with their encodings), their bound, and how many.
+    var memory: (bytes: Int, budgetBytes: Int, forecasts: Int) {
+        (core.bytes, core.budgetBytes, core.count)
     }
 
     /// The point's own cell's forecast while it is fresh in memory (the route's hit, before it works out who asks).
@@ -200,9 +203,9 @@ public final class ForecastService: Sendable {
         try await forecast(latitude: cell.latitude, longitude: cell.longitude, client: client, now: now)
     }
 
-    /// The fresh memory entry only, without waiting (the route's fast path).
+    /// The fresh forecast memory holds for the cell, without waiting (the route's fast path).
     public func cachedForecast(for cell: GridCell, now: Date = Date()) -> Forecast? {
-        guard let held = memory.forecast(cell), isFresh(held, now: now) else { return nil }
+        guard let held = core.heldAnswer(cell)?.value, isFresh(held, now: now) else { return nil }
         return held
     }
 
@@ -226,7 +229,7 @@ public final class ForecastService: Sendable {
     /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. The read is the engine's:
     /// one per cell at a time, shared with the requests for that cell; a PostgreSQL error counts as nothing stored.
     private func storedForecast(_ cell: GridCell) async -> Forecast? {
-        let held = memory.forecast(cell)
+        let held = core.heldAnswer(cell)?.value
         let stored = await core.storedAnswer(cell)?.value
         guard let held else { return stored }
         guard let stored else { return held }
@@ -246,8 +249,11 @@ public final class ForecastService: Sendable {
         let reach = settings.neighbourKilometres
         guard reach > 0 else { return nil }
         let freshSince = now.addingTimeInterval(-settings.ttl.seconds)
-        let held = memory.nearest(latitude: latitude, longitude: longitude, within: reach, freshSince: freshSince, excluding: own)
-        if let fresh = held.fresh { return Answer(forecast: fresh.forecast, provenance: .neighbour, kilometres: fresh.kilometres) }
+        var held: (fresh: OnDemandCore<FMIForecastSource>.Nearby?, any: OnDemandCore<FMIForecastSource>.Nearby?) = (nil, nil)
+        if let point = Coordinate(latitude: latitude, longitude: longitude) {
+            held = core.nearestHeld(to: point, within: reach, freshSince: freshSince, excluding: own)
+        }
+        if let fresh = held.fresh { return Answer(forecast: fresh.answer.value, provenance: .neighbour, kilometres: fresh.kilometres) }
         var stored: (fresh: WeatherStore.NearbyCell?, any: WeatherStore.NearbyCell?) = (nil, nil)
         do {
             stored = try await store.nearbyCells(latitude: latitude, longitude: longitude, within: reach, freshSince: freshSince, excluding: own)
@@ -257,7 +263,7 @@ public final class ForecastService: Sendable {
         if let fresh = stored.fresh, let forecast = await storedForecast(fresh.cell), isFresh(forecast, now: now) {
             return Answer(forecast: forecast, provenance: .neighbour, kilometres: fresh.kilometres)
         }
-        var best = held.any.map { (forecast: $0.forecast, kilometres: $0.kilometres) }
+        var best = held.any.map { (forecast: $0.answer.value, kilometres: $0.kilometres) }
         if let any = stored.any, any.kilometres < best?.kilometres ?? .infinity, let forecast = await storedForecast(any.cell) {
             best = (forecast, any.kilometres)
         }

@@ -25,8 +25,9 @@ public struct WeatherFeature: Feature {
         /// `PIER_FORECAST_TTL_S`, `PIER_FORECAST_NEIGHBOUR_KM`, `PIER_FMI_REQUESTS_PER_MINUTE`, `PIER_FMI_BURST`,
         /// `PIER_FMI_CLIENT_SHARE`: the forecast service's own settings, its defaults the defaults.
         public var forecasts = ForecastService.Settings()
-        /// `PIER_WEATHER_CACHE_MB`: forecasts and answers kept in memory.
-        public var cacheBytes = WeatherMemory.defaultBudgetBytes
+        /// `PIER_WEATHER_CACHE_MB`: forecasts and answers kept in memory, half each.
+        public var cacheBytes = Self.defaultCacheBytes
+        public static let defaultCacheBytes = 64 << 20
         /// `PIER_METNO_URL`, `PIER_METNO_REQUESTS_PER_MINUTE` / `_BURST` / `_CLIENT_SHARE` (`0` per minute: never ask
         /// MET Norway), `PIER_METNO_MAX_ROWS`: the forecast that stands in when FMI cannot answer.
         public var metNorway = METNorwayFallback.Settings()
@@ -68,7 +69,7 @@ public struct WeatherFeature: Feature {
         var forecastSettings = settings.forecasts
         var metNorwayBudget = settings.metNorway.budget
         if context.upstreamsAreRecordings { (forecastSettings.budget, metNorwayBudget) = (.unlimited, .unlimited) }
-        let memory = WeatherMemory(budgetBytes: settings.cacheBytes)
+        forecastSettings.memoryBytes = settings.cacheBytes / 2
         // Without a budget MET Norway is never asked: no fallback at all, and FMI's stale forecasts of any age stand.
         let fallback = metNorwayBudget.ratePerMinute > 0
             ? METNorwayFallback(
@@ -79,7 +80,7 @@ public struct WeatherFeature: Feature {
                 metrics: context.metrics, spenders: context.spenders)
             : nil
         forecasts = ForecastService(
-            client: fmi, store: store, settings: forecastSettings, memory: memory, fallback: fallback, metrics: context.metrics,
+            client: fmi, store: store, settings: forecastSettings, fallback: fallback, metrics: context.metrics,
             spenders: context.spenders)
         metNorwayWithoutContact = fallback != nil && !context.upstreamsAreRecordings && (settings.contact?.isEmpty ?? true)
         let schedule = FetchSchedule.every(settings.interval)
@@ -93,7 +94,7 @@ public struct WeatherFeature: Feature {
         let places = PlaceResolver(client: fmi, pool: context.pool, forecasts: forecasts, spenders: context.spenders, metrics: context.metrics)
         routes = WeatherRoutes(
             observations: observations, forecasts: forecasts, places: places, warnings: warnings, maxAge: context.cacheMaxAge,
-            metrics: context.metrics)
+            answerBytes: settings.cacheBytes / 2, metrics: context.metrics)
         self.places = WeatherPlaces(places: places)
         context.board.register(Self.source, staleAfter: schedule.staleAfter)
         self.observations = observations
@@ -115,7 +116,7 @@ public struct WeatherFeature: Feature {
     }
 
     public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
-        source == Self.source ? forecasts.health() : nil
+        source == Self.source ? forecasts.health(answers: routes.answerFigures) : nil
     }
 
     public var replay: [any ReplayMatcher] { [FMIReplay(), METNorwayReplay()] }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Identity
 import Metrics
+import Parsing
 import Warnings
 
 /// `GET /v1/weather?lat=..&lon=..`: the nearest station's latest observation and the point's daily forecast.
@@ -19,30 +20,50 @@ public struct WeatherRoutes: Sendable {
     private let forecasts: ForecastService
     private let places: PlaceResolver
     private let warnings: WarningsService
-    private let memory: WeatherMemory
+    /// Ready answers by what they are for and were made from (``WeatherAnswerKey``); the forecasts are the engine's.
+    private let answers: AnswerCache<WeatherAnswerKey>
+    private let answerBytes: Int
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
     private let localDate: LocalDate
-    private let answers: [ForecastService.Provenance: Counter]
+    private let served: [ForecastService.Provenance: Counter]
 
+    /// - Parameter answerBytes: what the ready answers may take (half of `PIER_WEATHER_CACHE_MB`).
     public init(
         observations: ObservationService, forecasts: ForecastService, places: PlaceResolver, warnings: WarningsService, maxAge: Int = 300,
-        metrics: MetricsRegistry? = nil
+        answerBytes: Int = WeatherFeature.Settings.defaultCacheBytes / 2, metrics: MetricsRegistry? = nil
     ) {
         self.observations = observations
         self.warnings = warnings
         self.forecasts = forecasts
         self.places = places
         self.maxAge = maxAge
-        memory = forecasts.memory
+        self.answerBytes = answerBytes
+        let answers = AnswerCache<WeatherAnswerKey>(entries: Self.maximumAnswers, bytes: answerBytes)
+        self.answers = answers
         localDate = LocalDate(timeZone: timeZone)
-        var answers: [ForecastService.Provenance: Counter] = [:]
+        var served: [ForecastService.Provenance: Counter] = [:]
         for provenance in ForecastService.Provenance.allCases {
-            answers[provenance] = metrics?.counter(
+            served[provenance] = metrics?.counter(
                 "pier_weather_answers_total", help: "/v1/weather answers by where their forecast came from.",
                 labels: [("provenance", provenance.rawValue)])
         }
-        self.answers = answers
+        self.served = served
+        if let metrics {
+            metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts (with their encodings) and weather answers held in memory.") {
+                Double(forecasts.memory.bytes + answers.bytes)
+            }
+            metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(forecasts.memory.budgetBytes + answerBytes) }
+            metrics.gauge("pier_weather_cache_entries", help: "Forecasts and answers held in memory.") { Double(forecasts.memory.forecasts + answers.count) }
+        }
+    }
+
+    /// Ready answers at most: a place's answer takes 10–20 KB, so the bytes bound first unless the budget is raised.
+    static let maximumAnswers = 65_536
+
+    /// What the ready answers take, may take, and how many there are (`/health`'s `forecast_cache`).
+    var answerFigures: (bytes: Int, budgetBytes: Int, entries: Int) {
+        (answers.bytes, answerBytes, answers.count)
     }
 
     public func register(in router: inout Router) {
@@ -128,30 +149,39 @@ public struct WeatherRoutes: Sendable {
         _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
     ) throws -> HTTPResponse? {
         let now = Date()
-        let key = Self.key(point, language, location)
-        let stations = observations.stations.generation
-        let today = localDate.today(now)
+        var key = key(point, language, location, now: now)
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
-        if let body = memory.body(key), body.stamp.stations == stations, body.stamp.today == today, body.stamp.hour == WeatherMemory.hour(now),
-            body.stamp.warnings == warnings.generation, body.stamp.warningsStale == warnings.isStale(now: now), now < body.until
-        {
-            if body.provenance == .own ? forecasts.isFresh(fetchedAt: body.stamp.fetchedAt, now: now) : forecasts.cachedForecast(for: cell, now: now) == nil {
-                answers[body.provenance]?.increment()
-                return body.response.response(for: request)
+        guard let forecast = forecasts.cachedForecast(for: cell, now: now) else {
+            // No fresh forecast of its own: a stand-in's answer, for its minute.
+            for provenance in Self.standIns {
+                key.provenance = provenance
+                if let ready = answers.answer(for: key, now: now) {
+                    served[provenance]?.increment()
+                    return ready.response(for: request)
+                }
             }
+            return nil
         }
-        guard let forecast = forecasts.cachedForecast(for: cell, now: now),
-            let list = warnings.cachedWarnings(at: point, language: language, now: now)
-        else { return nil }
         let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
+        if let ready = answers.answer(for: key.made(from: answer), now: now) {
+            served[.own]?.increment()
+            return ready.response(for: request)
+        }
+        guard let list = warnings.cachedWarnings(at: point, language: language, now: now) else { return nil }
         return try respond(
             to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, warnings: list, language: language,
             location: location, now: now)
     }
 
-    /// The memory key of a point's answer in a language (a place's carries its `location`).
-    private static func key(_ point: Coordinate, _ language: WarningLanguage, _ location: PlaceResolver.Place?) -> String {
-        language.rawValue + ":" + (location.map { "place:" + $0.name + "@" + point.description } ?? point.description)
+    /// Where an answer's forecast comes from when the own cell has none fresh.
+    private static let standIns = ForecastService.Provenance.allCases.filter { $0 != .own && $0 != .unavailable }
+
+    /// The key of a point's answer in a language (a place's carries its `location`) at `now`, before its forecast is known.
+    private func key(_ point: Coordinate, _ language: WarningLanguage, _ location: PlaceResolver.Place?, now: Date) -> WeatherAnswerKey {
+        WeatherAnswerKey(
+            point: point, language: language, place: location?.name, stations: observations.stations.generation, today: localDate.today(now),
+            hour: WeatherAnswerKey.hour(now), warnings: warnings.generation, warningsStale: warnings.isStale(now: now), provenance: .own,
+            fetchedAt: nil)
     }
 
     func answer(
@@ -170,7 +200,7 @@ public struct WeatherRoutes: Sendable {
                 answer = try await forecasts.forecast(at: point, client: spender ?? places.spenders.spender(of: request), now: now)
             }
         } catch let unavailable as ForecastService.Unavailable {
-            answers[.unavailable]?.increment()
+            served[.unavailable]?.increment()
             throw unavailable.httpError()
         }
         return try respond(to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, now: now)
@@ -192,18 +222,14 @@ public struct WeatherRoutes: Sendable {
         to request: HTTPRequest, point: Coordinate, nearest: (station: StationObservation, kilometres: Double),
         answer: ForecastService.Answer, warnings list: WarningList, language: WarningLanguage, location: PlaceResolver.Place?, now: Date
     ) throws -> HTTPResponse {
-        answers[answer.provenance]?.increment()
-        let today = localDate.today(now)
-        let warningsStale = warnings.isStale(now: now)
-        let stamp = WeatherMemory.Stamp(
-            stations: observations.stations.generation, cell: answer.forecast.cell, fetchedAt: answer.forecast.fetchedAt, today: today,
-            hour: WeatherMemory.hour(now), warnings: list.generation, warningsStale: warningsStale)
-        let key = Self.key(point, language, location)
-        if let cached = memory.body(key), cached.stamp == stamp, cached.provenance == answer.provenance, now < cached.until {
-            return cached.response.response(for: request)
-        }
+        served[answer.provenance]?.increment()
+        var key = key(point, language, location, now: now)
+        // The warnings as this answer shows them (the list may be newer than the generation just read).
+        key.warnings = list.generation
+        key = key.made(from: answer)
+        if let ready = answers.answer(for: key, now: now) { return ready.response(for: request) }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
-        guard let parts = try? memory.forecastJSON(for: answer.forecast, today: today, now: now, timeZone: timeZone),
+        guard let parts = try? answer.forecast.encoded(today: key.today, now: now, timeZone: timeZone),
             let body = try? response.body(
                 dailyForecast: parts.daily, hourlyForecast: parts.hourly, source: answer.forecast.source, warnings: list.json, location: location)
         else {
@@ -212,7 +238,7 @@ public struct WeatherRoutes: Sendable {
         let degraded = answer.provenance != .own
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(degraded ? min(maxAge, Self.provisionalSeconds) : maxAge)"]
         if answer.stale { headers.markStale("forecast") }
-        if warningsStale { headers.markStale(WarningsService.source) }
+        if key.warningsStale { headers.markStale(WarningsService.source) }
         if let kilometres = answer.kilometres {
             headers.add("X-Pier-Forecast-Distance-Km", String(format: "%.1f", kilometres))
         }
@@ -221,7 +247,7 @@ public struct WeatherRoutes: Sendable {
         var until = nearest.station.observedAt.addingTimeInterval(ObservationService.maximumObservationAge)
         if degraded { until = min(until, now.addingTimeInterval(TimeInterval(Self.provisionalSeconds))) }
         until = min(until, list.until)
-        memory.store(WeatherMemory.Body(stamp: stamp, provenance: answer.provenance, until: until, response: cached), for: key)
+        answers.keep(cached, for: key, until: until, keyBytes: key.heapBytes)
         return cached.response(for: request)
     }
 

@@ -120,6 +120,64 @@ final class OnDemandCoreTests: XCTestCase {
         XCTAssertEqual(held.staleBecause?.cause, .clientShare)
     }
 
+    /// Answers for keys that are places (`"lat,lon"`), each costing 1,000 bytes of memory.
+    struct PlaceSource: OnDemandValueSource {
+        func stored(_ key: String) async throws -> OnDemandStored<String>? { nil }
+        func store(_ value: String, for key: String, fetchedAt: Date) async throws {}
+        func lastFetch() async throws -> Date? { nil }
+        func fetch(_ key: String) async throws -> UpstreamReply<String> { .answer("answer to \(key)") }
+        func lifetime(of value: String, for key: String, now: Date) -> TimeInterval { 60 }
+        func cost(of value: String) -> Int { 1000 }
+        func location(of key: String) -> Coordinate? {
+            let parts = key.split(separator: ",").compactMap { Double($0) }
+            return parts.count == 2 ? Coordinate(latitude: parts[0], longitude: parts[1]) : nil
+        }
+    }
+
+    /// Memory's neighbour search (weather's neighbouring cells): the nearest answer held and the nearest fetched since a
+    /// time, within reach, a key left out; what memory evicted for space is not found, what was used lately stays.
+    func testMemoryFindsTheNearestAnswersItHoldsAndForgetsWhatItEvicts() async throws {
+        let core = OnDemandCore(
+            kind: "test", source: PlaceSource(),
+            upstream: OnDemandUpstream(name: "Upstream", metric: "test", settings: .init(budget: .unlimited), quota: nil, metrics: nil),
+            report: UpstreamReport(source: "test", board: nil), memoryBytes: 5_500)
+        let home = try XCTUnwrap(Coordinate(latitude: 60.0, longitude: 25.0))
+        let (near, far) = ("60.02,25.0", "60.05,25.0")  // 2.2 and 5.6 km north
+        _ = await core.answer(near, client: nil)
+        try await Task.sleep(for: .milliseconds(5))
+        let since = Date()
+        _ = await core.answer(far, client: nil)
+        _ = await core.answer("60.0,25.0", client: nil)
+
+        var found = core.nearestHeld(to: home, within: 10, freshSince: since, excluding: "60.0,25.0")
+        XCTAssertEqual(found.any?.key, near)
+        XCTAssertEqual(found.any?.kilometres ?? 0, 2.22, accuracy: 0.01)
+        XCTAssertEqual(found.fresh?.key, far, "the nearer one was fetched before")
+        XCTAssertEqual(found.fresh?.answer.value, "answer to \(far)")
+        found = core.nearestHeld(to: home, within: 3, freshSince: since, excluding: "60.0,25.0")
+        XCTAssertEqual(found.any?.key, near)
+        XCTAssertNil(found.fresh, "out of reach")
+        XCTAssertEqual(core.nearestHeld(to: home, within: 10, freshSince: since, excluding: nil).any?.key, "60.0,25.0")
+
+        // Room for five: the sixth evicts the least recently used — `far`, since `near` was just used.
+        _ = await core.answer("61.0,25.0", client: nil)
+        XCTAssertNotNil(core.heldAnswer(near))
+        _ = await core.answer("61.1,25.0", client: nil)
+        _ = await core.answer("61.2,25.0", client: nil)
+        XCTAssertEqual(core.count, 5)
+        XCTAssertEqual(core.evictions, 1)
+        XCTAssertNil(core.heldAnswer(far))
+        found = core.nearestHeld(to: home, within: 10, freshSince: since, excluding: near)
+        XCTAssertEqual(found.any?.key, "60.0,25.0")
+        XCTAssertNil(core.nearestHeld(to: try XCTUnwrap(Coordinate(latitude: 60.05, longitude: 25.0)), within: 1, freshSince: .distantPast, excluding: nil).any)
+
+        // A wide reach looks at the squares memory occupies, not at every square of its box: the same answers.
+        found = core.nearestHeld(to: home, within: 500, freshSince: since, excluding: near)
+        XCTAssertEqual(found.any?.key, "60.0,25.0")
+        XCTAssertEqual(found.fresh?.key, "60.0,25.0")
+        XCTAssertLessThanOrEqual(core.bytes, 5_500)
+    }
+
     /// `greedy` (past its share) asks for `c` while another client's request for it is past memory.
     private func checkJoining(_ core: OnDemandCore<Source>, _ greedy: Spender) throws {
         guard case .admitted(let maker) = core.admission(for: "c", client: Spender(try XCTUnwrap(IPAddress("203.0.113.9")))) else {

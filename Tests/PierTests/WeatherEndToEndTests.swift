@@ -283,6 +283,39 @@ final class WeatherEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// A flood of distinct points over many cells keeps weather's memory within `PIER_WEATHER_CACHE_MB`: the engine's
+    /// forecasts (with their encodings) within their half, evicting the least used; the ready answers within theirs.
+    func testAFloodOfDistinctPointsKeepsWeathersMemoryWithinItsBytes() throws {
+        let pier = try startPier([
+            "PIER_WEATHER_CACHE_MB": "1", "PIER_FMI_REQUESTS_PER_MINUTE": "6000", "PIER_FMI_BURST": "1000", "PIER_FMI_CLIENT_SHARE": "1",
+        ])
+        XCTAssertEqual(try firstAnswer(pier, "lat=61.000&lon=24.0").status, 200)
+        for cell in 0..<40 {
+            for point in 0..<4 {
+                let response = try weather(pier, "lat=\(61.0 + Double(cell) * 0.01 + Double(point) * 0.001)&lon=24.00\(point)")
+                XCTAssertEqual(response.status, 200, response.bodyText)
+            }
+        }
+        XCTAssertEqual(forecastCalls, 40, "one call per cell")
+        let health = try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any]
+        let weatherSource = try XCTUnwrap((health?["sources"] as? [String: Any])?["weather"] as? [String: Any])
+        let cache = try XCTUnwrap(weatherSource["forecast_cache"] as? [String: Any])
+        XCTAssertEqual(cache["budget_bytes"] as? Int, 1 << 20)
+        let bytes = try XCTUnwrap(cache["bytes"] as? Int)
+        XCTAssertGreaterThan(bytes, 100_000)
+        XCTAssertLessThanOrEqual(bytes, 1 << 20)
+        let forecasts = try XCTUnwrap(cache["forecasts"] as? Int)
+        XCTAssertLessThan(forecasts, 40, "the least used forecasts left for space")
+        XCTAssertGreaterThan(cache["evictions"] as? Int ?? 0, 0)
+        XCTAssertLessThanOrEqual(try XCTUnwrap(pier.metric("pier_weather_cache_bytes")), Double(1 << 20))
+
+        // The newest cell is still answered from memory; an evicted one from PostgreSQL, not FMI.
+        XCTAssertEqual(try weather(pier, "lat=61.39&lon=24.0").status, 200)
+        XCTAssertEqual(try weather(pier, "lat=61.0&lon=24.0").status, 200)
+        XCTAssertEqual(forecastCalls, 40)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testOneClientBehindTheProxyCannotDrainTheBudgetWhileAnotherGetsItsOwnCell() throws {
         // A burst of 8 and a quarter share: each client may start two FMI calls. The test client connects
         // from 127.0.0.1, a trusted proxy by default, so X-Forwarded-For names the client.

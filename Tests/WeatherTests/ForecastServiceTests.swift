@@ -21,14 +21,14 @@ final class ForecastServiceTests: WeatherDatabaseTestCase {
 
     private func service(
         ttl: TimeInterval = 3600, neighbourKilometres: Double = 10, budget: BudgetSettings = .init(),
-        memory: WeatherMemory = WeatherMemory(budgetBytes: 64 << 20), clock: ManualClock? = nil
+        clock: ManualClock? = nil
     ) -> ForecastService {
         let fmi = fmi()
         let settings = ForecastService.Settings(ttl: .milliseconds(Int64(ttl * 1000)), neighbourKilometres: neighbourKilometres, budget: budget)
         if let clock {
-            return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings, memory: memory, clock: { clock.now })
+            return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings, clock: { clock.now })
         }
-        return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings, memory: memory)
+        return ForecastService(client: fmi, store: WeatherStore(pool: pool), settings: settings)
     }
 
     private var forecastRequests: Int { upstream.requests(.fmi).filter { $0.query["latlon"] != nil }.count }

@@ -78,12 +78,11 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         contact: String? = "ops@example.org", preferStaleFMI: TimeInterval = 3 * 3600, metBudget: BudgetSettings = .init(), on given: PostgresPool? = nil
     ) -> ForecastService {
         let pool = given ?? pool!
-        let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: UserAgent.identifying(product: "Pier/0.1.0", contact: contact), client: UpstreamClient()),
             store: METNorwayStore(pool: pool), budget: metBudget)
         let settings = ForecastService.Settings(neighbourKilometres: 10, preferStaleFMI: .seconds(Int64(preferStaleFMI)))
-        return ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
+        return ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, fallback: fallback)
     }
 
     /// Migration 0031 moved MET Norway's copies from `metno_forecasts` into the shared answer store: a copy the
@@ -206,12 +205,11 @@ final class METNorwayTests: WeatherDatabaseTestCase {
     }
 
     func testAClientOverItsFMIShareIsNotSentToMET() async throws {
-        let memory = WeatherMemory(budgetBytes: 64 << 20)
         let fallback = METNorwayFallback(
             client: METNorwayClient(url: upstream.metNorwayURL, userAgent: "Pier/0.1.0 (ops@example.org)", client: UpstreamClient()),
             store: METNorwayStore(pool: pool), budget: .init())
         let settings = ForecastService.Settings(neighbourKilometres: 0, budget: .init(ratePerMinute: 60, burst: 4, clientShare: 0.25))
-        let forecasts = ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, memory: memory, fallback: fallback)
+        let forecasts = ForecastService(client: fmi(), store: WeatherStore(pool: pool), settings: settings, fallback: fallback)
         let client = Spender(try XCTUnwrap(IPAddress("203.0.113.7")))
         _ = try await forecasts.forecast(for: GridCell(latitude: 60.3, longitude: 25.0), client: client)
         do {

@@ -100,8 +100,8 @@ enum JSONBodyForTests {
     }
 }
 
-/// The memory tier: the compact hourly series and the byte-bounded cache.
-final class WeatherMemoryTests: XCTestCase {
+/// What a forecast holds in memory: the compact hourly series and its encodings.
+final class ForecastMemoryTests: XCTestCase {
     private func hours(_ count: Int, from start: Date = Date(timeIntervalSince1970: 1_795_003_200)) -> [Forecast.Hour] {
         (0..<count).map { index in
             Forecast.Hour(
@@ -161,28 +161,30 @@ final class WeatherMemoryTests: XCTestCase {
         XCTAssertEqual(late.count, 1, "beyond 45 days of minutes an hour is dropped")
     }
 
-    func testEvictionByBytesKeepsTheMostRecentlyUsedCells() {
-        let forecast = { (index: Int) in Forecast(cell: GridCell(latitudeIndex: 6000 + index, longitudeIndex: 1250), fetchedAt: Date(), hours: self.hours(240)) }
-        let perCell = forecast(0).byteCount + WeatherMemory.entryOverhead
-        // Room for five cells and not six, with a margin: a series is charged its array's capacity, which malloc
-        // may round up differently from one allocation to the next (an exact budget made this test flaky).
-        let memory = WeatherMemory(budgetBytes: perCell * 5 + perCell / 2)
-        for index in 0..<5 { memory.remember(forecast(index)) }
-        XCTAssertEqual(memory.forecastCount, 5)
-        XCTAssertNotNil(memory.forecast(forecast(0).cell), "cell 0 used again")
-        for index in 5..<9 { memory.remember(forecast(index)) }
-        XCTAssertLessThanOrEqual(memory.bytes, memory.budgetBytes)
-        let held = (0..<9).filter { memory.forecast(forecast($0).cell) != nil }
-        XCTAssertEqual(held, [0, 5, 6, 7, 8], "the least recently used (1–4) left first")
-        XCTAssertEqual(memory.evictions, 4)
-        XCTAssertEqual(memory.forecastCount, 5, "neighbour hints follow evictions")
+    /// A forecast's encodings are made once per hour and charged up front: even values with the longest decimals and
+    /// every hour present stay within ``ForecastEncodings/maximumBytes``.
+    func testEncodingsAreMadeOncePerHourWithinWhatTheyAreCharged() throws {
+        let now = Date(timeIntervalSince1970: 1_795_003_200)
+        let timeZone = try XCTUnwrap(TimeZone(identifier: "Europe/Helsinki"))
+        let today = CalendarDate(now, in: timeZone)
+        let longest = (0..<240).map { (index: Int) -> Forecast.Hour in
+            let step = Double(index)
+            let feelsLike: Double? = index % 2 == 0 ? nil : -49.99
+            return Forecast.Hour(
+                validAt: now.addingTimeInterval(step * 3600), temperature: -39.99 + step / 300, windSpeed: 1.0 / 3, windDirection: 359.99,
+                humidity: 99.99, pressure: 1099.99, precipitation: 99.99 - step / 7, symbolCode: 2, windGust: 249.99, feelsLike: feelsLike)
+        }
+        let forecast = Forecast(cell: GridCell(latitude: 60.17, longitude: 24.94), fetchedAt: now, hours: longest)
+        let parts = try forecast.encoded(today: today, now: now, timeZone: timeZone)
+        XCTAssertEqual(parts.hourly.filter { $0 == UInt8(ascii: "{") }.count, HourlyForecast.count)
+        XCTAssertLessThanOrEqual(parts.daily.count + parts.hourly.count, ForecastEncodings.maximumBytes)
+        XCTAssertGreaterThan(forecast.byteCount, forecast.series.byteCount + ForecastEncodings.maximumBytes - 1, "charged with the forecast")
 
-        // A neighbour search sees only what is held, and prefers a fresh one to a nearer old one.
-        let found = memory.nearest(
-            latitude: 60.04, longitude: 25.0, within: 10, freshSince: .distantPast, excluding: GridCell(latitudeIndex: 0, longitudeIndex: 0))
-        XCTAssertEqual(found.any?.forecast.cell.latitudeIndex, 6005)
-        XCTAssertEqual(found.fresh?.forecast.cell.latitudeIndex, 6005)
-        let none = memory.nearest(latitude: 61.0, longitude: 25.0, within: 10, freshSince: .distantPast, excluding: GridCell(latitudeIndex: 0, longitudeIndex: 0))
-        XCTAssertNil(none.any)
+        // The same hour: the bytes made before (a copy of the forecast shares them); the next hour: made again.
+        let copy = forecast
+        let again = try copy.encoded(today: today, now: now.addingTimeInterval(1800), timeZone: timeZone)
+        XCTAssertEqual(again.hourly.withUnsafeBufferPointer { $0.baseAddress }, parts.hourly.withUnsafeBufferPointer { $0.baseAddress })
+        let later = try forecast.encoded(today: today, now: now.addingTimeInterval(3600), timeZone: timeZone)
+        XCTAssertNotEqual(later.hourly, parts.hourly, "the 48 hours start an hour later")
     }
 }

@@ -40,6 +40,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     /// Who asked for each key, for the reserve (``OnDemandAskers``).
     private let askers: OnDemandAskers<Source.Key>
     private let data: LRUCache<Source.Key, Answer>
+    /// Where the keys held lie, for sources whose keys are places (``OnDemandValueSource/location(of:)``).
+    private let places = HeldPlaces<Source.Key>()
     private let loading = SingleFlight<Source.Key, OnDemandStored<Source.Value>?>()
     private let runner: FetchRunner?
     /// Told the key whose held answer changed (the adapter drops what it rendered from the old one).
@@ -94,7 +96,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     /// from a fresh answer of a key that covers it (``OnDemandValueSource/coverings(of:)``); `nil`: ask
     /// ``answer(_:client:now:)``. Not counted: the caller counts its hit.
     public func held(_ key: Source.Key, now: Date = Date()) -> Answer? {
-        if let held = data.peek(key), now < held.until, !held.stale || source.mayServeStale(held.value, now: now) { return held }
+        if let held = data[key], now < held.until, !held.stale || source.mayServeStale(held.value, now: now) { return held }
         for cover in source.coverings(of: key) where cover != key {
             guard let held = data.peek(cover), !held.stale, now < held.until, let cut = source.cut(held.value, to: key) else { continue }
             let own = Answer(value: cut, fetchedAt: held.fetchedAt, until: held.until, staleBecause: nil)
@@ -114,9 +116,51 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         data.peek(key) != nil
     }
 
-    /// Bytes and entries of the values held.
-    var bytes: Int { data.bytes }
-    var count: Int { data.count }
+    /// What memory holds for `key`, fresh or not, marked as used: for a route that judges an answer's age itself
+    /// (weather's cell, fresh for its TTL). Not counted: the caller counts its hit.
+    public func heldAnswer(_ key: Source.Key) -> Answer? {
+        data[key]
+    }
+
+    /// What memory holds for any of `keys`, fresh or not, under one lock and without marking them used (a search
+    /// among neighbouring keys must not keep them alive): `body` sees each one held.
+    public func heldAnswers(_ keys: some Sequence<Source.Key>, _ body: (Source.Key, Answer) -> Void) {
+        data.peek(keys, body)
+    }
+
+    /// An answer memory holds near a point, and how far its key lies.
+    public struct Nearby: Sendable {
+        public var key: Source.Key
+        public var answer: Answer
+        public var kilometres: Double
+    }
+
+    /// Among the answers memory holds for keys within `kilometres` of `point` (``OnDemandValueSource/location(of:)``),
+    /// `excluding` left out, the nearest fetched at or after `freshSince` and the nearest of any age, without marking
+    /// them used: memory's counterpart of the store's nearest lookup (``SharedAnswerStore/nearby(kind:parameters:latitude:longitude:within:freshSince:excluding:)``).
+    public func nearestHeld(to point: Coordinate, within kilometres: Double, freshSince: Date, excluding: Source.Key?) -> (fresh: Nearby?, any: Nearby?) {
+        var found: (fresh: Nearby?, any: Nearby?) = (nil, nil)
+        var gone: [(Source.Key, Coordinate)] = []
+        // A hint left behind by a race between a keep and an eviction is dropped when found.
+        defer { if !gone.isEmpty { places.remove(gone) } }
+        for candidate in places.near(point, within: kilometres, excluding: excluding) {
+            guard let held = data.peek(candidate.key) else {
+                if let place = source.location(of: candidate.key) { gone.append((candidate.key, place)) }
+                continue
+            }
+            let nearby = Nearby(key: candidate.key, answer: held, kilometres: candidate.kilometres)
+            if held.fetchedAt >= freshSince, nearby.kilometres < found.fresh?.kilometres ?? .infinity { found.fresh = nearby }
+            if nearby.kilometres < found.any?.kilometres ?? .infinity { found.any = nearby }
+        }
+        return found
+    }
+
+    /// Bytes and entries of the values held, and how many left for space since the start.
+    public var bytes: Int { data.bytes }
+    public var count: Int { data.count }
+    public var evictions: Int { data.evictions }
+    /// What the values held may take.
+    public var budgetBytes: Int { data.budgetBytes }
 
     // MARK: Answering
 
@@ -239,12 +283,20 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     }
 
     /// The answer PostgreSQL holds for `key`, one read per key at a time, shared with the requests past memory for it —
-    /// for a feature that also looks at other keys' answers (weather's neighbouring cells). A read error counts as
+    /// for a feature that also looks at other keys' answers (weather's neighbouring cells). What it reads is held in
+    /// memory unless memory holds a newer answer (found there next time, as a neighbour too). A read error counts as
     /// nothing stored (logged).
     public func storedAnswer(_ key: Source.Key) async -> OnDemandStored<Source.Value>? {
-        await loading.value(for: key) { [source, logger, storedReads] in
+        await loading.value(for: key) { [self] in
             storedReads?.increment()
-            do { return try await source.stored(key) } catch {
+            do {
+                guard let stored = try await source.stored(key) else { return nil }
+                if stored.fetchedAt > data.peek(key)?.fetchedAt ?? .distantPast {
+                    let until = source.freshUntil(stored.value, fetchedAt: stored.fetchedAt, for: key, now: stored.fetchedAt)
+                    keep(Answer(value: stored.value, fetchedAt: stored.fetchedAt, until: until, staleBecause: nil), for: key)
+                }
+                return stored
+            } catch {
                 logger.warning("could not read a stored answer", metadata: ["error": "\(error)"])
                 return nil
             }
@@ -346,7 +398,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     /// Holds `held` for `key`; whoever rendered the old answer is told when it changed.
     private func keep(_ held: Answer, for key: Source.Key) {
         let previous = data.peek(key)
-        data.set(held, for: key, cost: source.cost(of: held.value))
+        let evicted = data.set(held, for: key, cost: source.cost(of: held.value))
+        if previous == nil, let point = source.location(of: key) { places.insert(key, at: point) }
+        if !evicted.isEmpty { places.remove(evicted.lazy.compactMap { [source] key in source.location(of: key).map { (key, $0) } }) }
         if let previous, previous.fetchedAt == held.fetchedAt, previous.stale == held.stale { return }
         changed(key)
     }

@@ -46,6 +46,10 @@ public protocol OnDemandValueSource: Sendable {
     /// The answer for `key` cut from `value`, the answer of one of its ``coverings(of:)``; `nil` when it cannot be.
     func cut(_ value: Value, to key: Key) -> Value?
 
+    /// Where `key` lies, for a source whose keys are places (weather's cells): memory then finds the answers held near a
+    /// point (``OnDemandCore/nearestHeld(to:within:freshSince:excluding:)``). `nil` by default.
+    func location(of key: Key) -> Coordinate?
+
     /// What a failure is, for the logs: a state that names nothing a user asked (no point, no URL with one in it).
     func state(of error: any Error) -> String
 
@@ -91,6 +95,7 @@ extension OnDemandValueSource {
     public func noteMiss(_ key: Key, last: Value?, now: Date) {}
     public func coverings(of key: Key) -> [Key] { [] }
     public func cut(_ value: Value, to key: Key) -> Value? { nil }
+    public func location(of key: Key) -> Coordinate? { nil }
     public func state(of error: any Error) -> String { (error as? UpstreamError)?.state ?? "\(error)" }
     public func health() -> (any Encodable & Sendable)? { nil }
     public func cacheHealth(keysHeld: Int) -> (any Encodable & Sendable)? { nil }
