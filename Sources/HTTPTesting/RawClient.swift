@@ -111,6 +111,13 @@ public final class RawClient {
         return response
     }
 
+    /// Reads exactly `count` bytes (waiting for them), consuming them.
+    public func read(_ count: Int) throws -> [UInt8] {
+        try fill(atLeast: count)
+        defer { buffer.removeFirst(count) }
+        return Array(buffer[0..<count])
+    }
+
     /// Reads until the server closes; returns everything not yet consumed.
     public func readToEnd() throws -> [UInt8] {
         while try receive() {}

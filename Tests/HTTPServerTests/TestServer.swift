@@ -11,6 +11,8 @@ final class TestServer {
     let server: HTTPServer
     let gate = Gate()
     let registry = MetricsRegistry()
+    /// The close codes the WebSocket route's handlers were told (`0`: the connection was lost).
+    let closes = CloseLog()
     var port: Int { server.port }
 
     struct Oops: Error {}
@@ -56,6 +58,13 @@ final class TestServer {
         router.on(.get, "/peer-async") { request async in .text(request.peer.description) }
         router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
         router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }
+        let closes = self.closes
+        router.webSocket("/socket") { request in
+            if request.query["refuse"] != nil { return .refuse(.error(.unauthorized, "no key")) }
+            // The query names who the socket counts as (a route works it out; the tests choose it).
+            let client = request.query["client"].flatMap { IPAddress($0) } ?? request.peer
+            return .accept(client: client) { _ in EchoHandler(closes: closes) }
+        }
         var logger = Logger(label: "test.http")
         logger.logLevel = .critical
         server = try HTTPServer(configuration: configuration, router: router, logger: logger, metrics: registry)
@@ -118,4 +127,40 @@ final class Gate: Sendable {
         }
         for waiter in waiters { waiter.resume() }
     }
+}
+
+/// The WebSocket route's handler: echoes each message; `close` closes with 1000, `flood` sends 10 MB without waiting.
+final class EchoHandler: WebSocketHandler {
+    private let closes: CloseLog
+
+    init(closes: CloseLog) {
+        self.closes = closes
+    }
+
+    func received(_ message: WebSocketMessage, on socket: WebSocket) {
+        switch message {
+        case .text("close"):
+            socket.close(.normal, reason: "asked to")
+        case .text("flood"):
+            let kilobyte = String(repeating: "x", count: 1024)
+            for _ in 0..<10_000 { socket.send(.text(kilobyte)) }
+        case .text("later"):
+            // From another thread: through the loop's inbox.
+            Task.detached { socket.send(.text("from a task")) }
+        default:
+            socket.send(message)
+        }
+    }
+
+    func closed(_ code: WebSocketCloseCode?) {
+        closes.append(code?.rawValue ?? 0)
+    }
+}
+
+/// Close codes as handlers were told them, in order.
+final class CloseLog: Sendable {
+    private let codes = Mutex<[UInt16]>([])
+
+    func append(_ code: UInt16) { codes.withLock { $0.append(code) } }
+    var all: [UInt16] { codes.withLock { $0 } }
 }

@@ -14,6 +14,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public var allowsBody: Bool { !(100..<200).contains(code) && code != 204 && code != 304 }
 
     public static let `continue` = HTTPStatus(code: 100, reason: "Continue")
+    public static let switchingProtocols = HTTPStatus(code: 101, reason: "Switching Protocols")
     public static let ok = HTTPStatus(code: 200, reason: "OK")
     public static let created = HTTPStatus(code: 201, reason: "Created")
     public static let accepted = HTTPStatus(code: 202, reason: "Accepted")
@@ -31,6 +32,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let uriTooLong = HTTPStatus(code: 414, reason: "URI Too Long")
     public static let expectationFailed = HTTPStatus(code: 417, reason: "Expectation Failed")
     public static let unprocessableContent = HTTPStatus(code: 422, reason: "Unprocessable Content")
+    public static let upgradeRequired = HTTPStatus(code: 426, reason: "Upgrade Required")
     public static let tooManyRequests = HTTPStatus(code: 429, reason: "Too Many Requests")
     public static let headerFieldsTooLarge = HTTPStatus(code: 431, reason: "Request Header Fields Too Large")
     public static let internalServerError = HTTPStatus(code: 500, reason: "Internal Server Error")

@@ -23,7 +23,7 @@ final class Connection {
         }
     }
 
-    private enum Phase {
+    enum Phase {
         /// Reading and answering requests.
         case reading
         /// An async handler is running; later requests wait in the input buffer.
@@ -32,6 +32,8 @@ final class Connection {
         case closingAfterWrite
         /// Our side is shut for writing; input is drained until EOF so the client reads the response.
         case lingering(until: UInt64)
+        /// Upgraded: frames both ways (``WebSocketSession``).
+        case webSocket(WebSocketSession)
     }
 
     /// Stop reading (and answering) while this much output waits for a client that does not read.
@@ -41,19 +43,21 @@ final class Connection {
     let serial: UInt64
     /// The socket peer, handed to every request of this connection.
     let peer: IPAddress
-    private unowned let loop: EventLoop
-    private var input = InputBuffer()
+    unowned let loop: EventLoop
+    var input = InputBuffer()
     private var parser: RequestParser
-    private var output: [UInt8] = []
+    var output: [UInt8] = []
     private var outputSent = 0
-    private var phase = Phase.reading
+    var phase = Phase.reading
+    /// Set once upgraded: the socket leaves the counts when the connection closes, whatever phase it is in by then.
+    var upgraded: WebSocketSession?
     private var interest: UInt32 = 0
     private var peerClosed = false
     private var closed = false
     /// Parsing stopped because too much output is queued; resume once it drains.
     private var pausedForOutput = false
     private var requestStartedAt: UInt64? = nil
-    private var lastActivity: UInt64
+    var lastActivity: UInt64
     private var lastWriteProgress: UInt64
 
     init(fd: Int32, serial: UInt64, peer: IPAddress, loop: EventLoop) {
@@ -66,7 +70,7 @@ final class Connection {
         lastWriteProgress = loop.now
     }
 
-    private var pendingOutput: Int { output.count - outputSent }
+    var pendingOutput: Int { output.count - outputSent }
 
     private var maxBufferedInput: Int {
         let limits = parser.limits
@@ -101,10 +105,22 @@ final class Connection {
             lastActivity = loop.now
             if case .lingering = phase { return }
             input.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-            if case .reading = phase { process() } else { updateInterest() }
+            if case .reading = phase {
+                process()
+            } else if case .webSocket(let session) = phase {
+                processFrames(session)
+            } else {
+                updateInterest()
+            }
         } else if count == 0 {
             peerClosed = true
             if case .lingering = phase {
+                close()
+                return
+            }
+            if case .webSocket(let session) = phase {
+                // The peer dropped the connection without a closing handshake (or after ours).
+                session.tellClosed(nil)
                 close()
                 return
             }
@@ -181,6 +197,8 @@ final class Connection {
                 respond(response, context: context)
             case .deferred(let body):
                 runDeferred(body, request: request, context: context)
+            case .webSocket(let decide):
+                upgrade(request, decide: decide, context: context)
             case .hybrid(let answer):
                 do {
                     switch try answer(request) {
@@ -214,7 +232,7 @@ final class Connection {
         }
     }
 
-    private func respond(_ response: HTTPResponse, context: RequestContext) {
+    func respond(_ response: HTTPResponse, context: RequestContext) {
         // Shutting down, a connection stays open while it holds requests it already sent: the last one is
         // answered with `Connection: close`.
         let keepAlive = context.keepAlive && !(loop.shuttingDown && !holdsMoreInput())
@@ -233,7 +251,7 @@ final class Connection {
 
     // MARK: - Writing
 
-    private func flush() {
+    func flush() {
         while pendingOutput > 0 {
             let sent = output.withUnsafeBytes { bytes in
                 Glibc.send(fd, bytes.baseAddress.map { $0 + outputSent }, pendingOutput, Int32(MSG_NOSIGNAL))
@@ -259,6 +277,10 @@ final class Connection {
             lastActivity = loop.now
             if case .closingAfterWrite = phase {
                 startLingering()
+                return
+            }
+            if case .webSocket(let session) = phase {
+                webSocketOutputWritten(session)
                 return
             }
             if case .reading = phase, pausedForOutput {
@@ -290,7 +312,7 @@ final class Connection {
         updateInterest()
     }
 
-    private func updateInterest() {
+    func updateInterest() {
         var wanted: UInt32 = 0
         if !peerClosed {
             switch phase {
@@ -301,6 +323,9 @@ final class Connection {
             case .closingAfterWrite:
                 break
             case .lingering:
+                wanted |= PIER_EPOLLIN
+            case .webSocket:
+                // Frames are parsed as they arrive and one longer than the bound is refused from its header.
                 wanted |= PIER_EPOLLIN
             }
         }
@@ -339,6 +364,8 @@ final class Connection {
             }
         case .awaitingHandler, .closingAfterWrite:
             break
+        case .webSocket(let session):
+            checkWebSocketTimeouts(session, now: now)
         }
     }
 
@@ -346,6 +373,10 @@ final class Connection {
     /// connection is half-closed and drained until the client closes. Closing with unread data in the socket
     /// would make the kernel reset the connection, destroying answers the client has not read yet.
     func shutdownRequested() {
+        if case .webSocket = phase {
+            closeWebSocket(.goingAway, reason: "the server is shutting down")
+            return
+        }
         guard case .reading = phase else { return }
         absorbPending()
         if input.isEmpty && parser.isIdle && pendingOutput == 0 {
@@ -381,6 +412,7 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
+        if let upgraded { webSocketEnded(upgraded) }
         loop.remove(self)
     }
 }

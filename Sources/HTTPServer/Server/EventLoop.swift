@@ -18,6 +18,8 @@ final class EventLoop: @unchecked Sendable {
     private let epollFD: Int32
     private let wakeFD: Int32
     private let inbox = Mutex<[@Sendable () -> Void]>([])
+    /// The loop's thread (`pthread_t`), set when it starts running: work from it needs no hop through the inbox.
+    private let thread = Atomic<UInt>(0)
 
     // Loop-confined state.
     private var connections: [Int32: Connection] = [:]
@@ -69,6 +71,16 @@ final class EventLoop: @unchecked Sendable {
         _ = Glibc.write(wakeFD, &one, 8)
     }
 
+    /// Whether the caller runs on this loop's thread.
+    var isCurrent: Bool { thread.load(ordering: .acquiring) == UInt(pthread_self()) }
+
+    /// The upgraded connection on `fd`, if it is still the one with `serial` (a socket closed and its descriptor
+    /// reused is not).
+    func webSocketConnection(_ fd: Int32, serial: UInt64) -> Connection? {
+        guard let connection = connections[fd], connection.serial == serial, connection.upgraded != nil else { return nil }
+        return connection
+    }
+
     /// Starts accepting on the shared listener; called on the loop thread before the first wait.
     private func startListening() {
         // EPOLLEXCLUSIVE: one loop is woken per incoming connection instead of all of them.
@@ -84,6 +96,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// The loop body; returns when shutdown has closed every connection.
     func run() {
+        thread.store(UInt(pthread_self()), ordering: .releasing)
         startListening()
         var tokens = [UInt64](repeating: 0, count: 256)
         var events = [UInt32](repeating: 0, count: 256)

@@ -26,7 +26,7 @@ enum ResponseEncoder {
     ///   - cors: the route is public (``RouteAccess``): `Access-Control-Allow-Origin: *` follows `Date`.
     static func encode(
         _ response: HTTPResponse, into out: inout [UInt8], date: [UInt8], keepAlive: Bool,
-        http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader, cors: Bool = false
+        http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader, cors: Bool = false, upgrade: Bool = false
     ) {
         if let line = statusLines[response.status.code] {
             out.append(contentsOf: line)
@@ -59,7 +59,9 @@ enum ResponseEncoder {
             out.append(0x0D)
             out.append(0x0A)
         }
-        if !keepAlive {
+        if upgrade {
+            out.append(contentsOf: "Connection: Upgrade\r\n".utf8)
+        } else if !keepAlive {
             out.append(contentsOf: "Connection: close\r\n".utf8)
         } else if http10 {
             out.append(contentsOf: "Connection: keep-alive\r\n".utf8)

@@ -31,6 +31,8 @@ public struct ServerConfiguration: Sendable {
     public var yieldAfterBatch: Bool
     /// Header fields added to every response the server writes (e.g. `X-Pier-Demo: true`), after `Server`.
     public var extraHeaders: [(name: String, value: String)] = []
+    /// What bounds the WebSockets routes upgrade to.
+    public var webSockets = WebSocketSettings()
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),

@@ -14,6 +14,8 @@ final class ServerShared: Sendable {
     let fixedHeaders: [UInt8]
     /// Open connections across all loops; the connection cap is checked against it, `/metrics` reads it.
     let openConnections = ConnectionCount()
+    /// Open WebSockets in all and per client, against ``WebSocketSettings``' caps.
+    let webSockets = WebSocketCounts()
     /// Round-robin cursor for handing accepted connections to loops.
     let nextLoop = Atomic<Int>(0)
     /// Loops that stopped accepting during shutdown; the last one drains the accept queue and closes the listener.
@@ -29,8 +31,8 @@ final class ServerShared: Sendable {
         self.logger = logger
         self.listenFD = listenFD
         fixedHeaders = ResponseEncoder.serverHeader + configuration.extraHeaders.flatMap { Array("\($0.name): \($0.value)\r\n".utf8) }
-        let open = openConnections
-        self.metrics = ServerMetrics(registry: registry) { open.current }
+        let (open, sockets) = (openConnections, webSockets)
+        self.metrics = ServerMetrics(registry: registry, openConnections: { open.current }, openWebSockets: { sockets.total })
     }
 
     /// Whether the listening socket is closed (no loop accepts from it any more).
