@@ -143,17 +143,23 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         var gone: [(Source.Key, Coordinate)] = []
         // A hint left behind by a race between a keep and an eviction is dropped when found.
         defer { if !gone.isEmpty { places.remove(gone) } }
-        for candidate in places.near(point, within: kilometres, excluding: excluding) {
+        // Nearest first, and only until both are found: the nearest held answer is usually fresh, so a wide reach (500 km,
+        // every cell held) costs one or two looks at memory, not one per cell.
+        for candidate in places.near(point, within: kilometres, excluding: excluding).sorted(by: { $0.kilometres < $1.kilometres }) {
             guard let held = data.peek(candidate.key) else {
                 if let place = source.location(of: candidate.key) { gone.append((candidate.key, place)) }
                 continue
             }
             let nearby = Nearby(key: candidate.key, answer: held, kilometres: candidate.kilometres)
-            if held.fetchedAt >= freshSince, nearby.kilometres < found.fresh?.kilometres ?? .infinity { found.fresh = nearby }
-            if nearby.kilometres < found.any?.kilometres ?? .infinity { found.any = nearby }
+            if found.any == nil { found.any = nearby }
+            if held.fetchedAt >= freshSince {
+                found.fresh = nearby
+                break
+            }
         }
         return found
     }
+
 
     /// Bytes and entries of the values held, and how many left for space since the start.
     public var bytes: Int { data.bytes }
