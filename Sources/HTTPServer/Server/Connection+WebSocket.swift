@@ -34,7 +34,7 @@ extension Connection {
         loop.record(route: context.route, status: HTTPStatus.switchingProtocols.code, seconds: Double(MonotonicClock.now() &- context.startedAt) / 1e9)
         let socket = WebSocket(loop: loop, fd: fd, serial: serial, peer: peer, client: client)
         let session = WebSocketSession(socket: socket, settings: settings, now: loop.now)
-        phase = .webSocket(session)
+        phase = .webSocket
         upgraded = session
         session.handler = open(socket)
         // Frames the client sent right after its request are already buffered.
@@ -107,7 +107,7 @@ extension Connection {
     /// Queues an encoded frame unless the socket is closing; a reader that let more than the bound pile up is closed
     /// (`1008`) instead — its queue is never grown further.
     func sendWebSocketFrame(_ frame: [UInt8], messages: Int) {
-        guard case .webSocket(let session) = phase, session.isOpen else { return }
+        guard case .webSocket = phase, let session = upgraded, session.isOpen else { return }
         guard pendingOutput + frame.count <= session.settings.maxQueuedBytes else {
             closeWebSocket(.policyViolation, reason: "the client does not read what it is sent")
             return
@@ -119,7 +119,7 @@ extension Connection {
 
     /// Starts the closing handshake: our close frame, the handler told, then the peer's close awaited for the close timeout.
     func closeWebSocket(_ code: WebSocketCloseCode, reason: String) {
-        guard case .webSocket(let session) = phase, session.isOpen else { return }
+        guard case .webSocket = phase, let session = upgraded, session.isOpen else { return }
         output.append(contentsOf: WebSocketFrame.close(code, reason: reason).bytes)
         loop.shared.metrics.webSocketClosed(code)
         session.state = .closeSent(at: loop.now)

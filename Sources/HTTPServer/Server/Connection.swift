@@ -32,8 +32,9 @@ final class Connection {
         case closingAfterWrite
         /// Our side is shut for writing; input is drained until EOF so the client reads the response.
         case lingering(until: UInt64)
-        /// Upgraded: frames both ways (``WebSocketSession``).
-        case webSocket(WebSocketSession)
+        /// Upgraded: frames both ways (the session is ``upgraded``; no payload here, so that the phase stays a plain
+        /// value every HTTP request reads without reference counting).
+        case webSocket
     }
 
     /// Stop reading (and answering) while this much output waits for a client that does not read.
@@ -107,7 +108,7 @@ final class Connection {
             input.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             if case .reading = phase {
                 process()
-            } else if case .webSocket(let session) = phase {
+            } else if case .webSocket = phase, let session = upgraded {
                 processFrames(session)
             } else {
                 updateInterest()
@@ -118,7 +119,7 @@ final class Connection {
                 close()
                 return
             }
-            if case .webSocket(let session) = phase {
+            if case .webSocket = phase, let session = upgraded {
                 // The peer dropped the connection without a closing handshake (or after ours).
                 session.tellClosed(nil)
                 close()
@@ -279,7 +280,7 @@ final class Connection {
                 startLingering()
                 return
             }
-            if case .webSocket(let session) = phase {
+            if case .webSocket = phase, let session = upgraded {
                 webSocketOutputWritten(session)
                 return
             }
@@ -364,8 +365,8 @@ final class Connection {
             }
         case .awaitingHandler, .closingAfterWrite:
             break
-        case .webSocket(let session):
-            checkWebSocketTimeouts(session, now: now)
+        case .webSocket:
+            if let upgraded { checkWebSocketTimeouts(upgraded, now: now) }
         }
     }
 
