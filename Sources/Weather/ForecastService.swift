@@ -112,14 +112,10 @@ public final class ForecastService: Sendable {
             memoryBytes: settings.memoryBytes, metrics: metrics)
     }
 
-    /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`), weather's memory and MET Norway's
-    /// `metno` when it stands in: the `weather` source's members of `/health`. `forecast_cache` counts the forecasts the
-    /// engine holds (with their encodings) and the answers ready for points (`answers`, the route's).
-    func health(answers: (bytes: Int, budgetBytes: Int, entries: Int)) -> MergedObject {
-        let cache = CacheFigures(
-            bytes: core.bytes + answers.bytes, budgetBytes: core.budgetBytes + answers.budgetBytes, entries: core.count + answers.entries,
-            forecasts: core.count, evictions: core.evictions)
-        return MergedObject([Health(fmi: core.health(), forecastCache: cache), fallback?.health()])
+    /// FMI as the engine shows every upstream (`upstream`, `paused_s`, `budget`), weather's memory (`forecast_cache`)
+    /// and MET Norway's `metno` when it stands in: the `weather` source's members of `/health`.
+    func health(cache: CacheFigures) -> MergedObject {
+        MergedObject([Health(fmi: core.health(), forecastCache: cache), fallback?.health()])
     }
 
     struct Health: Encodable, Sendable {
@@ -131,6 +127,8 @@ public final class ForecastService: Sendable {
         }
     }
 
+    /// Weather's memory: the forecasts the engine holds (with their encodings) and the answers ready for points (the
+    /// route's) together in `bytes`, `budget_bytes` and `entries`; `forecasts` and `evictions` the engine's alone.
     struct CacheFigures: Encodable, Sendable {
         let bytes: Int
         let budgetBytes: Int
@@ -143,9 +141,9 @@ public final class ForecastService: Sendable {
         }
     }
 
-    /// The forecasts memory holds: bytes (with their encodings), their bound, and how many.
-    var memory: (bytes: Int, budgetBytes: Int, forecasts: Int) {
-        (core.bytes, core.budgetBytes, core.count)
+    /// The forecasts memory holds: bytes (with their encodings), their bound, how many, and how many left for space.
+    var memory: (bytes: Int, budgetBytes: Int, forecasts: Int, evictions: Int) {
+        (core.bytes, core.budgetBytes, core.count, core.evictions)
     }
 
     /// The point's own cell's forecast while it is fresh in memory (the route's hit, before it works out who asks).

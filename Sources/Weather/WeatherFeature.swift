@@ -116,7 +116,7 @@ public struct WeatherFeature: Feature {
     }
 
     public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
-        source == Self.source ? forecasts.health(answers: routes.answerFigures) : nil
+        source == Self.source ? forecasts.health(cache: routes.cache) : nil
     }
 
     public var replay: [any ReplayMatcher] { [FMIReplay(), METNorwayReplay()] }

@@ -22,7 +22,6 @@ public struct WeatherRoutes: Sendable {
     private let warnings: WarningsService
     /// Ready answers by what they are for and were made from (``WeatherAnswerKey``); the forecasts are the engine's.
     private let answers: AnswerCache<WeatherAnswerKey>
-    private let answerBytes: Int
     private let timeZone = TimeZone(identifier: "Europe/Helsinki") ?? .current
     private let maxAge: Int
     private let localDate: LocalDate
@@ -38,7 +37,6 @@ public struct WeatherRoutes: Sendable {
         self.forecasts = forecasts
         self.places = places
         self.maxAge = maxAge
-        self.answerBytes = answerBytes
         let answers = AnswerCache<WeatherAnswerKey>(entries: Self.maximumAnswers, bytes: answerBytes)
         self.answers = answers
         localDate = LocalDate(timeZone: timeZone)
@@ -51,19 +49,24 @@ public struct WeatherRoutes: Sendable {
         self.served = served
         if let metrics {
             metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts (with their encodings) and weather answers held in memory.") {
-                Double(forecasts.memory.bytes + answers.bytes)
+                Double(Self.cache(forecasts, answers).bytes)
             }
-            metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(forecasts.memory.budgetBytes + answerBytes) }
-            metrics.gauge("pier_weather_cache_entries", help: "Forecasts and answers held in memory.") { Double(forecasts.memory.forecasts + answers.count) }
+            metrics.gauge("pier_weather_cache_budget_bytes", help: "PIER_WEATHER_CACHE_MB in bytes.") { Double(Self.cache(forecasts, answers).budgetBytes) }
+            metrics.gauge("pier_weather_cache_entries", help: "Forecasts and answers held in memory.") { Double(Self.cache(forecasts, answers).entries) }
         }
     }
 
     /// Ready answers at most: a place's answer takes 10–20 KB, so the bytes bound first unless the budget is raised.
     static let maximumAnswers = 65_536
 
-    /// What the ready answers take, may take, and how many there are (`/health`'s `forecast_cache`).
-    var answerFigures: (bytes: Int, budgetBytes: Int, entries: Int) {
-        (answers.bytes, answerBytes, answers.count)
+    /// Weather's memory, forecasts and ready answers (`/health`'s `forecast_cache`, the `pier_weather_cache_*` gauges).
+    var cache: ForecastService.CacheFigures { Self.cache(forecasts, answers) }
+
+    private static func cache(_ forecasts: ForecastService, _ answers: AnswerCache<WeatherAnswerKey>) -> ForecastService.CacheFigures {
+        let held = forecasts.memory
+        return ForecastService.CacheFigures(
+            bytes: held.bytes + answers.bytes, budgetBytes: held.budgetBytes + answers.budgetBytes, entries: held.forecasts + answers.count,
+            forecasts: held.forecasts, evictions: held.evictions)
     }
 
     public func register(in router: inout Router) {

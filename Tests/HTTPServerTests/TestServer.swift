@@ -13,6 +13,8 @@ final class TestServer {
     let registry = MetricsRegistry()
     /// The close codes the WebSocket route's handlers were told (`0`: the connection was lost).
     let closes = CloseLog()
+    /// The WebSocket route's open sockets, for a message to all of them.
+    let sockets = SocketRegistry()
     var port: Int { server.port }
 
     struct Oops: Error {}
@@ -58,12 +60,12 @@ final class TestServer {
         router.on(.get, "/peer-async") { request async in .text(request.peer.description) }
         router.on(.get, "/fail-http") { _ in throw HTTPError(.unprocessableContent, "coordinates outside coverage") }
         router.on(.get, "/fail-other") { _ async throws -> HTTPResponse in throw Oops() }
-        let closes = self.closes
+        let (closes, sockets) = (self.closes, self.sockets)
         router.webSocket("/socket") { request in
             if request.query["refuse"] != nil { return .refuse(.error(.unauthorized, "no key")) }
             // The query names who the socket counts as (a route works it out; the tests choose it).
             let client = request.query["client"].flatMap { IPAddress($0) } ?? request.peer
-            return .accept(client: client) { _ in EchoHandler(closes: closes) }
+            return .accept(client: client) { socket in EchoHandler(socket, closes: closes, sockets: sockets) }
         }
         var logger = Logger(label: "test.http")
         logger.logLevel = .critical
@@ -129,12 +131,18 @@ final class Gate: Sendable {
     }
 }
 
-/// The WebSocket route's handler: echoes each message; `close` closes with 1000, `flood` sends 10 MB without waiting.
+/// The WebSocket route's handler: echoes each message; `close` closes with 1000, `flood` sends 10 MB without waiting,
+/// `all:` sends the rest to every open socket.
 final class EchoHandler: WebSocketHandler {
     private let closes: CloseLog
+    private let sockets: SocketRegistry
+    private let socket: WebSocket
 
-    init(closes: CloseLog) {
+    init(_ socket: WebSocket, closes: CloseLog, sockets: SocketRegistry) {
+        self.socket = socket
         self.closes = closes
+        self.sockets = sockets
+        sockets.add(socket)
     }
 
     func received(_ message: WebSocketMessage, on socket: WebSocket) {
@@ -144,6 +152,8 @@ final class EchoHandler: WebSocketHandler {
         case .text("flood"):
             let kilobyte = String(repeating: "x", count: 1024)
             for _ in 0..<10_000 { socket.send(.text(kilobyte)) }
+        case .text(let text) where text.hasPrefix("all:"):
+            WebSocket.send(.text(String(text.dropFirst(4))), to: sockets.all)
         case .text("later"):
             // From another thread: through the loop's inbox.
             Task.detached { socket.send(.text("from a task")) }
@@ -153,8 +163,18 @@ final class EchoHandler: WebSocketHandler {
     }
 
     func closed(_ code: WebSocketCloseCode?) {
+        sockets.remove(socket)
         closes.append(code?.rawValue ?? 0)
     }
+}
+
+/// Open sockets.
+final class SocketRegistry: Sendable {
+    private let sockets = Mutex<[ObjectIdentifier: WebSocket]>([:])
+
+    func add(_ socket: WebSocket) { sockets.withLock { $0[ObjectIdentifier(socket)] = socket } }
+    func remove(_ socket: WebSocket) { _ = sockets.withLock { $0.removeValue(forKey: ObjectIdentifier(socket)) } }
+    var all: [WebSocket] { sockets.withLock { Array($0.values) } }
 }
 
 /// Close codes as handlers were told them, in order.

@@ -64,6 +64,16 @@ final class WebSocketServerTests: XCTestCase {
         XCTAssertEqual(try client.readText(), largest)
     }
 
+    func testOneMessageReachesEverySocketOnEveryLoop() throws {
+        let server = try TestServer()  // two loops: the sockets land on both
+        defer { server.stop() }
+        let clients = try (0..<6).map { _ in try WebSocketTestClient(port: server.port) }
+        XCTAssertTrue(TestServer.eventually { server.sockets.all.count == 6 })
+        try clients[0].send(text: "all:to everyone")
+        for client in clients { XCTAssertEqual(try client.readText(), "to everyone") }
+        XCTAssertTrue(server.registry.render().contains(#"websocket_messages_total{direction="out"} 6"#))
+    }
+
     func testTheClosingHandshakeEitherWay() throws {
         let server = try TestServer()
         defer { server.stop() }

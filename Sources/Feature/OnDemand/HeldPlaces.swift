@@ -8,27 +8,41 @@ import Synchronization
 ///
 /// A search looks at the squares its box covers, or at the squares occupied when there are fewer of those: a wide reach
 /// (500 km) costs what memory holds, a short one (10 km: a few squares) what lies near — never a walk over every cell of
-/// a large box.
+/// a large box. Inlinable: specialized for the source's key in the feature's module, the walk costs a distance per key,
+/// not generic metadata look-ups per dictionary step (perf on the spread's 500 km run had it at 8 % of the time).
+@usableFromInline
 final class HeldPlaces<Key: Hashable & Sendable>: Sendable {
+    @usableFromInline
     struct Square: Hashable, Sendable {
-        let latitude: Int32
-        let longitude: Int32
+        @usableFromInline let latitude: Int32
+        @usableFromInline let longitude: Int32
 
+        @inlinable
         init(_ latitude: Double, _ longitude: Double) {
             self.latitude = Int32((latitude / HeldPlaces.degrees).rounded(.down))
             self.longitude = Int32((longitude / HeldPlaces.degrees).rounded(.down))
         }
+
+        @inlinable
+        init(latitude: Int32, longitude: Int32) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
     }
 
     /// A square's side in degrees: about 11 km north–south, a neighbour search's usual reach.
-    static var degrees: Double { 0.1 }
+    @usableFromInline static var degrees: Double { 0.1 }
 
-    private let squares = Mutex<[Square: [Key: Coordinate]]>([:])
+    @usableFromInline let squares = Mutex<[Square: [Key: Coordinate]]>([:])
 
+    @usableFromInline init() {}
+
+    @usableFromInline
     func insert(_ key: Key, at point: Coordinate) {
         squares.withLock { $0[Square(point.latitude, point.longitude), default: [:]][key] = point }
     }
 
+    @usableFromInline
     func remove(_ keys: some Sequence<(Key, Coordinate)>) {
         squares.withLock { squares in
             for (key, point) in keys {
@@ -40,6 +54,7 @@ final class HeldPlaces<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The keys within `kilometres` of `point`, with their distance, `excluding` left out.
+    @inlinable
     func near(_ point: Coordinate, within kilometres: Double, excluding: Key?) -> [(key: Key, kilometres: Double)] {
         let box = GreatCircle.box(latitude: point.latitude, longitude: point.longitude, metres: kilometres * 1000)
         let low = Square(box.minLatitude, box.minLongitude), high = Square(box.maxLatitude, box.maxLongitude)
@@ -66,12 +81,5 @@ final class HeldPlaces<Key: Hashable & Sendable>: Sendable {
             }
         }
         return found
-    }
-}
-
-extension HeldPlaces.Square {
-    init(latitude: Int32, longitude: Int32) {
-        self.latitude = latitude
-        self.longitude = longitude
     }
 }

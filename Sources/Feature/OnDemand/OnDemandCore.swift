@@ -39,9 +39,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     private let claims = OnDemandClaims<Source.Key>()
     /// Who asked for each key, for the reserve (``OnDemandAskers``).
     private let askers: OnDemandAskers<Source.Key>
-    private let data: LRUCache<Source.Key, Answer>
+    @usableFromInline let data: LRUCache<Source.Key, Answer>
     /// Where the keys held lie, for sources whose keys are places (``OnDemandValueSource/location(of:)``).
-    private let places = HeldPlaces<Source.Key>()
+    @usableFromInline let places = HeldPlaces<Source.Key>()
     private let loading = SingleFlight<Source.Key, OnDemandStored<Source.Value>?>()
     private let runner: FetchRunner?
     /// Told the key whose held answer changed (the adapter drops what it rendered from the old one).
@@ -122,22 +122,25 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         data[key]
     }
 
-    /// What memory holds for any of `keys`, fresh or not, under one lock and without marking them used (a search
-    /// among neighbouring keys must not keep them alive): `body` sees each one held.
-    public func heldAnswers(_ keys: some Sequence<Source.Key>, _ body: (Source.Key, Answer) -> Void) {
-        data.peek(keys, body)
-    }
-
     /// An answer memory holds near a point, and how far its key lies.
     public struct Nearby: Sendable {
         public var key: Source.Key
         public var answer: Answer
         public var kilometres: Double
+
+        @inlinable
+        init(key: Source.Key, answer: Answer, kilometres: Double) {
+            self.key = key
+            self.answer = answer
+            self.kilometres = kilometres
+        }
     }
 
     /// Among the answers memory holds for keys within `kilometres` of `point` (``OnDemandValueSource/location(of:)``),
     /// `excluding` left out, the nearest fetched at or after `freshSince` and the nearest of any age, without marking
     /// them used: memory's counterpart of the store's nearest lookup (``SharedAnswerStore/nearby(kind:parameters:latitude:longitude:within:freshSince:excluding:)``).
+    /// Inlinable with ``HeldPlaces``: specialized for the source's key where the feature calls it.
+    @inlinable
     public func nearestHeld(to point: Coordinate, within kilometres: Double, freshSince: Date, excluding: Source.Key?) -> (fresh: Nearby?, any: Nearby?) {
         var found: (fresh: Nearby?, any: Nearby?) = (nil, nil)
         var gone: [(Source.Key, Coordinate)] = []
@@ -159,7 +162,6 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         }
         return found
     }
-
 
     /// Bytes and entries of the values held, and how many left for space since the start.
     public var bytes: Int { data.bytes }

@@ -29,8 +29,12 @@ public final class AnswerCache<Key: Hashable & Sendable>: Sendable {
     // Inlinable (with BoundedTable): specialized for the caller's key, a hit holds the lock for one dictionary lookup.
     @usableFromInline let table: Mutex<BoundedTable<Key, Held>>
 
+    /// What the answers held may cost at most.
+    public let budgetBytes: Int
+
     public init(entries: Int, bytes: Int) {
         table = Mutex(BoundedTable(entries: entries, bytes: bytes))
+        budgetBytes = bytes
     }
 
     /// The answer held for `key` while `now` is before its deadline.

@@ -1,5 +1,3 @@
-import Glibc
-
 /// The WebSocket side of a connection (RFC 6455): the upgrade, frames in and out, the closing handshake, its timeouts.
 /// The frame rules are the parser's and the assembler's (``WebSocketFrameParser``, ``WebSocketMessages``); this is
 /// their I/O.
@@ -11,18 +9,20 @@ extension Connection {
         case .failure(let error): return respond(error.response, context: context)
         case .success(let value): accept = value
         }
-        let decision: WebSocketDecision
-        do { decision = try decide(request) } catch {
-            return respond(EventLoop.response(for: error, route: context.route, request: request.id, logger: loop.shared.logger), context: context)
-        }
-        guard case .accept(let client, let open) = decision else {
-            if case .refuse(let response) = decision { respond(response, context: context) }
-            return
-        }
-        let settings = loop.shared.configuration.webSockets
         guard !loop.shuttingDown else {
             return respond(.error(.serviceUnavailable, "the server is shutting down", headers: ["Retry-After": "5"]), context: context)
         }
+        let client: IPAddress
+        let open: @Sendable (WebSocket) -> any WebSocketHandler
+        do {
+            switch try decide(request) {
+            case .refuse(let response): return respond(response, context: context)
+            case .accept(let who, let make): (client, open) = (who, make)
+            }
+        } catch {
+            return respond(EventLoop.response(for: error, route: context.route, request: request.id, logger: loop.shared.logger), context: context)
+        }
+        let settings = loop.shared.configuration.webSockets
         if let refused = loop.shared.webSockets.admit(client, settings: settings) {
             let message = refused == .tooManyRequests ? "this client holds as many WebSockets as it may" : "the server holds as many WebSockets as it may"
             return respond(.error(refused, message, headers: ["Retry-After": "5"]), context: context)
@@ -77,7 +77,7 @@ extension Connection {
                 }
             }
         }
-        if input.isEmpty, input.storage.capacity > Self.idleInputCapacity { input = InputBuffer() }
+        if input.isEmpty, input.storage.capacity > Self.idleBufferCapacity { input = InputBuffer() }
         flush()
     }
 
@@ -91,29 +91,25 @@ extension Connection {
     /// The peer broke a rule: close with `code` and drop the connection once that is written.
     private func fail(_ session: WebSocketSession, _ code: WebSocketCloseCode, _ reason: String) {
         loop.shared.logger.debug("closing a WebSocket", metadata: ["code": "\(code)", "why": "\(reason)"])
-        if session.isOpen || isAwaitingClose(session) {
-            if session.isOpen { output.append(contentsOf: WebSocketFrame.close(code, reason: reason).bytes) }
+        // After our own close frame the peer's broken frame ends the wait; the close is already counted.
+        if session.isOpen {
+            output.append(contentsOf: WebSocketFrame.close(code, reason: reason).bytes)
             loop.shared.metrics.webSocketClosed(code)
         }
         session.tellClosed(code)
         session.state = .finished
     }
 
-    private func isAwaitingClose(_ session: WebSocketSession) -> Bool {
-        if case .closeSent = session.state { return true }
-        return false
-    }
-
     /// Queues an encoded frame unless the socket is closing; a reader that let more than the bound pile up is closed
     /// (`1008`) instead — its queue is never grown further.
-    func sendWebSocketFrame(_ frame: [UInt8], messages: Int) {
+    func sendWebSocketFrame(_ frame: [UInt8]) {
         guard case .webSocket = phase, let session = upgraded, session.isOpen else { return }
         guard pendingOutput + frame.count <= session.settings.maxQueuedBytes else {
             closeWebSocket(.policyViolation, reason: "the client does not read what it is sent")
             return
         }
         output.append(contentsOf: frame)
-        loop.shared.metrics.webSocketMessage(incoming: false, count: messages)
+        loop.shared.metrics.webSocketMessage(incoming: false)
         flush()
     }
 
@@ -140,7 +136,7 @@ extension Connection {
         // Our close frame is out: the peer's answer is awaited from now (a slow reader had it queued until now).
         if case .closeSent = session.state { session.state = .closeSent(at: loop.now) }
         // An idle socket keeps little: a large buffer left by one big message is given back.
-        if output.capacity > Self.idleOutputCapacity { output = [] }
+        if output.capacity > Self.idleBufferCapacity { output = [] }
         updateInterest()
     }
 
@@ -167,7 +163,6 @@ extension Connection {
         loop.shared.webSockets.release(session.socket.client)
     }
 
-    /// What an idle socket's buffers may keep of their capacity.
-    static var idleInputCapacity: Int { 4096 }
-    static var idleOutputCapacity: Int { 4096 }
+    /// What an idle socket's input and output buffers may each keep of their capacity.
+    static var idleBufferCapacity: Int { 4096 }
 }

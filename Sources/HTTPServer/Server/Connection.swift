@@ -58,7 +58,7 @@ final class Connection {
     /// Parsing stopped because too much output is queued; resume once it drains.
     private var pausedForOutput = false
     private var requestStartedAt: UInt64? = nil
-    var lastActivity: UInt64
+    private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
 
     init(fd: Int32, serial: UInt64, peer: IPAddress, loop: EventLoop) {

@@ -74,6 +74,11 @@ final class EventLoop: @unchecked Sendable {
     /// Whether the caller runs on this loop's thread.
     var isCurrent: Bool { thread.load(ordering: .acquiring) == UInt(pthread_self()) }
 
+    /// Runs `work` on the loop: now when called there, else through the inbox (``execute(_:)``).
+    func perform(_ work: @escaping @Sendable () -> Void) {
+        isCurrent ? work() : execute(work)
+    }
+
     /// The upgraded connection on `fd`, if it is still the one with `serial` (a socket closed and its descriptor
     /// reused is not).
     func webSocketConnection(_ fd: Int32, serial: UInt64) -> Connection? {

@@ -20,8 +20,8 @@ public struct ServerMetrics: Sendable {
             "http_refused_connections_total", help: "Connections answered 503 because the connection limit was reached.")
     }
 
-    func webSocketMessage(incoming: Bool, count: Int = 1) {
-        (incoming ? webSocketMessagesIn : webSocketMessagesOut).increment(by: UInt64(count))
+    func webSocketMessage(incoming: Bool) {
+        (incoming ? webSocketMessagesIn : webSocketMessagesOut).increment()
     }
 
     func webSocketClosed(_ code: WebSocketCloseCode) {

@@ -20,7 +20,7 @@ public final class WebSocket: Sendable {
     /// Sends a message.
     public func send(_ message: WebSocketMessage) {
         let frame = Self.frame(message)
-        onLoop { $0.sendWebSocketFrame(frame, messages: 1) }
+        onLoop { $0.sendWebSocketFrame(frame) }
     }
 
     /// Starts the closing handshake with `code`; the handler is told at once.
@@ -30,7 +30,7 @@ public final class WebSocket: Sendable {
 
     /// Runs `work` on the socket's loop, where its handler is called.
     public func execute(_ work: @escaping @Sendable () -> Void) {
-        loop.isCurrent ? work() : loop.execute(work)
+        loop.perform(work)
     }
 
     /// Sends one message to many sockets: encoded once, and one hop to each loop they live on, not one per socket
@@ -40,10 +40,9 @@ public final class WebSocket: Sendable {
         var byLoop: [Int: (loop: EventLoop, sockets: [WebSocket])] = [:]
         for socket in sockets { byLoop[socket.loop.index, default: (socket.loop, [])].sockets.append(socket) }
         for (_, group) in byLoop {
-            let deliver: @Sendable () -> Void = {
-                for socket in group.sockets { group.loop.webSocketConnection(socket.fd, serial: socket.serial)?.sendWebSocketFrame(frame, messages: 1) }
+            group.loop.perform {
+                for socket in group.sockets { group.loop.webSocketConnection(socket.fd, serial: socket.serial)?.sendWebSocketFrame(frame) }
             }
-            group.loop.isCurrent ? deliver() : group.loop.execute(deliver)
         }
     }
 
@@ -56,7 +55,6 @@ public final class WebSocket: Sendable {
 
     private func onLoop(_ work: @escaping @Sendable (Connection) -> Void) {
         let (loop, fd, serial) = (loop, fd, serial)
-        let run: @Sendable () -> Void = { if let connection = loop.webSocketConnection(fd, serial: serial) { work(connection) } }
-        loop.isCurrent ? run() : loop.execute(run)
+        loop.perform { if let connection = loop.webSocketConnection(fd, serial: serial) { work(connection) } }
     }
 }

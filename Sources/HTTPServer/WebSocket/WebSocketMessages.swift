@@ -28,9 +28,6 @@ public struct WebSocketMessages: Sendable {
         self.maxMessageBytes = maxMessageBytes
     }
 
-    /// Bytes held of a message still arriving.
-    public var bufferedBytes: Int { partial?.bytes.count ?? 0 }
-
     /// The event `frame` completes; `nil` when it was a fragment of a message still arriving.
     public mutating func receive(_ frame: WebSocketFrame) -> Event? {
         switch frame.opcode {
