@@ -117,6 +117,9 @@ let package = Package(
         .target(
             name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
+        // Supabase Realtime's wire as the apps subscribe with it (Phoenix channels, postgres_changes) over the server's
+        // WebSockets: joins, heartbeats, tokens and the fan-out of the changes a feature publishes. Knows no table or secret.
+        .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Metrics", "Parsing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -132,7 +135,7 @@ let package = Package(
             name: "NextWave",
             dependencies: [
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Lakes", "Limits", "Metrics", "Parsing", "Postgres",
-                "PostgRESTFormat", "Push", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
+                "PostgRESTFormat", "Push", "Realtime", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             exclude: ["Testing"],

@@ -29,11 +29,13 @@ public struct FeatureContext: Sendable {
     /// Who a request counts as when it would spend (the identity chain; the executable completes it with the features'
     /// links before serving).
     public let spenders: Spenders
+    /// The database's notices of changed rows, by topic (``ChangeNotices``): a feature subscribes to its own.
+    public let notices: ChangeNotices
 
     public init(
         pool: PostgresPool, upstream: UpstreamClient, board: SourceStatusBoard, runner: FetchRunner, metrics: MetricsRegistry?,
         retry: RetryPolicy, runTimeout: Duration, cacheMaxAge: Int, upstreamsAreRecordings: Bool,
-        product: String = "Pier", spenders: Spenders = Spenders()
+        product: String = "Pier", spenders: Spenders = Spenders(), notices: ChangeNotices = ChangeNotices()
     ) {
         self.pool = pool
         self.upstream = upstream
@@ -46,5 +48,6 @@ public struct FeatureContext: Sendable {
         self.upstreamsAreRecordings = upstreamsAreRecordings
         self.product = product
         self.spenders = spenders
+        self.notices = notices
     }
 }

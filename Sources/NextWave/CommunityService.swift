@@ -24,7 +24,7 @@ final class CommunityService: Sendable {
     let reads: ShareLimits
     /// Users, for `/health`: read at start-up and by the nightly job, moved by sign-ups and deletions between.
     let users = Atomic<Int>(0)
-    private let jwt: SupabaseJWT
+    let jwt: SupabaseJWT
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
     /// for it (a handful at most: a key rotation's old and new).
     private let keys = Mutex<[String: Int64]>([:])

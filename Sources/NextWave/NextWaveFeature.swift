@@ -4,6 +4,7 @@ import Foundation
 import HTTPServer
 import Logging
 import Push
+import Realtime
 import Scheduling
 
 /// Next Wave's community — the app's second backend, once a self-hosted Supabase — served by Pier: anonymous sign-up
@@ -18,6 +19,9 @@ public struct NextWaveFeature: Feature {
     public static let app = "nextwave"
 
     private let service: CommunityService?
+    /// Live check-ins (`/realtime/v1/websocket`): every replica hears the check-ins' trigger through the change feed
+    /// and fans the changes out to its own subscribers, whichever replica wrote them or leads the fetcher.
+    private let realtime: RealtimeServer?
     private let job: FetchJob?
     private let engine: PushEngine?
 
@@ -26,11 +30,24 @@ public struct NextWaveFeature: Feature {
         if settings.on { try push?.enable(settings.app) }
         guard settings.on, let secret = settings.jwtSecret else {
             service = nil
+            realtime = nil
             job = nil
             return
         }
         let service = CommunityService(settings: settings, secret: secret, context: context)
         self.service = service
+        let realtime = RealtimeServer(
+            tables: [CheckinChanges.table], access: CommunityRealtimeAccess(community: service, spenders: context.spenders),
+            settings: settings.realtime, metrics: context.metrics)
+        self.realtime = realtime
+        let notices = Logger(label: "pier.nextwave.realtime")
+        context.notices.subscribe(CheckinChanges.topic) { body in
+            guard let changes = CheckinChanges.read(body) else {
+                notices.error("a check-in notice is not the trigger's shape; dropped", metadata: ["bytes": "\(body.utf8.count)"])
+                return
+            }
+            for change in changes { realtime.publish(change) }
+        }
         let schedule = FetchSchedule.daily(hour: settings.archiveHour, minute: settings.archiveMinute, timeZone: Self.zurich)
         let archive = CommunityArchive(pool: context.pool, pushing: push != nil, rides: settings.rides)
         let logger = Logger(label: "pier.nextwave")
@@ -72,6 +89,7 @@ public struct NextWaveFeature: Feature {
         guard let service else { return }
         AuthRoutes(community: service).register(in: &router)
         RestRoutes(community: service).register(in: &router)
+        realtime?.register(in: &router)
     }
 
     public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {

@@ -2,6 +2,7 @@ import APNsFormat
 import Feature
 import Limits
 import Push
+import Realtime
 
 /// Next Wave's community: its settings, each default written here once. Off unless `PIER_NEXTWAVE=on`; on, it needs
 /// the JWT secret the apps' public key is signed with.
@@ -45,6 +46,10 @@ public struct NextWaveSettings: Sendable {
     /// `PIER_NEXTWAVE_ARCHIVE_AT`: the nightly archive's time in Europe/Zurich (`HH:MM`; Supabase ran it at 03:00).
     public var archiveHour = 3
     public var archiveMinute = 0
+    /// `PIER_REALTIME_CHANNELS_PER_SOCKET`, `PIER_REALTIME_MESSAGES_PER_S`, `PIER_REALTIME_COALESCE_MS`: live check-ins
+    /// (`/realtime/v1/websocket`, on with the community): channels one socket may join, the messages it may send a
+    /// second (a burst of five times that), and the window in which changes to one wave are coalesced.
+    public var realtime = RealtimeSettings()
 
     public init() {}
 
@@ -69,6 +74,11 @@ public struct NextWaveSettings: Sendable {
         checkinHorizonDays = try reader.int("PIER_NEXTWAVE_CHECKIN_HORIZON_D", default: checkinHorizonDays, in: 1...366)
         app = try PushApp(name: NextWaveFeature.app, reader, prefix: "PIER_NEXTWAVE_APNS")
         idleUserDays = try reader.int("PIER_NEXTWAVE_IDLE_USER_D", default: idleUserDays, in: 1...3650)
+        realtime.channelsPerSocket = try reader.int("PIER_REALTIME_CHANNELS_PER_SOCKET", default: realtime.channelsPerSocket, in: 1...100)
+        realtime.messagesPerSecond = Double(try reader.int("PIER_REALTIME_MESSAGES_PER_S", default: Int(realtime.messagesPerSecond), in: 1...1000))
+        realtime.messageBurst = realtime.messagesPerSecond * 5
+        realtime.coalescingWindow = .milliseconds(try reader.int(
+            "PIER_REALTIME_COALESCE_MS", default: Int(realtime.coalescingWindow.components.seconds * 1000), in: 0...60_000))
         if let text = reader.string("PIER_NEXTWAVE_APNS_ENVIRONMENT") {
             guard let environment = APNsEnvironment(rawValue: text.lowercased()) else {
                 throw SettingsProblem.invalid(variable: "PIER_NEXTWAVE_APNS_ENVIRONMENT", value: text, expected: "production or development")

@@ -81,6 +81,14 @@ struct Configuration: Sendable {
         configuration.server.idleTimeout = try reader.seconds("PIER_IDLE_TIMEOUT_S", default: configuration.server.idleTimeout)
         configuration.server.writeTimeout = try reader.seconds("PIER_WRITE_TIMEOUT_S", default: configuration.server.writeTimeout)
         configuration.server.shutdownGracePeriod = try reader.seconds("PIER_SHUTDOWN_GRACE_S", default: configuration.server.shutdownGracePeriod)
+        configuration.server.webSockets.maxSockets = try reader.int("PIER_WEBSOCKET_MAX_SOCKETS", default: configuration.server.webSockets.maxSockets, in: 0...1_000_000)
+        configuration.server.webSockets.maxSocketsPerClient = try reader.int(
+            "PIER_WEBSOCKET_SOCKETS_PER_CLIENT", default: configuration.server.webSockets.maxSocketsPerClient, in: 1...1_000_000)
+        configuration.server.webSockets.maxMessageBytes = try reader.int(
+            "PIER_WEBSOCKET_MAX_MESSAGE_BYTES", default: configuration.server.webSockets.maxMessageBytes, in: 125...1 << 24)
+        configuration.server.webSockets.maxQueuedBytes = try reader.int(
+            "PIER_WEBSOCKET_MAX_QUEUED_BYTES", default: configuration.server.webSockets.maxQueuedBytes, in: 4096...1 << 28)
+        configuration.server.webSockets.idleTimeout = try reader.seconds("PIER_WEBSOCKET_IDLE_S", default: configuration.server.webSockets.idleTimeout)
         if let level = reader.string("LOG_LEVEL") {
             guard let parsed = Logger.Level(rawValue: level.lowercased()) else {
                 throw SettingsProblem.invalid(variable: "LOG_LEVEL", value: level, expected: "debug, info, warning or error")

@@ -70,7 +70,7 @@ struct ServeCommand: ParsableCommand {
         let scheduler = sources.scheduler(isLeader: { election?.isLeader ?? false })
         // New data from another process: reload it, then the run history that says how fresh it is, so that
         // every replica's /health describes the data it serves at once.
-        let changes = ChangeFeed(url: databaseURL) { source in
+        let changes = ChangeFeed(url: databaseURL, notices: sources.notices) { source in
             Task {
                 await sources.reload(source)
                 await scheduler.reloadBoard()

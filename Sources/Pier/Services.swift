@@ -20,6 +20,8 @@ struct Services {
     let board: SourceStatusBoard
     let runner: FetchRunner
     let log: FetchRunLog
+    /// The database's notices of changed rows, which the features subscribed to (the change feed delivers them).
+    let notices = ChangeNotices()
     /// `PIER_*` variables that neither the configuration nor any feature read (reported at start).
     let unknownVariables: [String]
     private let settings: Configuration.FetchSettings
@@ -49,7 +51,8 @@ struct Services {
             board: board, runner: runner, metrics: metrics,
             retry: RetryPolicy(initial: settings.retryInitial, maximum: settings.retryMaximum), runTimeout: settings.runTimeout,
             cacheMaxAge: settings.cacheMaxAge, upstreamsAreRecordings: configuration.upstreamRoute != nil,
-            product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies), kinds: Features.types.flatMap { $0.clientKinds }))
+            product: "Pier/\(PierCommand.version)", spenders: Spenders(proxies: TrustedProxies(configuration.trustedProxies), kinds: Features.types.flatMap { $0.clientKinds }),
+            notices: notices)
         // The demo turns on what needs no upstream (the features' demo settings), unless the environment says otherwise.
         let demoSettings = configuration.servingDemo ? Features.demoSettings : [:]
         let reader = SettingsReader(environment: demoSettings.merging(configuration.environment) { $1 })

@@ -5,8 +5,10 @@ import Synchronization
 
 /// Tells every `pier` process on one database when a source's data changed, with PostgreSQL
 /// `LISTEN`/`NOTIFY`: the process that stored new data publishes its ``ChangeTopic``, the others reload it and
-/// drop their cached answers. The payload (`<topic> <process>`) is this type's alone. A listener that loses its connection reconnects and reloads everything, since
-/// notifications sent meanwhile are lost.
+/// drop their cached answers. The payload (`<topic> <process>`) is this type's alone; the database's own notices
+/// (`<topic> database <body>`, written by `pier_announce` in `Migrations/0033_change_notices.sql`) go to
+/// ``ChangeNotices``' subscribers in every process. A listener that loses its connection reconnects and reloads
+/// everything, since notifications sent meanwhile are lost.
 public final class ChangeFeed: Sendable {
     static let channel = "pier_data_changed"
 
@@ -18,14 +20,23 @@ public final class ChangeFeed: Sendable {
     private let logger: Logger
     private let running = Mutex(true)
     private let onChange: @Sendable (_ topic: ChangeTopic?) -> Void
+    private let notices: ChangeNotices
 
     /// - Parameter onChange: called with what another process announced, or `nil` for "reload everything" (after a
     ///   reconnect).
-    public init(url: String, logger: Logger = Logger(label: "pier.changes"), onChange: @escaping @Sendable (_ topic: ChangeTopic?) -> Void) {
+    /// - Parameter notices: where the database's notices (with a body) go.
+    public init(
+        url: String, notices: ChangeNotices = ChangeNotices(), logger: Logger = Logger(label: "pier.changes"),
+        onChange: @escaping @Sendable (_ topic: ChangeTopic?) -> Void
+    ) {
         self.url = url
+        self.notices = notices
         self.logger = logger
         self.onChange = onChange
     }
+
+    /// The process name the database's notices carry (`pier_announce`): no process has it, so every one hears them.
+    static let database = "database"
 
     /// Listens on a thread of its own (libpq blocks).
     public func start() {
@@ -73,7 +84,11 @@ public final class ChangeFeed: Sendable {
                     listenedBefore = true
                 }
                 for notification in try connection?.notifications(timeout: .milliseconds(500)) ?? [] {
-                    let parts = notification.payload.split(separator: " ", maxSplits: 1).map(String.init)
+                    let parts = notification.payload.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false).map(String.init)
+                    if parts.count == 3, parts[1] == Self.database {
+                        notices.deliver(ChangeTopic(parts[0]), body: parts[2])
+                        continue
+                    }
                     guard parts.count == 2, parts[1] != instance else { continue }
                     onChange(ChangeTopic(parts[0]))
                 }
