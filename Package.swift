@@ -223,8 +223,8 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
     package.targets += [
         // Throw-away databases for tests; never linked into the executable.
         .target(name: "DatabaseTesting", dependencies: ["Postgres", "UpstreamTesting"], swiftSettings: strict),
-        // A raw-socket client for tests; never linked into the executable.
-        .target(name: "HTTPTesting", swiftSettings: strict),
+        // Raw-socket clients for tests (HTTP/1.1 and WebSocket); never linked into the executable.
+        .target(name: "HTTPTesting", dependencies: ["HTTPServer"], swiftSettings: strict),
         // Fixture pages and a local upstream server with failure switches, with every module's `Testing/` folder (its
         // upstream's double, its app's models); never linked into the executable. The plugin lists the doubles.
         .target(
@@ -280,6 +280,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "HTTPServer", "Parsing"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],

@@ -21,10 +21,12 @@ final class CommunityStore: Sendable {
         static let devicesPerUser = 10
     }
 
-    /// What a read or a write answers: the rows as JSON (an array) and how many.
+    /// What a read or a write answers: the rows as JSON (an array) and how many; with `Prefer: count=exact`, how many
+    /// the filters match before `limit` and `offset`.
     struct Rows: Sendable, Equatable {
         var body: String
         var count: Int
+        var total: Int? = nil
     }
 
     private let pool: PostgresPool
@@ -60,19 +62,27 @@ final class CommunityStore: Sendable {
         return PostgRESTError(status: 400, code: "P0001", message: message)
     }
 
-    func read(_ table: CommunityTable, _ query: PostgRESTQuery, user: String?) async throws -> Rows {
+    /// The rows `query` names of `table` (the caller's own where the table is per user); `countExact` counts them all
+    /// too, past the limit (a bounded count: a caller reads only their own rows or a small public table).
+    func read(_ table: CommunityTable, _ query: PostgRESTQuery, user: String?, countExact: Bool = false) async throws -> Rows {
         var sql = CommunitySQL(table: table)
         let select = try sql.selectList(query.select)
-        guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0) }
-        let statement = CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)\(try sql.tail(query))")
+        guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0, total: countExact ? 0 : nil) }
+        let total = countExact ? ", (SELECT count(*) FROM \(table.source) WHERE \(conditions))::int AS total" : ""
+        let statement = CommunitySQL.aggregate("SELECT \(select) FROM \(table.source) WHERE \(conditions)\(try sql.tail(query))", also: total)
         let row = try await pool.query(statement, sql.parameters)[0]
-        return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+        return Rows(
+            body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"),
+            total: countExact ? try row.decode(Int.self, "total") : nil)
     }
 
     /// Inserts `body`'s rows for `user` (merging or ignoring those whose key exists, as `resolution` says); returns the
     /// rows written as `select` reads them.
+    ///
+    /// `shape` `.object` (PostgREST's singular media type): anything but exactly one row written is refused and undone.
     func write(
-        _ table: CommunityTable, _ body: PostgRESTRows, user: String, resolution: PostgRESTPreference.Resolution?, select: [String]?
+        _ table: CommunityTable, _ body: PostgRESTRows, user: String, resolution: PostgRESTPreference.Resolution?, select: [String]?,
+        shape: PostgRESTShape = .array
     ) async throws -> Rows {
         var body = body
         for column in body.columns {
@@ -92,7 +102,7 @@ final class CommunityStore: Sendable {
             // Pier records the levels itself; nothing a phone sends rewrites a lake's history.
             return Rows(body: "[]", count: 0)
         case .devices:
-            return try await writeDevices(body, user: user, select: select)
+            return try await writeDevices(body, user: user, select: select, shape: shape)
         case .rows(let allowed):
             merging = allowed && resolution == .mergeDuplicates
         }
@@ -138,6 +148,7 @@ final class CommunityStore: Sendable {
                     throw self.refusal(.checkins, "a rider holds at most \(limits.checkinsPerUser) check-ins until they are archived")
                 }
             }
+            if shape == .object && count != 1 { throw PostgRESTError.notSingular(count) }
             if held == .rides && count > 0 { try self.checkVerified(of: user, days: row.decode(String.self, "days"), on: connection) }
             if count > 0, let change { try change.announce(on: connection) }
             return Rows(body: try row.decode(String.self, "body"), count: count)
@@ -175,7 +186,7 @@ final class CommunityStore: Sendable {
 
     /// Deletes the caller's rows the filters name (check-outs, device tokens); other tables keep theirs (the app's had
     /// no delete policy: `DELETE /auth/v1/user` deletes everything).
-    func delete(_ table: CommunityTable, _ query: PostgRESTQuery, user: String, select: [String]?) async throws -> Rows {
+    func delete(_ table: CommunityTable, _ query: PostgRESTQuery, user: String, select: [String]?, shape: PostgRESTShape = .array) async throws -> Rows {
         var sql = CommunitySQL(table: table)
         let select = try sql.selectList(select)
         guard let conditions = try sql.conditions(query, user: user) else { return Rows(body: "[]", count: 0) }
@@ -193,8 +204,10 @@ final class CommunityStore: Sendable {
         let change: CommunityChange? = table.held == .checkins ? .checkins : nil
         let rows = try await pool.transaction { connection in
             let row = try connection.query(statement, parameters)[0]
+            let count = try row.decode(Int.self, "rows")
+            if shape == .object && count != 1 { throw PostgRESTError.notSingular(count) }
             try change?.announce(on: connection)
-            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+            return Rows(body: try row.decode(String.self, "body"), count: count)
         }
         if let change { changed(change) }
         return rows
@@ -215,7 +228,7 @@ final class CommunityStore: Sendable {
 
     /// A device token is the push engine's device under one user: registered again under another user (a new anonymous
     /// identity on the same phone), it moves — one device's pushes go to one user.
-    private func writeDevices(_ body: PostgRESTRows, user: String, select: [String]?) async throws -> Rows {
+    private func writeDevices(_ body: PostgRESTRows, user: String, select: [String]?, shape: PostgRESTShape) async throws -> Rows {
         guard let tokens = body.values("token") else { throw PostgRESTError(status: 400, code: "23502", message: "token is required") }
         let platforms = body.values("platform")
         var entries: [(token: String, platform: String)] = []
@@ -251,7 +264,9 @@ final class CommunityStore: Sendable {
             let row = try connection.query(
                 CommunitySQL.aggregate("SELECT \(selectList) FROM \(CommunityTable.deviceTokens.source) WHERE user_id = $1::uuid AND token = ANY($2::text[])"),
                 [user, PostgresArray.literal(written)])[0]
-            return Rows(body: try row.decode(String.self, "body"), count: try row.decode(Int.self, "rows"))
+            let count = try row.decode(Int.self, "rows")
+            if shape == .object && count != 1 { throw PostgRESTError.notSingular(count) }
+            return Rows(body: try row.decode(String.self, "body"), count: count)
         }
     }
 }

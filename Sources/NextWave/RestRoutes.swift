@@ -23,7 +23,11 @@ struct RestRoutes: Sendable {
             answer(request) { community in
                 let (table, query, caller) = try addressed(request, community)
                 try community.reads.admit(request, user: caller.userID)
-                return .later { try await rows(community.store.read(table, query, user: caller.userID), status: .ok) }
+                let (preference, shape) = (PostgRESTPreference(headers: request.headers.values("prefer")), PostgRESTShape(accept: request.headers["accept"]))
+                return .later {
+                    let read = try await community.store.read(table, query, user: caller.userID, countExact: preference.countExact)
+                    return try rows(read, status: .ok, offset: query.offset ?? 0, shape: shape)
+                }
             }
         }
         router.hybrid(.post, Self.table) { [self] request in
@@ -34,10 +38,11 @@ struct RestRoutes: Sendable {
                     throw PostgRESTError(status: 400, code: "42P10", message: "there is no unique or exclusion constraint matching the ON CONFLICT specification")
                 }
                 let body = try PostgRESTRows(json: request.body, columns: query.columns)
-                let preference = PostgRESTPreference(headers: request.headers.values("prefer"))
+                let (preference, shape) = (PostgRESTPreference(headers: request.headers.values("prefer")), PostgRESTShape(accept: request.headers["accept"]))
                 return .later {
-                    let written = try await community.store.write(table, body, user: user, resolution: preference.resolution, select: query.select)
-                    return preference.returning == .representation ? rows(written, status: .created) : HTTPResponse(status: .created, headers: Self.noStore)
+                    let written = try await community.store.write(
+                        table, body, user: user, resolution: preference.resolution, select: query.select, shape: shape)
+                    return preference.returning == .representation ? try rows(written, status: .created, shape: shape) : HTTPResponse(status: .created, headers: Self.noStore)
                 }
             }
         }
@@ -45,10 +50,10 @@ struct RestRoutes: Sendable {
             answer(request) { community in
                 let (table, query, caller) = try addressed(request, community)
                 let user = try writer(caller, table: table, request: request, community: community)
-                let preference = PostgRESTPreference(headers: request.headers.values("prefer"))
+                let (preference, shape) = (PostgRESTPreference(headers: request.headers.values("prefer")), PostgRESTShape(accept: request.headers["accept"]))
                 return .later {
-                    let deleted = try await community.store.delete(table, query, user: user, select: query.select)
-                    return preference.returning == .representation ? rows(deleted, status: .ok) : HTTPResponse(status: .noContent, headers: Self.noStore)
+                    let deleted = try await community.store.delete(table, query, user: user, select: query.select, shape: shape)
+                    return preference.returning == .representation ? try rows(deleted, status: .ok, shape: shape) : HTTPResponse(status: .noContent, headers: Self.noStore)
                 }
             }
         }
@@ -132,11 +137,25 @@ struct RestRoutes: Sendable {
         .json(Array(body.utf8), status: status, headers: headers)
     }
 
-    /// Rows with PostgREST's `Content-Range` (`0-1/*`, `*/*` when none).
-    private func rows(_ rows: CommunityStore.Rows, status: HTTPStatus) -> HTTPResponse {
+    /// Rows as PostgREST answers them: `Content-Range` from the offset (`10-14/*`; `*/*` when none), the total with
+    /// `Prefer: count=exact` (`0-24/57`, and `206` when the answer holds fewer than all; `416` for an offset past them),
+    /// one object for `Accept: application/vnd.pgrst.object+json` (`406` unless there is exactly one).
+    private func rows(_ rows: CommunityStore.Rows, status: HTTPStatus, offset: Int = 0, shape: PostgRESTShape = .array) throws -> HTTPResponse {
         var headers = Self.noStore
-        headers.set("Content-Range", rows.count == 0 ? "*/*" : "0-\(rows.count - 1)/*")
-        return Self.json(rows.body, status: status, headers: headers)
+        var status = status
+        if let total = rows.total {
+            guard offset <= total else { throw PostgRESTError.rangeNotSatisfiable(offset: offset, total: total) }
+            if status == .ok && rows.count < total { status = .code(206) }
+        }
+        let range = rows.count == 0 ? "*" : "\(offset)-\(offset + rows.count - 1)"
+        headers.set("Content-Range", "\(range)/\(rows.total.map(String.init) ?? "*")")
+        switch shape {
+        case .array: return Self.json(rows.body, status: status, headers: headers)
+        case .object:
+            let object = try PostgRESTShape.object(ofArray: rows.body, count: rows.count)
+            headers.set("Content-Type", "\(PostgRESTShape.objectMediaType); charset=utf-8")
+            return HTTPResponse(status: status, headers: headers, body: Array(object.utf8))
+        }
     }
 
     /// Runs `work` and answers every refusal — its own, the one refusal rule's, PostgreSQL's — in PostgREST's shape.

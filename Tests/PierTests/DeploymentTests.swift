@@ -175,4 +175,35 @@ final class DeploymentTests: EndToEndTestCase {
         XCTAssertEqual(try through(port, "/health").status, 200, "readiness returns with the database")
         XCTAssertEqual(pier.stop(), 0)
     }
+
+    /// Live check-ins through the shipped Caddyfile: Caddy passes the upgrade, and a check-in reaches the channel.
+    func testRealtimeThroughCaddy() throws {
+        let pier = try startPier(NextWaveRealtimeTests.settings)
+        let port = try startCaddy(proxyingTo: pier.port)
+        let key = NextWaveEndToEndTests.anonKey()
+        var socket: PhoenixTestSocket?
+        let deadline = Date().addingTimeInterval(30)
+        while socket == nil && Date() < deadline {
+            socket = try? PhoenixTestSocket(port: port, query: "apikey=\(key)&vsn=2.0.0")
+            if socket == nil { usleep(100_000) }
+        }
+        let channel = try XCTUnwrap(socket, "the upgrade never came through Caddy")
+        try channel.send(#"["1","1","realtime:wave_checkins_live","phx_join",{"config":{"postgres_changes":[{"event":"*","schema":"public","table":"wave_checkins"}]}}]"#)
+        XCTAssertEqual((try channel.read()[4] as? [String: Any])?["status"] as? String, "ok")
+        XCTAssertEqual(try channel.read()[3] as? String, "system")
+        try channel.send(#"[null,"2","phoenix","heartbeat",{}]"#)
+        XCTAssertEqual(try channel.read()[1] as? String, "2")
+        let signup = try through(port, "/auth/v1/signup", method: "POST", headers: [("apikey", key), ("Content-Type", "application/json")])
+        let session = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(signup.body)) as? [String: Any], signup.bodyText)
+        let token = try XCTUnwrap(session["access_token"] as? String)
+        let id = try XCTUnwrap((session["user"] as? [String: Any])?["id"] as? String)
+        let departure = NextWaveRealtimeTests.utc(3600)
+        let written = try RawClient(port: port).request(
+            "POST", "/rest/v1/wave_checkins", headers: [("apikey", key), ("Authorization", "Bearer \(token)"), ("Content-Type", "application/json")],
+            body: Array(#"[{"wave_id":"caddy_\#(departure)","user_id":"\#(id)","departure_at":"\#(departure)"}]"#.utf8))
+        XCTAssertEqual(written.status, 201, written.bodyText)
+        let event = try channel.read()
+        XCTAssertEqual(event[3] as? String, "postgres_changes")
+        XCTAssertEqual(((event[4] as? [String: Any])?["data"] as? [String: Any])?["type"] as? String, "INSERT")
+    }
 }

@@ -13,8 +13,13 @@ final class NextWaveEndToEndTests: EndToEndTestCase {
 
     /// The public key the apps ship: HS256 with `role` `anon`, signed with the project's secret (as Supabase made it).
     static func anonKey(secret: String = secret) -> String {
+        signed(#"{"iss":"supabase","role":"anon","iat":1773187200,"exp":4929667200}"#, secret: secret)
+    }
+
+    /// `claims` (JSON) as an HS256 token signed with `secret`.
+    static func signed(_ claims: String, secret: String = secret) -> String {
         func encoded(_ text: String) -> String { Base64URL.encode(Array(text.utf8)) }
-        let input = encoded(#"{"alg":"HS256","typ":"JWT"}"#) + "." + encoded(#"{"iss":"supabase","role":"anon","iat":1773187200,"exp":4929667200}"#)
+        let input = encoded(#"{"alg":"HS256","typ":"JWT"}"#) + "." + encoded(claims)
         let signature = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: SymmetricKey(data: Array(secret.utf8)))
         return input + "." + Base64URL.encode(Array(signature))
     }

@@ -87,6 +87,12 @@ theirs = rider.table("wave_checkins").select("*").eq("user_id", other_uid).execu
 check(theirs == [], "another rider's rows are not readable")
 everything = public.table("wave_checkins").select("*").execute().data
 check(everything == [], "the public key reads no check-in row")
+# What a new app version may use: the total (Prefer: count=exact) and one object (Accept: application/vnd.pgrst.object+json).
+counted = rider.table("wave_checkins").select("wave_id", count="exact").eq("user_id", uid).limit(0).execute()
+check(counted.count == 1 and counted.data == [], f"the total past the limit: {counted.count}")
+single = rider.table("wave_checkins").select("wave_id").eq("user_id", uid).single().execute().data
+check(single == {"wave_id": wave}, f"one object: {single}")
+refused(lambda: rider.table("wave_checkins").select("wave_id").eq("user_id", other_uid).single().execute(), "PGRST116")
 step("my-checkins")
 
 # Row-level security: a row for somebody else is refused; the public key alone writes nothing.

@@ -1,17 +1,16 @@
 import HTTPServer
-import HTTPTesting
 
-/// A WebSocket client over ``RawClient`` for the server tests: it sends what it is told, masked (or not, to break the
-/// rules on purpose), and reads the server's frames as they are.
-final class WebSocketTestClient {
-    let raw: RawClient
+/// A WebSocket client over ``RawClient`` for the server's and the features' tests: it sends what it is told, masked (or
+/// not, to break the rules on purpose), and reads the server's frames as they are.
+public final class WebSocketTestClient {
+    public let raw: RawClient
     /// The `101`'s headers.
-    let handshake: RawResponse
+    public let handshake: RawResponse
 
-    static let key = "dGhlIHNhbXBsZSBub25jZQ=="
+    public static let key = "dGhlIHNhbXBsZSBub25jZQ=="
 
     /// Connects and upgrades on `path`; throws unless the answer is `101`.
-    init(port: Int, path: String = "/socket", headers: String = "") throws {
+    public init(port: Int, path: String = "/socket", headers: String = "") throws {
         raw = try RawClient(port: port)
         try raw.send(
             "GET \(path) HTTP/1.1\r\nHost: test\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: \(Self.key)\r\n"
@@ -20,16 +19,16 @@ final class WebSocketTestClient {
         guard handshake.status == 101 else { throw RawClient.Failure.malformed("status \(handshake.status): \(handshake.bodyText)") }
     }
 
-    func send(_ frame: WebSocketFrame, mask: UInt32? = 0x3712_A5C4) throws {
+    public func send(_ frame: WebSocketFrame, mask: UInt32? = 0x3712_A5C4) throws {
         var bytes: [UInt8] = []
         frame.encode(into: &bytes, mask: mask)
         try raw.send(bytes)
     }
 
-    func send(text: String) throws { try send(WebSocketFrame(opcode: .text, payload: Array(text.utf8))) }
+    public func send(text: String) throws { try send(WebSocketFrame(opcode: .text, payload: Array(text.utf8))) }
 
     /// The next frame the server sends (server frames are unmasked).
-    func read() throws -> WebSocketFrame {
+    public func read() throws -> WebSocketFrame {
         let head = try raw.read(2)
         guard head[1] & 0x80 == 0 else { throw RawClient.Failure.malformed("a server frame is masked") }
         guard let opcode = WebSocketOpcode(rawValue: head[0] & 0x0F) else { throw RawClient.Failure.malformed("opcode \(head[0] & 0x0F)") }
@@ -44,13 +43,13 @@ final class WebSocketTestClient {
     }
 
     /// The next frame's text, if it is a text frame.
-    func readText() throws -> String? {
+    public func readText() throws -> String? {
         let frame = try read()
         return frame.opcode == .text ? String(decoding: frame.payload, as: UTF8.self) : nil
     }
 
     /// The close code of the next frame, if it is a close frame.
-    func readCloseCode() throws -> UInt16? {
+    public func readCloseCode() throws -> UInt16? {
         let frame = try read()
         guard frame.opcode == .close, frame.payload.count >= 2 else { return nil }
         return UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1])
