@@ -21,7 +21,7 @@ import yaml  # PyYAML: the rule file as Prometheus reads it
 # Grafana's own variables and Pier's, as a dashboard opened with "All" sends them.
 SUBSTITUTIONS = {"$__rate_interval": "1m", "$__interval": "15s", "$__range": "1h", "$instance": ".*", "$upstream": ".*",
                  "${instance}": ".*", "${upstream}": ".*"}
-NAME = re.compile(r"\b((?:pier|http|process)_[a-z0-9_]+|up)\b(?!\s*\()")
+NAME = re.compile(r"\b((?:pier|http|process|websocket)_[a-z0-9_]+|up)\b(?!\s*\()")
 
 
 def get(base, path, **params):

@@ -137,6 +137,16 @@ def service():
              (rate("http_refused_connections_total", "instance"), "{{instance}} refused/s")])
     b.panel("timeseries", "Cached responses", "Ships and lakes served ready-encoded from memory: hits and rebuilds a second.",
             [(rate("pier_cache_requests_total", "cache, result"), "{{cache}} {{result}}")], unit="reqps")
+    b.panel("timeseries", "WebSockets", "Open WebSockets (live check-ins) and the Realtime channels joined on them, per replica; messages a "
+            "second each way (heartbeats in, events out). websocket_closes_total{code} says why sockets end (1008: a slow reader or a flood).",
+            [(f"sum by (instance) (websocket_open_sockets{{{I}}})", "{{instance}} sockets"),
+             (f"sum by (instance) (pier_realtime_channels{{{I}}})", "{{instance}} channels"),
+             (rate("websocket_messages_total", "direction"), "messages {{direction}}/s")])
+    b.panel("timeseries", "Live check-ins", "Check-in changes fanned out (after coalescing) and postgres_changes messages delivered a second, "
+            "per replica; joins refused (a bad token, an unpublished table, presence or broadcast).",
+            [(rate("pier_realtime_events_total", "instance"), "{{instance}} events/s"),
+             (rate("pier_realtime_deliveries_total", "instance"), "{{instance}} deliveries/s"),
+             (rate("pier_realtime_joins_total", "instance", 'result="refused"'), "{{instance}} joins refused/s")])
     b.row("Process and PostgreSQL")
     b.panel("timeseries", "Memory", "Resident memory per replica: it should level off within hours (the caches have budgets).",
             [(f'process_resident_memory_bytes{{job="pier",{I}}}', "{{instance}}")], unit="bytes", width=8)
