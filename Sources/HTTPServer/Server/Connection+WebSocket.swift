@@ -36,6 +36,7 @@ extension Connection {
         let session = WebSocketSession(socket: socket, settings: settings, now: loop.now)
         phase = .webSocket
         upgraded = session
+        loop.sweepSlowly(self)
         session.handler = open(socket)
         // Frames the client sent right after its request are already buffered.
         processFrames(session)
@@ -71,6 +72,7 @@ extension Connection {
                     }
                     session.tellClosed(code ?? .noStatus)
                     session.state = .finished
+                    loop.sweepEveryTick(self)
                 case .error(let code, let reason):
                     fail(session, code, reason)
                     break reading
@@ -98,6 +100,7 @@ extension Connection {
         }
         session.tellClosed(code)
         session.state = .finished
+        loop.sweepEveryTick(self)
     }
 
     /// Queues an encoded frame unless the socket is closing; a reader that let more than the bound pile up is closed
@@ -119,6 +122,7 @@ extension Connection {
         output.append(contentsOf: WebSocketFrame.close(code, reason: reason).bytes)
         loop.shared.metrics.webSocketClosed(code)
         session.state = .closeSent(at: loop.now)
+        loop.sweepEveryTick(self)
         session.tellClosed(code)
         flush()
     }
