@@ -21,42 +21,32 @@ $$;
 CREATE FUNCTION nextwave_checkins_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
     stamp text := to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"');
+    changed json[];
     body text;
 BEGIN
     -- Each branch names only the transition tables its event has (PL/pgSQL plans a statement when it first runs).
     IF TG_OP = 'INSERT' THEN
-        FOR body IN
-            SELECT json_build_object('type', 'INSERT', 'commit_timestamp', stamp, 'rows', json_agg(json_build_object('record', r.record)))::text
-            FROM (SELECT row_number() OVER () AS n, nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at) AS record
-                  FROM (SELECT DISTINCT ON (wave_id) * FROM new_rows) d) r
-            GROUP BY (r.n - 1) / 10
-        LOOP
-            PERFORM pier_announce('nextwave-checkin-rows', body);
-        END LOOP;
+        SELECT array_agg(json_build_object('record', nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at)))
+        INTO changed FROM (SELECT DISTINCT ON (wave_id) * FROM new_rows) d;
     ELSIF TG_OP = 'UPDATE' THEN
-        FOR body IN
-            SELECT json_build_object('type', 'UPDATE', 'commit_timestamp', stamp,
-                       'rows', json_agg(json_build_object('record', r.record, 'old_record', r.old_record)))::text
-            FROM (SELECT row_number() OVER () AS n,
-                         nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at) AS record,
-                         nextwave_checkin_public(d.old_wave_id, d.old_station_id, d.old_lake_id, d.old_departure_at) AS old_record
-                  FROM (SELECT DISTINCT ON (n.wave_id) n.wave_id, n.station_id, n.lake_id, n.departure_at,
-                               o.wave_id AS old_wave_id, o.station_id AS old_station_id, o.lake_id AS old_lake_id, o.departure_at AS old_departure_at
-                        FROM new_rows n JOIN old_rows o USING (id)) d) r
-            GROUP BY (r.n - 1) / 10
-        LOOP
-            PERFORM pier_announce('nextwave-checkin-rows', body);
-        END LOOP;
+        SELECT array_agg(json_build_object(
+                   'record', nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at),
+                   'old_record', nextwave_checkin_public(d.old_wave_id, d.old_station_id, d.old_lake_id, d.old_departure_at)))
+        INTO changed
+        FROM (SELECT DISTINCT ON (n.wave_id) n.wave_id, n.station_id, n.lake_id, n.departure_at,
+                     o.wave_id AS old_wave_id, o.station_id AS old_station_id, o.lake_id AS old_lake_id, o.departure_at AS old_departure_at
+              FROM new_rows n JOIN old_rows o USING (id)) d;
     ELSE
-        FOR body IN
-            SELECT json_build_object('type', 'DELETE', 'commit_timestamp', stamp, 'rows', json_agg(json_build_object('old_record', r.old_record)))::text
-            FROM (SELECT row_number() OVER () AS n, nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at) AS old_record
-                  FROM (SELECT DISTINCT ON (wave_id) * FROM old_rows) d) r
-            GROUP BY (r.n - 1) / 10
-        LOOP
-            PERFORM pier_announce('nextwave-checkin-rows', body);
-        END LOOP;
+        SELECT array_agg(json_build_object('old_record', nextwave_checkin_public(d.wave_id, d.station_id, d.lake_id, d.departure_at)))
+        INTO changed FROM (SELECT DISTINCT ON (wave_id) * FROM old_rows) d;
     END IF;
+    FOR body IN
+        SELECT json_build_object('type', TG_OP, 'commit_timestamp', stamp, 'rows', json_agg(c.row ORDER BY c.n))::text
+        FROM unnest(changed) WITH ORDINALITY AS c(row, n)
+        GROUP BY (c.n - 1) / 10
+    LOOP
+        PERFORM pier_announce('nextwave-checkin-rows', body);
+    END LOOP;
     RETURN NULL;
 END
 $$;

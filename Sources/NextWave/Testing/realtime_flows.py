@@ -7,7 +7,6 @@ publishes, and one with a forged token, are refused in the reply. Every passed s
 Usage: realtime_flows.py BASE_URL_A BASE_URL_B ANON_KEY
 """
 import asyncio
-import datetime
 import json
 import sys
 import time
@@ -15,21 +14,11 @@ import time
 from realtime import AsyncRealtimeClient, RealtimeSubscribeStates
 from supabase import create_client
 
+from flow_steps import check, step, utc
+
 base_a, base_b, anon = sys.argv[1:4]
 
 
-def step(name, **facts):
-    print(json.dumps({"step": name, **facts}), flush=True)
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def utc(seconds_from_now):
-    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds_from_now)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 async def subscribed(client, name, table="wave_checkins", on_change=None):

@@ -7,7 +7,6 @@ named); a failed check raises, and every passed step prints one JSON line for th
 Usage: supabase_flows.py BASE_URL ANON_KEY PIER_BINARY  (DATABASE_URL in the environment, for `pier nextwave archive`)
 """
 import datetime
-import json
 import os
 import subprocess
 import sys
@@ -18,21 +17,11 @@ from postgrest.exceptions import APIError
 from supabase import create_client
 from supabase_auth.errors import AuthApiError
 
+from flow_steps import check, step, utc
+
 base, anon, pier = sys.argv[1:4]
 
 
-def step(name, **facts):
-    print(json.dumps({"step": name, **facts}), flush=True)
-
-
-def check(condition, message):
-    if not condition:
-        raise AssertionError(message)
-
-
-def utc(seconds_from_now):
-    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds_from_now)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")  # the app's format (CheckinAPI)
 
 
 def refused(call, code):
