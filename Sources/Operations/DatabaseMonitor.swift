@@ -14,36 +14,27 @@ public final class DatabaseMonitor: Sendable {
     }
 
     private let pool: PostgresPool
-    private let interval: Duration
     private let timeout: Duration
     private let current = Mutex<State>(.ok)
     /// Consecutive failed pings, and whether any ping ever succeeded.
     private let history = Mutex<(failures: Int, succeeded: Bool)>((0, false))
-    private let task = Mutex<Task<Void, Never>?>(nil)
+    private let periodic: PeriodicCheck
 
     public init(pool: PostgresPool, interval: Duration = .seconds(2), timeout: Duration = .seconds(1)) {
         self.pool = pool
-        self.interval = interval
         self.timeout = timeout
+        periodic = PeriodicCheck(every: interval)
     }
 
     public var state: State { current.withLock { $0 } }
 
     /// Pings once now (so the first `/health` is already right), then keeps pinging until ``stop()``.
     public func start() async {
-        await check()
-        let loop = Task { [self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: interval)
-                if Task.isCancelled { break }
-                await check()
-            }
-        }
-        task.withLock { $0 = loop }
+        await periodic.start { [self] in await check() }
     }
 
     public func stop() {
-        task.withLock { $0?.cancel() }
+        periodic.stop()
     }
 
     func check() async {

@@ -62,7 +62,11 @@ struct ServeCommand: ParsableCommand {
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
-        try runBlocking { await database.start() }
+        let backups = BackupMonitor(pool: pool)
+        try runBlocking {
+            await database.start()
+            await backups.start()
+        }
         // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""
@@ -91,10 +95,11 @@ struct ServeCommand: ParsableCommand {
         }
 
         ServiceMetrics.register(in: registry, version: PierCommand.version, database: database, pool: pool, leader: election)
+        backups.register(in: registry)
         let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
             fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,
-            mode: demo ? "demo" : "live", members: sources.healthMembers)
+            mode: demo ? "demo" : "live", members: sources.healthMembers.merging(["backups": { backups.report }]) { first, _ in first })
         let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
 
         let server = try HTTPServer(
@@ -121,6 +126,7 @@ struct ServeCommand: ParsableCommand {
         election?.stop()
         changes.stop()
         database.stop()
+        backups.stop()
         pool.close()
         logger.info("exit")
     }
