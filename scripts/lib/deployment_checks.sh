@@ -21,6 +21,8 @@ deployment_checks() {
     sed -e 's/^POSTGRES_PASSWORD=.*/POSTGRES_PASSWORD=test-only-password/' -e 's/^ACME_EMAIL=.*/ACME_EMAIL=ops@example.org/' -e 's/^SITE_ADDRESS=.*/SITE_ADDRESS=api.example.org/' \
         "$PIER_ROOT/.env.example" >"$scratch/.env"
     cp "$PIER_ROOT/docker-compose.yml" "$scratch/"
+    # The repository's deploy/ beside it: the database image's build context (deploy/db).
+    ln -s "$PIER_ROOT/deploy" "$scratch/deploy"
     docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config -q
     log "deployment: real client addresses (IPv6 on the compose network, Caddy's hop trusted, no client-written X-Forwarded-For)"
     docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config \
