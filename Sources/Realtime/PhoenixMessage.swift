@@ -3,22 +3,23 @@ import Parsing
 
 /// One message of the Phoenix channel protocol, read from a client's text frame in either serializer, and written in
 /// the socket's. `payload` is an object; refs are strings or `null` (the Python client's heartbeats carry none).
-struct PhoenixMessage {
-    var joinRef: String?
-    var ref: String?
-    var topic: String
-    var event: String
-    var payload: JSONNode
+/// Public for its fuzz target (`fuzz/targets/phoenix`).
+public struct PhoenixMessage: Sendable {
+    public var joinRef: String?
+    public var ref: String?
+    public var topic: String
+    public var event: String
+    public var payload: JSONNode
     /// The frame's bytes, for the numbers in ``payload``.
-    var text: [UInt8]
+    public var text: [UInt8]
 
     /// Why a frame is not a Phoenix message (the socket is closed with `1003`: there is no topic to reply on).
-    enum Problem: Error, Equatable {
+    public enum Problem: Error, Equatable {
         case notJSON
         case shape(String)
     }
 
-    init(_ text: [UInt8], version: PhoenixVersion) throws(Problem) {
+    public init(_ text: [UInt8], version: PhoenixVersion) throws(Problem) {
         let node: JSONNode
         do { node = try JSONScanner.parse(text) } catch { throw .notJSON }
         self.text = text
@@ -47,7 +48,7 @@ struct PhoenixMessage {
 
     /// A message as the socket's serializer writes it; `payload` is JSON text. Protocol 1.0.0 carries no `join_ref`
     /// (Phoenix's V1 serializer writes `topic`, `event`, `payload` and `ref` only).
-    static func encode(joinRef: String?, ref: String?, topic: String, event: String, payload: String, version: PhoenixVersion) -> String {
+    public static func encode(joinRef: String?, ref: String?, topic: String, event: String, payload: String, version: PhoenixVersion) -> String {
         switch version {
         case .v1:
             #"{"event":\#(JSONString.quote(event)),"payload":\#(payload),"ref":\#(quoted(ref)),"topic":\#(JSONString.quote(topic))}"#
