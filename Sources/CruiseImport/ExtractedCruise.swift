@@ -1,0 +1,131 @@
+import Basics
+import Parsing
+
+/// A cruise read from a booking confirmation, as ShipTrip decodes it (`ExtractedCruiseData`): every member optional but
+/// a port's name, dates `YYYY-MM-DD`, times `HH:MM`, a sea day a port with `isSeaDay`. Read from the model's JSON and
+/// checked — real dates, the end not before the start, times of a day, at most ``maximumPorts`` ports, bounded
+/// strings — and repaired in nothing: an answer that fails is the model's error, said with its reason.
+public struct ExtractedCruise: Equatable, Sendable {
+    public struct Port: Equatable, Sendable {
+        public var name: String
+        public var country: String?
+        public var arrivalDate: String?
+        public var arrivalTime: String?
+        public var departureDate: String?
+        public var departureTime: String?
+        public var isSeaDay: Bool?
+
+        public init(
+            name: String, country: String? = nil, arrivalDate: String? = nil, arrivalTime: String? = nil, departureDate: String? = nil,
+            departureTime: String? = nil, isSeaDay: Bool? = nil
+        ) {
+            self.name = name
+            self.country = country
+            self.arrivalDate = arrivalDate
+            self.arrivalTime = arrivalTime
+            self.departureDate = departureDate
+            self.departureTime = departureTime
+            self.isSeaDay = isSeaDay
+        }
+    }
+
+    public var title: String?
+    public var shippingLine: String?
+    public var ship: String?
+    public var startDate: String?
+    public var endDate: String?
+    public var cabinType: String?
+    public var cabinNumber: String?
+    public var bookingNumber: String?
+    public var ports: [Port]
+
+    /// A cruise has at most this many ports (a world cruise of 120 days calls at about 60).
+    public static let maximumPorts = 100
+    /// A string member has at most this many characters.
+    public static let maximumCharacters = 200
+
+    /// Why the model's answer is not a cruise (a `502` names it).
+    public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
+    }
+
+    /// The members ShipTrip decodes, in its order.
+    static let members = ["title", "shippingLine", "ship", "startDate", "endDate", "cabinType", "cabinNumber", "bookingNumber"]
+    static let portMembers = ["name", "country", "arrivalDate", "arrivalTime", "departureDate", "departureTime", "isSeaDay"]
+
+    /// The cruise in the model's JSON text (what ``GeminiAnswer/text(_:tokens:)`` carried), checked.
+    public init(modelJSON text: String) throws(Invalid) {
+        let bytes = Array(text.utf8)
+        let root: JSONNode
+        do { root = try JSONScanner.parse(bytes) } catch { throw Invalid(reason: "the model's answer is not JSON (\(error.description))") }
+        guard root.isObject else { throw Invalid(reason: "the model's answer is not an object") }
+        func string(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
+            guard let node, !node.isNull else { return nil }
+            guard let value = node.string else { throw Invalid(reason: "\(name) is not a string") }
+            guard value.count <= Self.maximumCharacters else { throw Invalid(reason: "\(name) is longer than \(Self.maximumCharacters) characters") }
+            let trimmed = value.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
+            return trimmed.isEmpty ? nil : String(trimmed)
+        }
+        func date(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
+            guard let value = try string(node, name) else { return nil }
+            guard CalendarDate(value) != nil else { throw Invalid(reason: "\(name) is not a date (YYYY-MM-DD): \(value.prefix(20))") }
+            return value
+        }
+        func time(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
+            guard let value = try string(node, name) else { return nil }
+            let digits = Array(value.utf8)
+            let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
+            guard digits.count == 5, digits[2] == UInt8(ascii: ":"), isDigit(digits[0]), isDigit(digits[1]), isDigit(digits[3]), isDigit(digits[4]),
+                let hour = Int(value.prefix(2)), let minute = Int(value.suffix(2)), hour < 24, minute < 60
+            else { throw Invalid(reason: "\(name) is not a time (HH:MM): \(value.prefix(20))") }
+            return value
+        }
+        title = try string(root["title"], "title")
+        shippingLine = try string(root["shippingLine"], "shippingLine")
+        ship = try string(root["ship"], "ship")
+        startDate = try date(root["startDate"], "startDate")
+        endDate = try date(root["endDate"], "endDate")
+        cabinType = try string(root["cabinType"], "cabinType")
+        cabinNumber = try string(root["cabinNumber"], "cabinNumber")
+        bookingNumber = try string(root["bookingNumber"], "bookingNumber")
+        if let start = startDate.flatMap(CalendarDate.init), let end = endDate.flatMap(CalendarDate.init), end < start {
+            throw Invalid(reason: "endDate is before startDate")
+        }
+        var ports: [Port] = []
+        if let list = root["ports"], !list.isNull {
+            guard let elements = list.elements else { throw Invalid(reason: "ports is not an array") }
+            guard elements.count <= Self.maximumPorts else { throw Invalid(reason: "more than \(Self.maximumPorts) ports") }
+            for (index, element) in elements.enumerated() {
+                let at = "ports[\(index)]"
+                guard element.isObject else { throw Invalid(reason: "\(at) is not an object") }
+                guard let name = try string(element["name"], "\(at).name") else { throw Invalid(reason: "\(at) has no name") }
+                var seaDay: Bool?
+                if let flag = element["isSeaDay"], !flag.isNull {
+                    guard case .bool(let value) = flag.kind else { throw Invalid(reason: "\(at).isSeaDay is not a boolean") }
+                    seaDay = value
+                }
+                ports.append(Port(
+                    name: name, country: try string(element["country"], "\(at).country"),
+                    arrivalDate: try date(element["arrivalDate"], "\(at).arrivalDate"), arrivalTime: try time(element["arrivalTime"], "\(at).arrivalTime"),
+                    departureDate: try date(element["departureDate"], "\(at).departureDate"),
+                    departureTime: try time(element["departureTime"], "\(at).departureTime"), isSeaDay: seaDay))
+            }
+        }
+        self.ports = ports
+    }
+
+    /// ShipTrip's `ExtractedCruiseData` as JSON: every member present, `null` where unknown.
+    public var json: String {
+        let quoted = { (text: String?) in text.map(JSONString.quote) ?? "null" }
+        let values = [title, shippingLine, ship, startDate, endDate, cabinType, cabinNumber, bookingNumber]
+        var members = zip(Self.members, values).map { "\(JSONString.quote($0)):\(quoted($1))" }
+        let ports = ports.map { port in
+            let texts = [port.name, port.country, port.arrivalDate, port.arrivalTime, port.departureDate, port.departureTime].map(quoted)
+            let flag = port.isSeaDay.map { $0 ? "true" : "false" } ?? "null"
+            return "{" + zip(Self.portMembers, texts + [flag]).map { "\(JSONString.quote($0)):\($1)" }.joined(separator: ",") + "}"
+        }
+        members.append(#""ports":[\#(ports.joined(separator: ","))]"#)
+        return "{" + members.joined(separator: ",") + "}"
+    }
+}

@@ -1,0 +1,67 @@
+import Parsing
+
+/// What Gemini's `generateContent` answered, read strictly (``JSONScanner``): the first candidate's text (with a
+/// response schema, JSON to be read again), why it stopped, and the tokens it cost — or Google's error envelope.
+/// Anything else is upstream garbage.
+public enum GeminiAnswer: Equatable, Sendable {
+    /// The model's text (`candidates[0].content.parts[*].text`, joined) and the tokens spent.
+    case text(String, tokens: Tokens)
+    /// No usable answer: the prompt was blocked (`promptFeedback.blockReason`) or the candidate stopped for another
+    /// reason than `STOP` (`SAFETY`, `MAX_TOKENS`, …).
+    case refused(reason: String, tokens: Tokens)
+    /// Google's `{"error": {"code", "message", "status"}}`.
+    case error(code: Int, status: String, message: String)
+
+    public struct Tokens: Equatable, Sendable {
+        public var prompt: Int
+        public var answer: Int
+
+        public init(prompt: Int, answer: Int) {
+            self.prompt = prompt
+            self.answer = answer
+        }
+    }
+
+    /// Why an answer is not Gemini's shape.
+    public struct Garbage: Error, Equatable, Sendable, CustomStringConvertible {
+        public var reason: String
+        public var description: String { "not a Gemini answer: \(reason)" }
+    }
+
+    /// Longer answers are refused unread: a cruise of 100 ports is well under 64 KB of JSON.
+    public static let maximumBytes = 1 << 20
+
+    public init(_ body: [UInt8]) throws(Garbage) {
+        guard body.count <= Self.maximumBytes else { throw Garbage(reason: "over \(Self.maximumBytes) bytes") }
+        let root: JSONNode
+        do { root = try JSONScanner.parse(body) } catch { throw Garbage(reason: error.description) }
+        guard root.isObject else { throw Garbage(reason: "not an object") }
+        if let error = root["error"] {
+            guard let code = error["code"]?.integer(in: body), let status = error["status"]?.string else {
+                throw Garbage(reason: "an error without code or status")
+            }
+            self = .error(code: code, status: status, message: error["message"]?.string ?? "")
+            return
+        }
+        let usage = root["usageMetadata"]
+        let tokens = Tokens(
+            prompt: usage?["promptTokenCount"]?.integer(in: body) ?? 0, answer: usage?["candidatesTokenCount"]?.integer(in: body) ?? 0)
+        if let blocked = root["promptFeedback"]?["blockReason"]?.string {
+            self = .refused(reason: "prompt blocked: \(blocked)", tokens: tokens)
+            return
+        }
+        guard let candidate = root["candidates"]?.elements?.first else { throw Garbage(reason: "no candidate") }
+        let finish = candidate["finishReason"]?.string ?? "STOP"
+        guard finish == "STOP" else {
+            self = .refused(reason: "stopped: \(finish)", tokens: tokens)
+            return
+        }
+        guard let parts = candidate["content"]?["parts"]?.elements, !parts.isEmpty else { throw Garbage(reason: "a candidate without parts") }
+        var text = ""
+        for part in parts {
+            guard let piece = part["text"]?.string else { throw Garbage(reason: "a part without text") }
+            text += piece
+        }
+        self = .text(text, tokens: tokens)
+    }
+}
