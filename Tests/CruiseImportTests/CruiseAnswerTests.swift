@@ -72,3 +72,36 @@ final class CruiseAnswerTests: XCTestCase {
         XCTAssertEqual(try ExtractedCruise(modelJSON: "{}").json, #"{"title":null,"shippingLine":null,"ship":null,"startDate":null,"endDate":null,"cabinType":null,"cabinNumber":null,"bookingNumber":null,"ports":[]}"#)
     }
 }
+
+/// What the route accepts, and what Pier asks Gemini.
+final class CruiseRequestTests: XCTestCase {
+    func testBadInputIsRefusedBeforeAnyUpstreamCall() {
+        let cases: [(String, String)] = [
+            ("not json", "the body is not JSON"), ("[]", "the body is not an object"), ("{}", "text is required"),
+            (#"{"text":5}"#, "text must be a string"), (#"{"text":"  \n "}"#, "text is empty"),
+            (#"{"text":"\#(String(repeating: "ä", count: 20_001))"}"#, "text is longer than 20000 characters"),
+        ]
+        for (body, reason) in cases {
+            XCTAssertThrowsError(try CruiseImportRequest(body: Array(body.utf8)), body.prefix(30).description) { error in
+                XCTAssertEqual((error as? CruiseImportRequest.Problem)?.reason.hasPrefix(reason), true, "\(error)")
+            }
+        }
+        // 20,000 umlauts are 40,000 bytes and still within the bound: it counts characters.
+        XCTAssertEqual(try CruiseImportRequest(body: Array(#"{"text":"\#(String(repeating: "ä", count: 20_000))"}"#.utf8)).text.count, 20_000)
+    }
+
+    func testTheRequestAsksForStructuredOutputInTheAppsShape() throws {
+        let body = GeminiRequest.body(for: "Buchungsbestätigung AB-4711")
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any])
+        let config = try XCTUnwrap(object["generationConfig"] as? [String: Any])
+        XCTAssertEqual(config["responseMimeType"] as? String, "application/json")
+        XCTAssertEqual(config["temperature"] as? Int, 0)
+        let schema = try XCTUnwrap(config["responseSchema"] as? [String: Any])
+        let properties = try XCTUnwrap(schema["properties"] as? [String: Any])
+        XCTAssertEqual(Set(properties.keys), ["title", "shippingLine", "ship", "startDate", "endDate", "cabinType", "cabinNumber", "bookingNumber", "ports"])
+        let port = try XCTUnwrap(((properties["ports"] as? [String: Any])?["items"] as? [String: Any])?["properties"] as? [String: Any])
+        XCTAssertEqual(Set(port.keys), ["name", "country", "arrivalDate", "arrivalTime", "departureDate", "departureTime", "isSeaDay"])
+        let prompt = try XCTUnwrap((((object["contents"] as? [[String: Any]])?.first?["parts"] as? [[String: Any]])?.first?["text"]) as? String)
+        XCTAssertTrue(prompt.hasSuffix("Buchungsbestätigung AB-4711"))
+    }
+}
