@@ -1,3 +1,4 @@
+import Basics
 import Dispatch
 import Synchronization
 
@@ -42,8 +43,7 @@ final class ChangeCoalescer: Sendable {
     var openWindows: Int { open.withLock { $0.count } }
 
     private func closeLater(_ key: Key) {
-        let nanoseconds = window.components.seconds * 1_000_000_000 + window.components.attoseconds / 1_000_000_000
-        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { [self] in
+        queue.asyncAfter(deadline: .now() + window.seconds) { [self] in
             let waiting = open.withLock { open -> TableChange? in
                 guard let held = open[key], let change = held else {
                     open[key] = nil

@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import HTTPServer
+import Limits
 import Parsing
 
 /// One Realtime socket's side of the Phoenix channel protocol, on its event loop: heartbeats, joins with their
@@ -20,20 +21,19 @@ final class RealtimeSocket: WebSocketHandler {
     /// The socket's `apikey`: a channel's token when its join sends none (Supabase's tenant token).
     private let key: String
     private var channels: [String: Joined] = [:]
-    /// The message budget: tokens left and when they were last refilled.
-    private var allowance: Double
-    private var refilled = ContinuousClock.now
+    /// The message budget (``RealtimeSettings/messagesPerSecond``, a burst of ``RealtimeSettings/messageBurst``).
+    private var budget: TokenBucket
 
     init(server: RealtimeServer, socket: WebSocket, version: PhoenixVersion, key: String) {
         self.server = server
         self.socket = socket
         self.version = version
         self.key = key
-        allowance = server.settings.messageBurst
+        budget = TokenBucket(ratePerSecond: server.settings.messagesPerSecond, capacity: server.settings.messageBurst, now: Self.seconds())
     }
 
     func received(_ message: WebSocketMessage, on socket: WebSocket) {
-        guard admit() else {
+        guard budget.take(now: Self.seconds()) else {
             socket.close(.policyViolation, reason: "too many messages")
             return
         }
@@ -90,7 +90,7 @@ final class RealtimeSocket: WebSocketHandler {
         let token = message.payload["access_token"]?.string ?? message.payload["user_token"]?.string
         let used = token.flatMap { $0.hasPrefix("sb_") ? nil : $0 } ?? key
         let expires: Int64?
-        switch used == key ? RealtimeToken.valid(expires: nil) : server.access.check(token: used) {
+        switch judge(used) {
         case .refused(let problem): return refuseJoin(message, .token(problem))
         case .valid(let until): expires = until
         }
@@ -143,7 +143,7 @@ final class RealtimeSocket: WebSocketHandler {
         guard var joined = channels[message.topic], let token = message.payload["access_token"]?.string,
             !token.hasPrefix("sb_"), token != joined.token
         else { return }
-        switch token == key ? RealtimeToken.valid(expires: nil) : server.access.check(token: token) {
+        switch judge(token) {
         case .valid(let expires):
             joined.token = token
             joined.expires = expires
@@ -213,15 +213,13 @@ final class RealtimeSocket: WebSocketHandler {
         RealtimeHub.Key(socket: ObjectIdentifier(self), topic: topic)
     }
 
-    /// One message's worth of the socket's budget (refilled at ``RealtimeSettings/messagesPerSecond``).
-    private func admit() -> Bool {
-        let now = ContinuousClock.now
-        let elapsed = now - refilled
-        refilled = now
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        allowance = min(server.settings.messageBurst, allowance + seconds * server.settings.messagesPerSecond)
-        guard allowance >= 1 else { return false }
-        allowance -= 1
-        return true
+    /// Seconds on the monotonic clock, for the budget.
+    private static func seconds() -> Double {
+        Double(MonotonicClock.now()) / 1e9
+    }
+
+    /// What `token` is worth: the socket's own `apikey` was verified at the upgrade.
+    private func judge(_ token: String) -> RealtimeToken {
+        token == key ? .valid(expires: nil) : server.access.check(token: token)
     }
 }

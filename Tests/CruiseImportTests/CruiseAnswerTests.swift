@@ -2,8 +2,8 @@ import CruiseImport
 import Foundation
 import XCTest
 
-/// Gemini's answer envelope and the cruise it carries, as the recorded shapes have them (../shared/fixtures/gemini):
-/// read strictly, checked, repaired in nothing.
+/// Gemini's answer envelope and the cruise it carries, in the shapes Google's generateContent documentation gives
+/// (an answer, a blocked prompt, a stop before the end, the error envelope): read strictly, checked, repaired in nothing.
 final class CruiseAnswerTests: XCTestCase {
     private func answer(_ text: String) -> String {
         let escaped = text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
