@@ -71,14 +71,8 @@ public final class UpstreamGate<Key: Hashable & Sendable, Client: Hashable & Sen
     private static func attempt(
         _ limits: UpstreamLimits<Client>, _ clients: [Client], _ work: @escaping @Sendable () async -> Value
     ) async -> Attempt {
-        var waited = 0.0
-        while true {
-            guard let refused = limits.admit(clients) else { return .answered(await work()) }
-            guard await limits.waitForTurn(after: refused, clients: clients, waited: waited) else {
-                return .refused(refused, spentBy: refused.refusal == .clientShare ? refused.by.map { clients[$0] } : nil)
-            }
-            waited += refused.retryAfter
-        }
+        guard let refused = await limits.admitWaiting(clients) else { return .answered(await work()) }
+        return .refused(refused, spentBy: refused.refusal == .clientShare ? refused.by.map { clients[$0] } : nil)
     }
 
     /// The same for one client (`nil`: only the shared budget counts).

@@ -131,6 +131,17 @@ public final class UpstreamLimits<Client: Hashable & Sendable>: Sendable {
         return true
     }
 
+    /// ``admit(_:)``, waiting for the turn while ``waitForTurn(after:clients:waited:)`` allows: `nil` when a call may
+    /// start now (its tokens taken), else the refusal that stands.
+    public func admitWaiting(_ clients: [Client]) async -> Refused? {
+        var waited = 0.0
+        while let refused = admit(clients) {
+            guard await waitForTurn(after: refused, clients: clients, waited: waited) else { return refused }
+            waited += refused.retryAfter
+        }
+        return nil
+    }
+
     /// Counts a request of `clients` (narrowest first) under way to the upstream; false (and nothing counted) when
     /// one of them already has as many as it may (``Waiting/requestsPerClient`` for the narrowest, four times as
     /// many for the networks around it). Each true is followed by ``finished(_:)``.

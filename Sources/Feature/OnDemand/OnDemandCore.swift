@@ -185,23 +185,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
 
     /// The refusal of ``admission(for:client:now:)`` for a request that joins nothing; `nil`: let it through.
     private func refusal(for key: Source.Key, client: Spender?, now: Date) -> Outcome? {
-        guard let client else { return nil }
-        let groups = client.groups
-        let refused: OnDemandUnavailable
-        let counted: (reason: String, group: ClientGroup.Kind)
-        if let early = upstream.limits.precheck(groups) {
-            let kind = groups[early.by ?? 0].kind
-            refused = OnDemandUnavailable(decided: .limits(early.refusal), upstream: upstream.name, retryAfter: RetryAfter.seconds(early.retryAfter))
-            counted = (early.refusal.rawValue, kind)
-        } else if let quota = upstream.quota, let spent = quota.spentGroup(groups, units: source.units(key), now: now) {
-            let kind = groups[spent.index].kind
-            refused = OnDemandUnavailable(decided: .dailyShare(kind), upstream: upstream.name, retryAfter: RetryAfter.seconds(Double(spent.retryAfter)))
-            counted = ("daily_share", kind)
-        } else {
-            return nil
-        }
+        guard let client, let refused = upstream.refusalBeforeWork(client.groups, units: source.units(key), now: now) else { return nil }
         misses?.increment()
-        upstream.refusals.count(counted.reason, group: counted.group)
         if let held = data.peek(key), source.mayServeStale(held.value, now: now) {
             return .answer(remember(held.value, fetchedAt: held.fetchedAt, staleBecause: refused, key: key, now: now))
         }
@@ -230,11 +215,10 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         // NAT are answered by one call.
         defer { withExtendedLifetime(held) {} }
         guard let groups = client?.groups, !held.joins else { return await body() }
-        guard upstream.limits.start(groups) else {
+        if let busy = upstream.start(groups) {
             misses?.increment()
             unavailableAnswers?.increment()
-            upstream.refusals.count(UpstreamRefusal.concurrency.rawValue, group: groups[upstream.limits.busiest(groups) ?? 0].kind)
-            return refused(.unavailable(OnDemandUnavailable(decided: .limits(.concurrency), upstream: upstream.name, retryAfter: 1)))
+            return refused(.unavailable(busy))
         }
         defer { upstream.limits.finished(groups) }
         return await body()
@@ -272,7 +256,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         let outcome = await gate.call(key, clients: groups) { [self] in
             // A call for this key may have landed between our look at memory and this one starting.
             if let held = data.peek(key), !held.stale, now < held.until { return .value(held.value, fetchedAt: held.fetchedAt) }
-            if let quota = upstream.quota, let spent = await take(quota, key: key, groups: groups, popular: popular, now: now) {
+            if let quota = upstream.quota, let spent = await upstream.take(
+                quota, units: source.units(key), groups: groups, reserved: popular, retryAfterFailure: settings.retryAfterFailure, now: now)
+            {
                 return .failed(spent)
             }
             return await fetch(key, previous: previous, now: now)
@@ -283,10 +269,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         case .answered(.failed(let why)):
             return unavailable(why, last: last, key: key, now: now)
         case .refused(let refused):
-            let counted = upstream.refusals.refused(
-                refused.refusal, retryAfter: refused.retryAfter, group: refused.by.map { groups[$0].kind }, upstream: upstream.name)
-            let why = OnDemandUnavailable(counted.reason, retryAfter: counted.retryAfter, cause: counted.clientShare ? .clientShare : .upstream)
-            return unavailable(why, last: last, key: key, now: now)
+            return unavailable(upstream.unavailable(refused, groups: groups), last: last, key: key, now: now)
         }
     }
 
@@ -318,28 +301,6 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         }
         unavailableAnswers?.increment()
         return .unavailable(why)
-    }
-
-    /// The units of the upstream's daily quota a call for `key` costs; `nil` when taken, else why not.
-    private func take(_ quota: DailyQuota, key: Source.Key, groups: [ClientGroup], popular: Bool, now: Date) async -> OnDemandUnavailable? {
-        switch await quota.take(units: source.units(key), groups: groups, reserved: popular, now: now) {
-        case .granted:
-            return nil
-        case .spent(let retryAfter, let reserved):
-            upstream.refusals.count(reserved ? "reserve" : "daily_quota")
-            let why = reserved
-                ? "what is left of \(upstream.name)'s daily quota for this server is kept for answers many users ask for"
-                : "\(upstream.name)'s daily quota for this server is spent\(upstream.settings.resets)"
-            return OnDemandUnavailable(why, retryAfter: RetryAfter.seconds(Double(retryAfter)))
-        case .shareSpent(let index, let retryAfter):
-            upstream.refusals.count("daily_share", group: groups[index].kind)
-            return OnDemandUnavailable(
-                groups[index].kind.shareSpent(upstream: upstream.name), retryAfter: RetryAfter.seconds(Double(retryAfter)),
-                cause: .clientShare)
-        case .unknown:
-            upstream.refusals.count("quota_unknown")
-            return OnDemandUnavailable("\(upstream.name)'s daily quota could not be counted (the database did not answer)", retryAfter: settings.retryAfterFailure)
-        }
     }
 
     /// One upstream call (the caller holds a token and the quota's units): check, store, remember.
