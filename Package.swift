@@ -122,7 +122,7 @@ let package = Package(
         .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Limits", "Metrics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: Gemini's answer envelope and the cruise it carries, read and checked (no repair); the
         // service and its route come next (issue 57).
-        .target(name: "CruiseImport", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
+        .target(name: "CruiseImport", dependencies: ["Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -193,7 +193,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
+                "Alplakes", "AppAttest", "CruiseImport", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
                 "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres",
                 "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "WarningPush", "Weather", "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),

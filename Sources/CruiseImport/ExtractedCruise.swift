@@ -14,6 +14,10 @@ public struct ExtractedCruise: Equatable, Sendable {
         public var departureDate: String?
         public var departureTime: String?
         public var isSeaDay: Bool?
+        /// Where the port lies, when Pier's geocoder knows it (not the model's: it is never asked): members the app's
+        /// `ExtractedCruiseData` ignores, written `null` when unknown.
+        public var latitude: Double?
+        public var longitude: Double?
 
         public init(
             name: String, country: String? = nil, arrivalDate: String? = nil, arrivalTime: String? = nil, departureDate: String? = nil,
@@ -115,7 +119,13 @@ public struct ExtractedCruise: Equatable, Sendable {
         self.ports = ports
     }
 
-    /// ShipTrip's `ExtractedCruiseData` as JSON: every member present, `null` where unknown.
+    /// Nothing read: every member unknown and no port (the instructions' answer to a text that is no cruise booking).
+    public var isEmpty: Bool {
+        ports.isEmpty && [title, shippingLine, ship, startDate, endDate, cabinType, cabinNumber, bookingNumber].allSatisfy { $0 == nil }
+    }
+
+    /// ShipTrip's `ExtractedCruiseData` as JSON: every member present, `null` where unknown; each port's `latitude` and
+    /// `longitude` after its members.
     public var json: String {
         let quoted = { (text: String?) in text.map(JSONString.quote) ?? "null" }
         let values = [title, shippingLine, ship, startDate, endDate, cabinType, cabinNumber, bookingNumber]
@@ -123,7 +133,9 @@ public struct ExtractedCruise: Equatable, Sendable {
         let ports = ports.map { port in
             let texts = [port.name, port.country, port.arrivalDate, port.arrivalTime, port.departureDate, port.departureTime].map(quoted)
             let flag = port.isSeaDay.map { $0 ? "true" : "false" } ?? "null"
-            return "{" + zip(Self.portMembers, texts + [flag]).map { "\(JSONString.quote($0)):\($1)" }.joined(separator: ",") + "}"
+            let point = [port.latitude, port.longitude].map { $0.map { "\($0)" } ?? "null" }
+            return "{" + zip(Self.portMembers + ["latitude", "longitude"], texts + [flag] + point).map { "\(JSONString.quote($0)):\($1)" }
+                .joined(separator: ",") + "}"
         }
         members.append(#""ports":[\#(ports.joined(separator: ","))]"#)
         return "{" + members.joined(separator: ",") + "}"

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Alplakes
 import AppAttest
+import CruiseImport
 import Feature
 import LakeWeather
 import Lakes
@@ -30,6 +31,12 @@ enum Features {
         let push = try PushFeature(settings: try .init(reader), context: context)
         let lakes = LakesFeature(settings: try .init(reader), context: context)
         let weather = WeatherFeature(settings: try .init(reader), context: context, warnings: warnings)
+        // The cruise import places its ports with the places geocoder.
+        let places = PlacesFeature(settings: try .init(reader), context: context)
+        let locate: LocatePort? = places.service.map { service in
+            let locator = service.locator
+            return { name, country, client in await locator.coordinate(of: name, country: country, client: client) }
+        }
         return [
             ships,
             lakes,
@@ -40,7 +47,7 @@ enum Features {
             AlplakesFeature(settings: try .init(reader), context: context),
             SunFeature(),
             NSWDeparturesFeature(settings: try .init(reader), context: context),
-            PlacesFeature(settings: try .init(reader), context: context),
+            places,
             WikipediaFeature(settings: try .init(reader), context: context),
             try AppAttestFeature(settings: try .init(reader), context: context),
             push,
@@ -48,6 +55,7 @@ enum Features {
                 context: context, push: push.engine, places: weather.places,
                 app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS")),
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
+            CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
         ]
     }
 
@@ -55,7 +63,7 @@ enum Features {
     static let types: [any Feature.Type] = [
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
-        PushFeature.self, WarningPushFeature.self, NextWaveFeature.self,
+        PushFeature.self, WarningPushFeature.self, NextWaveFeature.self, CruiseImportFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

@@ -12,6 +12,16 @@ public struct GeocodeKey: SharedAnswerKey {
     public var storageKey: String { "\(lang);\(text)" }
     public var description: String { storageKey }
 
+    /// A search for `text` in `lang` made by Pier itself (a port of a cruise), normalised as a query's; `nil` when blank or
+    /// too long.
+    public init?(text: String, lang: String) {
+        guard let normalised = try? QueryText.normalised(text, parameter: "text", maximumLength: Self.maximumLength, example: ""),
+            let lang = try? PlacesQuery.lang(lang)
+        else { return nil }
+        self.text = normalised.lowercased()
+        self.lang = lang
+    }
+
     /// `text` and `lang` from `/v1/geocode`'s query (`apiKey` is accepted and ignored).
     public init(_ query: QueryParameters) throws {
         text = try QueryText.normalised(

@@ -80,6 +80,9 @@ public final class PlacesService: Sendable {
         return .refused("Geoapify refused this request" + (message.isEmpty ? "" : ": \(message)"))
     }
 
+    /// Where named places lie, for other features (``PlaceLocator``).
+    public var locator: PlaceLocator { PlaceLocator(geocode: geocode) }
+
     public func load() async throws {
         try await places.load()
         try await geocode.load()

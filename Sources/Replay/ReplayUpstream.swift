@@ -45,8 +45,11 @@ public final class ReplayUpstream: Sendable {
         var router = Router()
         for (route, entries) in byRoute {
             // Upstreams send no CORS headers: the replay adds none either.
-            router.on(.get, route, access: .restricted) { request in
-                Self.answer(request, from: entries, matchers: matchers.value, moveToNow: moveToNow, now: Date())
+            // POST too: an upstream asked with a body (Gemini's generateContent) is matched by its path alone.
+            for method in [HTTPMethod.get, .post] {
+                router.on(method, route, access: .restricted) { request in
+                    Self.answer(request, from: entries, matchers: matchers.value, moveToNow: moveToNow, now: Date())
+                }
             }
         }
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1)

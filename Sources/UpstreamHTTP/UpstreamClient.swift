@@ -58,17 +58,33 @@ public final class UpstreamClient: Sendable {
     /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)`` unless its
     /// status is in `accepting` (for upstreams that explain errors in the body, like FMI's 400 ExceptionReport).
     public func get(_ url: String, headers: [String: String] = [:], accepting: Set<Int> = []) async throws(UpstreamError) -> UpstreamResponse {
+        try await send("GET", url, headers: headers, body: nil, accepting: accepting, capturing: true)
+    }
+
+    /// `POST url` with `body`, as ``get(_:headers:accepting:)``. `capturing` false: the exchange is never captured, not
+    /// even when a fetch fails (``UpstreamCapture``) — for a body that is a user's own text, which nothing may keep.
+    public func post(
+        _ url: String, body: [UInt8], headers: [String: String] = [:], accepting: Set<Int> = [], capturing: Bool = true
+    ) async throws(UpstreamError) -> UpstreamResponse {
+        try await send("POST", url, headers: headers, body: body, accepting: accepting, capturing: capturing)
+    }
+
+    private func send(
+        _ method: String, _ url: String, headers: [String: String], body: [UInt8]?, accepting: Set<Int>, capturing: Bool
+    ) async throws(UpstreamError) -> UpstreamResponse {
         guard let target = URL(string: configuration.route(url)), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host != nil
         else { throw .invalidURL(URLRedaction.redact(url)) }
         var request = URLRequest(url: target)
-        request.httpMethod = "GET"
+        request.httpMethod = method
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body { request.httpBody = Data(body) }
         let task = session.dataTask(with: request)
+        let capture = capturing ? UpstreamCapture.current : nil
         let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Errors and captures name the URL without its secrets.
-                transfers.begin(task, url: URLRedaction.redact(url), accepting: accepting, capture: UpstreamCapture.current, continuation: continuation)
+                transfers.begin(task, url: URLRedaction.redact(url), accepting: accepting, capture: capture, continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -148,7 +164,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     /// A redirect to another origin (scheme, host or port) is followed without the credentials the first request
-    /// carried (`Authorization`, `Cookie`, `Proxy-Authorization`): a key is for the upstream it was given to, not for
+    /// carried (`Authorization`, `Cookie`, `Proxy-Authorization`, Google's `x-goog-api-key`): a key is for the upstream it was given to, not for
     /// wherever that upstream points.
     static func withoutCredentials(_ request: URLRequest, unlessSameOriginAs original: URL?) -> URLRequest {
         guard let target = request.url, let original,
@@ -156,7 +172,7 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
                 || target.port != original.port
         else { return request }
         var stripped = request
-        for name in ["Authorization", "Cookie", "Proxy-Authorization"] { stripped.setValue(nil, forHTTPHeaderField: name) }
+        for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Goog-Api-Key"] { stripped.setValue(nil, forHTTPHeaderField: name) }
         return stripped
     }
 

@@ -43,6 +43,9 @@ public final class FixtureUpstream: Sendable {
         public var path: String
         public var query: [String: String]
         public var headers: [String: String]
+        /// `GET` or `POST` (an upstream asked with a body: Gemini).
+        public var method: String
+        public var body: [UInt8]
         var upstream: Upstream
     }
 
@@ -61,8 +64,10 @@ public final class FixtureUpstream: Sendable {
         for double in try Self.doubles() {
             doubles[double.upstream] = double
             for path in double.paths {
-                router.on(.get, path, access: .restricted) { request async in
-                    await holder.upstream?.answer(double, request) ?? .text("", status: .serviceUnavailable)
+                for method in [HTTPMethod.get, .post] {
+                    router.on(method, path, access: .restricted) { request async in
+                        await holder.upstream?.answer(double, request) ?? .text("", status: .serviceUnavailable)
+                    }
                 }
             }
         }
@@ -134,7 +139,7 @@ public final class FixtureUpstream: Sendable {
         for pair in http.query.pairs { query[pair.name] = pair.value }
         var headers: [String: String] = [:]
         for field in http.headers { headers[field.name] = field.value }
-        let request = Request(path: http.path, query: query, headers: headers, upstream: double.upstream)
+        let request = Request(path: http.path, query: query, headers: headers, method: http.method.rawValue, body: http.body, upstream: double.upstream)
         log.withLock { $0.append(request) }
 
         switch modes.withLock({ $0[double.upstream] }) ?? .normal {

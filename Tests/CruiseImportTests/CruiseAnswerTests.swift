@@ -29,7 +29,7 @@ final class CruiseAnswerTests: XCTestCase {
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(cruise.json.utf8)) as? [String: Any])
         XCTAssertEqual(Set(object.keys), ["title", "shippingLine", "ship", "startDate", "endDate", "cabinType", "cabinNumber", "bookingNumber", "ports"])
         let sea = try XCTUnwrap((object["ports"] as? [[String: Any]])?[1])
-        XCTAssertEqual(Set(sea.keys), ["name", "country", "arrivalDate", "arrivalTime", "departureDate", "departureTime", "isSeaDay"], "every member present")
+        XCTAssertEqual(Set(sea.keys), ["name", "country", "arrivalDate", "arrivalTime", "departureDate", "departureTime", "isSeaDay", "latitude", "longitude"], "every member present")
         XCTAssertTrue(sea["country"] is NSNull)
         XCTAssertEqual(object["bookingNumber"] as? String, "AB-4711")
     }

@@ -116,7 +116,7 @@ public final class OnDemandUpstream: Sendable {
     }
 
     /// `upstream`, `paused_s`, `budget` and, for an upstream with a daily quota, `quota`.
-    func health(_ report: UpstreamReport) -> UpstreamHealth {
+    public func health(_ report: UpstreamReport) -> UpstreamHealth {
         report.health(limits: limits, quota: quota, withQuota: settings.hasDailyQuota)
     }
 }

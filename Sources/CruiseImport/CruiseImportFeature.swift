@@ -1,0 +1,94 @@
+import Basics
+import Feature
+import Foundation
+import HTTPServer
+import Identity
+import Metrics
+import Replay
+
+/// ShipTrip's booking import as a service (`POST /v1/cruise-import`; source `cruise-import`): the pasted confirmation
+/// read by Gemini with the operator's key and Pier's instructions, checked, its ports placed — and nothing kept.
+/// Without `PIER_GEMINI_API_KEY` the route answers `503` and `/health` shows the source `disabled` (the demo replays a
+/// recorded answer to a made-up booking, key or not).
+public struct CruiseImportFeature: Feature {
+    public typealias Service = CruiseImportService
+
+    public var name: String { Service.source }
+
+    public struct Settings: Sendable {
+        /// `PIER_GEMINI_URL`: the API's base (`/models/{model}:generateContent` is appended).
+        public var url = GeminiClient.defaultURL
+        /// `PIER_GEMINI_MODEL`.
+        public var model = GeminiClient.defaultModel
+        /// `PIER_GEMINI_API_KEY` (or `_FILE`).
+        public var key: String?
+        public var service = Service.Settings()
+
+        public init() {}
+
+        public init(_ reader: SettingsReader) throws {
+            url = try reader.url("PIER_GEMINI_URL", default: url)
+            key = try reader.secret("PIER_GEMINI_API_KEY")
+            if let model = reader.string("PIER_GEMINI_MODEL") {
+                // A path segment: a model's name, nothing that could change the URL.
+                guard !model.isEmpty, model.count <= 100, model.unicodeScalars.allSatisfy({ $0.isASCII && (Self.modelCharacters.contains($0)) }) else {
+                    throw SettingsProblem.invalid(variable: "PIER_GEMINI_MODEL", value: model, expected: "a Gemini model name such as \(GeminiClient.defaultModel)")
+                }
+                self.model = model
+            }
+            service.upstream = try reader.upstream("PIER_GEMINI", perSecond: false, perDay: "PIER_GEMINI_REQUESTS_PER_DAY", default: service.upstream)
+        }
+
+        private static let modelCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.-_")
+    }
+
+    public static let path = "/v1/cruise-import"
+
+    public let service: Service?
+    private let spenders: Spenders
+    /// The outcome counters of a server without a key (its service counts its own).
+    private let unconfigured: [String: Counter]
+
+    /// - Parameter locate: where a port lies (Places' geocoder); `nil`: ports go without coordinates.
+    public init(settings: Settings, context: FeatureContext, locate: LocatePort?) {
+        let key = context.upstreamKey(settings.key)
+        context.board.register(Service.source, staleAfter: .seconds(86_400), onDemand: true, disabled: key == nil)
+        spenders = context.spenders
+        service = key.map { key in
+            Service(
+                gemini: GeminiClient(baseURL: settings.url, model: settings.model, key: key, client: context.upstream),
+                upstream: context.onDemandUpstream("Gemini", metric: "gemini", settings: settings.service.upstream),
+                settings: settings.service, locate: locate, board: context.board, metrics: context.metrics)
+        }
+        unconfigured = key == nil ? Service.outcomeCounters(context.metrics) : [:]
+    }
+
+    public func load() async throws { try await service?.load() }
+
+    /// `POST /v1/cruise-import` `{"text": "…"}`: `200` with ShipTrip's `ExtractedCruiseData` (every member present), or
+    /// `{"error"}` (``CruiseImportFailure/httpError``). The body is checked before anything else; never cached.
+    public func register(in router: inout Router) {
+        router.on(.post, Self.path) { [service, spenders, unconfigured] request async throws -> HTTPResponse in
+            let parsed: CruiseImportRequest
+            do throws(CruiseImportRequest.Problem) { parsed = try CruiseImportRequest(body: request.body) } catch {
+                let failure = CruiseImportFailure.badRequest(error.reason)
+                if let service { service.count(failure) } else { unconfigured[failure.outcome]?.increment() }
+                throw failure.httpError
+            }
+            guard let service else {
+                unconfigured[CruiseImportFailure.notConfigured.outcome]?.increment()
+                throw CruiseImportFailure.notConfigured.httpError
+            }
+            switch await service.importCruise(parsed, client: spenders.spender(of: request)) {
+            case .success(let cruise): return .json(Array(cruise.json.utf8), headers: ["Cache-Control": "no-store"])
+            case .failure(let failure): throw failure.httpError
+            }
+        }
+    }
+
+    public func healthDetails(for source: String) -> (any Encodable & Sendable)? {
+        source == Service.source ? service?.health() : nil
+    }
+
+    public var replay: [any ReplayMatcher] { [GeminiReplay()] }
+}

@@ -1,0 +1,104 @@
+import DatabaseTesting
+import Foundation
+import HTTPTesting
+import UpstreamTesting
+import XCTest
+
+/// `POST /v1/cruise-import` through the real binary against Gemini's double: the app's shape, the key only in its
+/// header, bad input costing no call, every answer of Gemini's said honestly, and the booking kept nowhere.
+final class CruiseImportEndToEndTests: EndToEndTestCase {
+    static let path = "/v1/cruise-import"
+    private var booking: String { String(decoding: (try? Fixtures.bytes("gemini", "booking-river-cruise.txt")) ?? [], as: UTF8.self) }
+
+    private func body(_ text: String) -> [UInt8] {
+        Array((try? JSONSerialization.data(withJSONObject: ["text": text])) ?? Data())
+    }
+
+    private func importing(_ pier: PierProcess, _ body: [UInt8], from client: String = "198.51.100.7", headers: [(String, String)] = []) throws -> RawResponse {
+        try RawClient(port: pier.port).request(
+            "POST", Self.path, headers: [("Content-Type", "application/json"), ("X-Forwarded-For", client)] + headers, body: body)
+    }
+
+    private func error(_ response: RawResponse) -> String? {
+        (try? JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])?["error"] as? String
+    }
+
+    private func gemini(_ extra: [String: String] = [:]) -> [String: String] {
+        [
+            "PIER_FETCH": "off", "PIER_GEMINI_API_KEY": "double-gemini-key", "PIER_GEMINI_CLIENT_SHARE": "1", "PIER_GEMINI_BURST": "100",
+            "PIER_GEMINI_REQUESTS_PER_MINUTE": "6000", "PIER_DAILY_SHARE_SUBSCRIBER": "0.9", "PIER_DAILY_SHARE_NETWORK": "0.9", "PIER_DAILY_RESERVE": "0",
+        ].merging(extra) { $1 }
+    }
+
+    func testWithoutAKeyTheImportSaysSoAndBadInputIsStillNamed() throws {
+        let pier = try startPier(["PIER_FETCH": "off"])
+        let refused = try importing(pier, body(booking))
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(error(refused), "the cruise import is not configured on this server (no Gemini key)")
+        XCTAssertEqual(refused.header("Retry-After"), "3600")
+        XCTAssertEqual(try importing(pier, Array("{}".utf8)).status, 400)
+        let health = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any])
+        XCTAssertEqual(((health["sources"] as? [String: Any])?["cruise-import"] as? [String: Any])?["status"] as? String, "disabled")
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="not_configured"} 1"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="bad_request"} 1"#), metrics)
+        XCTAssertEqual(upstream.requests(.gemini).count, 0)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testABookingIsTheAppsCruiseWithItsPortsPlacedAndNothingIsKept() throws {
+        let captures = FileManager.default.temporaryDirectory.appendingPathComponent("pier-cruise-captures-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: captures) }
+        let pier = try startPier(gemini([
+            "LOG_LEVEL": "debug", "PIER_SAVE_SUSPECT_DIR": captures.path, "PIER_GEOAPIFY_KEY": "geoapify-key", "PIER_GEOAPIFY_CLIENT_SHARE": "1",
+        ]))
+        let response = try importing(pier, body(booking))
+        XCTAssertEqual(response.status, 200, response.bodyText)
+        XCTAssertEqual(response.header("Cache-Control"), "no-store")
+        let cruise = try JSONDecoder().decode(AppCruise.self, from: Data(response.body))
+        XCTAssertEqual(cruise.ship, "MS Donauperle")
+        XCTAssertEqual(cruise.bookingNumber, "BF-2027-0815")
+        XCTAssertEqual(cruise.ports?.map(\.name), ["Passau", "Regensburg", "Kelheim", "Nürnberg"])
+        // Every member present; Nürnberg placed by the geocoder (the double knows no other town), the rest null.
+        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any])
+        XCTAssertEqual(object.count, 9)
+        let ports = try XCTUnwrap(object["ports"] as? [[String: Any]])
+        XCTAssertTrue(ports[0]["arrivalDate"] is NSNull)
+        XCTAssertTrue(ports[0]["latitude"] is NSNull)
+        XCTAssertEqual(try XCTUnwrap(ports[3]["latitude"] as? Double), 49.45, accuracy: 0.05)
+        XCTAssertEqual(try XCTUnwrap(ports[3]["longitude"] as? Double), 11.08, accuracy: 0.05)
+        XCTAssertEqual(upstream.requests(.geoapify).count, 4, "each port asked once")
+        // The key only in its header; Pier's instructions, the schema and the text in the body.
+        let asked = try XCTUnwrap(upstream.requests(.gemini).first)
+        XCTAssertEqual(asked.method, "POST")
+        XCTAssertEqual(asked.path, "/v1beta/models/gemini-3.5-flash-lite:generateContent")
+        XCTAssertTrue(asked.query.isEmpty)
+        XCTAssertEqual(asked.headers.first { $0.key.lowercased() == "x-goog-api-key" }?.value, "double-gemini-key")
+        let sent = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(asked.body)) as? [String: Any])
+        let config = try XCTUnwrap(sent["generationConfig"] as? [String: Any])
+        XCTAssertEqual(config["responseMimeType"] as? String, "application/json")
+        XCTAssertNotNil(config["responseSchema"] as? [String: Any])
+        XCTAssertTrue(String(decoding: asked.body, as: UTF8.self).contains("BF-2027-0815"))
+        // A second import of the same ports asks the geocoder nothing more.
+        XCTAssertEqual(try importing(pier, body(booking)).status, 200)
+        XCTAssertEqual(upstream.requests(.geoapify).count, 4)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="imported"} 2"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_gemini_tokens_total{kind="prompt"} 2620"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_upstream_requests_total{upstream="gemini"} 2"#), metrics)
+        let health = try RawClient.request(port: pier.port, "/health").bodyText
+        XCTAssertEqual(pier.stop(), 0)
+        // Nothing of the booking (its number, the traveller's name) or the key anywhere: logs at debug, captures, /health,
+        // /metrics, any table.
+        let bin = ProcessInfo.processInfo.environment["PIER_PG_BINDIR"] ?? "/usr/lib/postgresql/15/bin"
+        let dump = try ChildProcess.run(bin + "/pg_dump", ["--data-only", database.childURL])
+        XCTAssertEqual(dump.status, 0, dump.output)
+        let captured = (try? FileManager.default.subpathsOfDirectory(atPath: captures.path)) ?? []
+        let capturedText = try captured.map { String(decoding: try Data(contentsOf: captures.appendingPathComponent($0)), as: UTF8.self) }
+        for secret in ["BF-2027-0815", "Muster", "Donauperle", "double-gemini-key"] {
+            for (name, text) in [("logs", pier.standardOutput()), ("health", health), ("metrics", metrics), ("database", dump.output)] + capturedText.map({ ("capture", $0) }) {
+                XCTAssertFalse(text.contains(secret), "\(secret) in \(name)")
+            }
+        }
+    }
+}
