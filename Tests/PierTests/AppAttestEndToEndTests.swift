@@ -307,6 +307,26 @@ final class AppAttestEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    func testACruiseImportIsAttestedDevicesOnlyUnderRequire() throws {
+        let created = try command(["debug-token", "create", "ci-imports"])
+        let debugToken = try XCTUnwrap(created.output.split(separator: "\n").last.map(String.init))
+        let pier = try startAttesting("require", ["PIER_APP_ATTEST_DEBUG": "on", "PIER_GEMINI_API_KEY": "double-gemini-key", "PIER_GEMINI_CLIENT_SHARE": "1"])
+        func importing(token: String?) throws -> RawResponse {
+            var headers = [("Content-Type", "application/json")]
+            if let token { headers.append(("X-Pier-App-Token", token)) }
+            return try RawClient(port: pier.port).request("POST", "/v1/cruise-import", headers: headers, body: Array(#"{"text":"Kreuzfahrt ab Kiel"}"#.utf8))
+        }
+        let tokenless = try importing(token: nil)
+        XCTAssertEqual(tokenless.status, 401, tokenless.bodyText)
+        XCTAssertEqual(tokenless.header("WWW-Authenticate"), "Pier-App-Token")
+        XCTAssertEqual(upstream.requests(.gemini).count, 0, "refused before any call")
+        let token = try XCTUnwrap(try post(pier, "/v1/app-attest/debug", ["debugToken": debugToken]).json["token"] as? String)
+        let attested = try importing(token: token)
+        XCTAssertEqual(attested.status, 200, attested.bodyText)
+        XCTAssertEqual(upstream.requests(.gemini).count, 1)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testMonitorCountsWhatRequireWouldRefuseAndRefusesNothing() throws {
         let pier = try startAttesting("monitor")
         XCTAssertEqual(try places(pier, 0).status, 200)

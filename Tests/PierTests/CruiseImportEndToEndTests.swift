@@ -101,4 +101,101 @@ final class CruiseImportEndToEndTests: EndToEndTestCase {
             }
         }
     }
+
+    func testBadInputIsRefusedBeforeAnyCallAndCharactersAreCountedNotBytes() throws {
+        let pier = try startPier(gemini())
+        let refusals: [([UInt8], String)] = [
+            (Array("not json".utf8), #"the body is not JSON: send {"text": "…"}"#), (Array("[1]".utf8), #"the body is not an object: send {"text": "…"}"#),
+            (Array("{}".utf8), "text is required"), (Array(#"{"text": 7}"#.utf8), "text must be a string"), (body(" \n\t "), "text is empty"),
+            (body(String(repeating: "ä", count: 20_001)), "text is longer than 20000 characters"),
+        ]
+        for (sent, said) in refusals {
+            let response = try importing(pier, sent)
+            XCTAssertEqual(response.status, 400, response.bodyText)
+            XCTAssertEqual(error(response), said)
+        }
+        XCTAssertEqual(upstream.requests(.gemini).count, 0, "no call for bad input")
+        // 20,000 umlauts are 40,000 bytes and within the bound.
+        XCTAssertEqual(try importing(pier, body(String(repeating: "ä", count: 20_000))).status, 200)
+        XCTAssertEqual(upstream.requests(.gemini).count, 1)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testGeminisAnswersAndErrorsAreSaidHonestly() throws {
+        let pier = try startPier(gemini())
+        let cases: [(FixtureUpstream.Mode, Int, String)] = [
+            (.variant("fenced"), 502, "Gemini's answer is not a valid cruise: the model's answer is not JSON"),
+            (.variant("impossible-dates"), 502, "Gemini's answer is not a valid cruise: startDate is not a date (YYYY-MM-DD): 2027-02-30"),
+            (.variant("max-tokens"), 502, "Gemini's answer is not a valid cruise: the model stopped before the end of its answer (stopped: MAX_TOKENS)"),
+            (.variant("no-cruise"), 422, "no cruise booking was found in the text"),
+            (.variant("blocked"), 422, "Gemini declined to read this text (prompt blocked: SAFETY)"),
+            (.status(503), 503, "Gemini failed (HTTP 503 UNAVAILABLE)"),
+            (.garbage, 502, "Gemini's answer is not a valid cruise: Gemini sent an answer Pier could not read"),
+        ]
+        for (mode, status, said) in cases {
+            upstream.set(.gemini, mode)
+            let response = try importing(pier, body(booking))
+            XCTAssertEqual(response.status, status, "\(mode): \(response.bodyText)")
+            XCTAssertTrue(error(response)?.hasPrefix(said) == true, "\(mode): \(response.bodyText)")
+            if status == 503 { XCTAssertEqual(response.header("Retry-After"), "30") }
+        }
+        XCTAssertEqual(upstream.requests(.gemini).count, cases.count, "none of them paused calls")
+        // Google's 429 pauses calls for its RetryInfo delay: the next import is refused without one.
+        upstream.set(.gemini, .status(429))
+        for _ in 0..<2 {
+            let limited = try importing(pier, body(booking))
+            XCTAssertEqual(limited.status, 503, limited.bodyText)
+            XCTAssertLessThanOrEqual(Int(limited.header("Retry-After") ?? "") ?? 0, 37)
+            XCTAssertGreaterThanOrEqual(Int(limited.header("Retry-After") ?? "") ?? 0, 36)
+        }
+        XCTAssertEqual(upstream.requests(.gemini).count, cases.count + 1)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        for (outcome, count) in [("invalid_answer", 4), ("no_cruise", 1), ("declined", 1), ("unavailable", 3)] {
+            XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="\#(outcome)"} \#(count)"#), "\(outcome): \(metrics)")
+        }
+        XCTAssertTrue(metrics.contains(#"pier_upstream_refusals_total{upstream="gemini",reason="paused"} 1"#), metrics)
+        let health = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try RawClient.request(port: pier.port, "/health").body)) as? [String: Any])
+        let source = try XCTUnwrap((health["sources"] as? [String: Any])?["cruise-import"] as? [String: Any])
+        XCTAssertEqual(source["last_error"] as? String, "HTTP 429 RESOURCE_EXHAUSTED (pausing 37 s)")
+        XCTAssertGreaterThan(source["paused_s"] as? Int ?? 0, 30)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
+    func testAnOperatorsMistakeIsLoggedForThemAndAnsweredAsUnavailable() throws {
+        for (mode, key, advice) in [
+            (FixtureUpstream.Mode.variant("failed-precondition"), "double-gemini-key", "needs billing"),
+            (.normal, "a-wrong-key", "check PIER_GEMINI_API_KEY"), (.status(404), "double-gemini-key", "PIER_GEMINI_MODEL"),
+        ] {
+            upstream.set(.gemini, mode)
+            let pier = try startPier(gemini(["PIER_GEMINI_API_KEY": key, "LOG_LEVEL": "info"]))
+            let response = try importing(pier, body(booking))
+            XCTAssertEqual(response.status, 503, response.bodyText)
+            XCTAssertEqual(response.header("Retry-After"), "600")
+            XCTAssertEqual(try importing(pier, body(booking)).status, 503)
+            XCTAssertEqual(pier.stop(), 0)
+            XCTAssertTrue(pier.standardOutput().contains(advice), pier.standardOutput())
+            XCTAssertFalse(pier.standardOutput().contains(key), "the key is never logged")
+        }
+        XCTAssertEqual(upstream.requests(.gemini).count, 3, "one call each: the refusal paused the rest")
+    }
+
+    func testATimeoutIsUnavailableAndEachClientSpendsItsOwnShareOfTheDay() throws {
+        let pier = try startPier(gemini(["PIER_GEMINI_REQUESTS_PER_DAY": "20", "PIER_DAILY_SHARE_SUBSCRIBER": "0.05", "PIER_DAILY_SHARE_NETWORK": "0.5"]))
+        upstream.set(.gemini, .hang)
+        let slow = try importing(pier, body(booking), from: "198.51.100.20")
+        XCTAssertEqual(slow.status, 503, slow.bodyText)
+        XCTAssertEqual(error(slow), "Gemini did not answer in time")
+        upstream.set(.gemini, .normal)
+        // One import a day for an address (5 % of 20); the next is this client's doing (429), another address goes on.
+        XCTAssertEqual(try importing(pier, body(booking), from: "198.51.100.7").status, 200)
+        let again = try importing(pier, body(booking), from: "198.51.100.7")
+        XCTAssertEqual(again.status, 429, again.bodyText)
+        XCTAssertNotNil(again.header("Retry-After"))
+        XCTAssertEqual(try importing(pier, body(booking), from: "203.0.113.9").status, 200)
+        XCTAssertEqual(upstream.requests(.gemini).count, 3)
+        let metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
+        XCTAssertTrue(metrics.contains(#"pier_upstream_quota_used{upstream="gemini"} 3"#), metrics)
+        XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="refused"} 1"#), metrics)
+        XCTAssertEqual(pier.stop(), 0)
+    }
 }

@@ -118,6 +118,13 @@ final class DemoAndCaptureTests: EndToEndTestCase {
         let lakeList = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(temperatures.body)) as? [String: Any])?["lakes"] as? [[String: Any]])
         XCTAssertTrue(lakeList.allSatisfy { (($0["forecast"] as? [Any])?.count ?? 0) >= 14 }, "48 hours of forecast from now")
         XCTAssertEqual(try RawClient.request(port: pier.port, "/v1/sun?lat=47.37&lon=8.54").status, 200)
+        // ShipTrip's import: the made-up booking's recorded answer, offline, its ports placed by the recorded geocoder.
+        let imported = try RawClient(port: pier.port).request(
+            "POST", "/v1/cruise-import", headers: [("Content-Type", "application/json")], body: Array(#"{"text":"Buchungsbestätigung MS Donauperle"}"#.utf8))
+        XCTAssertEqual(imported.status, 200, imported.bodyText)
+        XCTAssertEqual(imported.header("X-Pier-Demo"), "true")
+        let ports = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(imported.body)) as? [String: Any])?["ports"] as? [[String: Any]])
+        XCTAssertEqual(ports.compactMap { $0["latitude"] as? Double }, [48.5667, 49.0134, 48.917, 49.4539])
 
         // Sydney departures (no key in the demo): the recorded stops moved to now; any other stop is unknown.
         let departures = try RawClient.request(port: pier.port, "/v1/nsw/departures?stop=G203519&mode=bus")
