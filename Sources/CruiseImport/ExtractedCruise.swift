@@ -67,7 +67,7 @@ public struct ExtractedCruise: Equatable, Sendable {
         func string(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
             guard let node, !node.isNull else { return nil }
             guard let value = node.string else { throw Invalid(reason: "\(name) is not a string") }
-            guard value.count <= Self.maximumCharacters else { throw Invalid(reason: "\(name) is longer than \(Self.maximumCharacters) characters") }
+            guard value.unicodeScalars.count <= Self.maximumCharacters else { throw Invalid(reason: "\(name) is longer than \(Self.maximumCharacters) characters") }
             let trimmed = value.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed()
             return trimmed.isEmpty ? nil : String(trimmed)
         }

@@ -88,6 +88,15 @@ final class CruiseRequestTests: XCTestCase {
         }
         // 20,000 umlauts are 40,000 bytes and still within the bound: it counts characters.
         XCTAssertEqual(try CruiseImportRequest(body: Array(#"{"text":"\#(String(repeating: "ä", count: 20_000))"}"#.utf8)).text.count, 20_000)
+        // Escaped, an emoji is 12 bytes of JSON: 20,000 of them (240,000 bytes) are still 20,000 characters.
+        let emoji = String(repeating: #"\ud83d\udea2"#, count: 20_000)
+        XCTAssertEqual(try CruiseImportRequest(body: Array(#"{"text":"\#(emoji)"}"#.utf8)).text.unicodeScalars.count, 20_000)
+        XCTAssertThrowsError(try CruiseImportRequest(body: Array(#"{"text":"\#(emoji)\#(String(repeating: " ", count: 2000))"}"#.utf8))) { error in
+            XCTAssertEqual((error as? CruiseImportRequest.Problem)?.reason.hasPrefix("the body is larger than 241024 bytes"), true, "\(error)")
+        }
+        // A letter and a combining mark are two characters, as JSON Schema's maxLength counts them.
+        let combining = String(repeating: "a\u{0308}", count: 10_001)
+        XCTAssertThrowsError(try CruiseImportRequest(body: Array(#"{"text":"\#(combining)"}"#.utf8)))
     }
 
     func testTheRequestAsksForStructuredOutputInTheAppsShape() throws {
