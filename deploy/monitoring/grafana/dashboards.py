@@ -210,6 +210,16 @@ def upstreams():
             [(rate("pier_weather_answers_total", "provenance"), "{{provenance}}")], unit="reqps")
     b.panel("timeseries", "Fetch runs by outcome", "The scheduled fetches' runs in the last hour by source and outcome (ok, suspect, failed).",
             [(f"sum by (source, outcome) (increase(pier_fetch_runs_total{{{I}}}[1h]))", "{{source}} {{outcome}}")])
+    b.row("Cruise import (Gemini)")
+    b.panel("timeseries", "Cruise imports by outcome", "ShipTrip's imports in the last hour: imported, no_cruise, declined, invalid_answer (Gemini's answer "
+            "failed Pier's checks: a rising share means the model changed), refused (a client's share, a missing App Attest token), unavailable, "
+            "bad_request, not_configured.",
+            [(f"sum by (outcome) (increase(pier_cruise_imports_total{{{I}}}[1h]))", "{{outcome}}")], width=8)
+    b.panel("timeseries", "Gemini tokens", "Tokens spent by imports in the last hour (the prompt with the pasted text, the model's answer): what the bill follows.",
+            [(f"sum by (kind) (increase(pier_gemini_tokens_total{{{I}}}[1h]))", "{{kind}}")], width=8)
+    b.panel("stat", "Imports left today", "What is left of PIER_GEMINI_REQUESTS_PER_DAY (all replicas; Google's day ends at midnight Pacific time).",
+            [(f'max(pier_upstream_quota_left{{{I},upstream="gemini"}})', "left"), (f'max(pier_upstream_quota_limit{{{I},upstream="gemini"}})', "per day")],
+            width=8)
     return b
 
 
