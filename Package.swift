@@ -284,7 +284,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImport"], swiftSettings: strict),
+        .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],

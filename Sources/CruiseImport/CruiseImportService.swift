@@ -125,7 +125,7 @@ public final class CruiseImportService: Sendable {
             report.answered()
             var cruise: ExtractedCruise
             do { cruise = try ExtractedCruise(modelJSON: text) } catch {
-                logger.warning("Gemini's answer is not a valid cruise", metadata: ["why": "\(error.reason)"])
+                logger.warning("Gemini's answer is not a valid cruise", metadata: ["why": "\(error.state)"])
                 return .failure(.invalidAnswer(error.reason))
             }
             if cruise.isEmpty { return .failure(.noCruise) }

@@ -48,9 +48,19 @@ public struct ExtractedCruise: Equatable, Sendable {
     /// A string member has at most this many characters.
     public static let maximumCharacters = 200
 
-    /// Why the model's answer is not a cruise (a `502` names it).
+    /// Why the model's answer is not a cruise (a `502` names it): `reason` for the one who sent the text, with the value
+    /// that failed (at most 20 characters of it); `state` without it, for the logs — the model's value came from a user's
+    /// booking.
     public struct Invalid: Error, Equatable, Sendable, CustomStringConvertible {
-        public var reason: String
+        public var state: String
+        public var value: String?
+
+        public init(reason: String, value: String? = nil) {
+            state = reason
+            self.value = value.map { String($0.prefix(20)) }
+        }
+
+        public var reason: String { value.map { "\(state): \($0)" } ?? state }
         public var description: String { reason }
     }
 
@@ -73,7 +83,7 @@ public struct ExtractedCruise: Equatable, Sendable {
         }
         func date(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
             guard let value = try string(node, name) else { return nil }
-            guard CalendarDate(value) != nil else { throw Invalid(reason: "\(name) is not a date (YYYY-MM-DD): \(value.prefix(20))") }
+            guard CalendarDate(value) != nil else { throw Invalid(reason: "\(name) is not a date (YYYY-MM-DD)", value: value) }
             return value
         }
         func time(_ node: JSONNode?, _ name: String) throws(Invalid) -> String? {
@@ -82,7 +92,7 @@ public struct ExtractedCruise: Equatable, Sendable {
             let isDigit = { (byte: UInt8) in byte >= 0x30 && byte <= 0x39 }
             guard digits.count == 5, digits[2] == UInt8(ascii: ":"), isDigit(digits[0]), isDigit(digits[1]), isDigit(digits[3]), isDigit(digits[4]),
                 let hour = Int(value.prefix(2)), let minute = Int(value.suffix(2)), hour < 24, minute < 60
-            else { throw Invalid(reason: "\(name) is not a time (HH:MM): \(value.prefix(20))") }
+            else { throw Invalid(reason: "\(name) is not a time (HH:MM)", value: value) }
             return value
         }
         title = try string(root["title"], "title")

@@ -204,4 +204,45 @@ final class OnDemandCoreTests: XCTestCase {
         XCTAssertEqual(source.calls.load(ordering: .relaxed), 0, "no upstream call")
         XCTAssertEqual(counted.load(ordering: .relaxed), 1, "the refusal counted once")
     }
+
+    /// An answer kept for nobody spends by the same rule: the client's share (`429`), everyone's budget (`503`), the
+    /// client's requests at once, the credential (`401`) — each before the call, said as the core says it.
+    func testSpendingWithoutKeepingFollowsTheSameRule() async throws {
+        let clock = Clock()
+        var settings = OnDemandUpstream.Settings(budget: .init(ratePerMinute: 1, burst: 4, clientShare: 0.25))
+        settings.waiting = UpstreamLimits<ClientGroup>.Waiting(maxWait: 0, waitingPerClient: 4, requestsPerClient: 1)
+        let upstream = OnDemandUpstream(name: "Gemini", metric: "test", settings: settings, quota: nil, clock: { clock.now }, metrics: nil)
+        let greedy = Spender(try XCTUnwrap(IPAddress("198.51.100.7")))
+        let calls = Atomic<Int>(0)
+        let call: @Sendable () async -> Int = { calls.add(1, ordering: .relaxed).newValue }
+        guard case .success(1) = await upstream.spend(for: greedy, retryAfterFailure: 30, call) else { return XCTFail("its one call") }
+        guard case .failure(let share) = await upstream.spend(for: greedy, retryAfterFailure: 30, call) else { return XCTFail("its share is spent") }
+        XCTAssertEqual(share.cause, .clientShare)
+        XCTAssertEqual(share.reason, "this client has used its share of the request budget for Gemini")
+        XCTAssertEqual(share.httpError().response.status.code, 429)
+
+        // While a client's one request at once is under way, its next is refused before any work (a budget it does not reach).
+        var roomy = settings
+        roomy.budget = .init(ratePerMinute: 600, burst: 100, clientShare: 1)
+        let generous = OnDemandUpstream(name: "Gemini", metric: "test", settings: roomy, quota: nil, clock: { clock.now }, metrics: nil)
+        let patient = Spender(try XCTUnwrap(IPAddress("203.0.113.9")))
+        let started = Atomic<Bool>(false)
+        let release = Atomic<Bool>(false)
+        async let first = generous.spend(for: patient, retryAfterFailure: 30) { () async -> Int in
+            started.store(true, ordering: .relaxed)
+            while !release.load(ordering: .relaxed) { try? await Task.sleep(for: .milliseconds(5)) }
+            return 7
+        }
+        while !started.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
+        guard case .failure(let busy) = await generous.spend(for: patient, retryAfterFailure: 30, call) else { return XCTFail("one at once") }
+        XCTAssertEqual(busy.reason, "this client has too many requests waiting for Gemini at once")
+        release.store(true, ordering: .relaxed)
+        guard case .success(7) = await first else { return XCTFail("the first went on") }
+
+        // A spender without the credential the operator requires: 401 at once, no call, nothing else asked.
+        let tokenless = Spender(address: try XCTUnwrap(IPAddress("192.0.2.1")), groups: [], refusal: Spender.Refusal("an App Attest token is required"))
+        guard case .failure(let credential) = await upstream.spend(for: tokenless, retryAfterFailure: 30, call) else { return XCTFail("refused") }
+        XCTAssertEqual(credential.httpError().response.status.code, 401)
+        XCTAssertEqual(calls.load(ordering: .relaxed), 1, "only the first call was made")
+    }
 }

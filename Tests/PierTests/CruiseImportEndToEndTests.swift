@@ -159,6 +159,9 @@ final class CruiseImportEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(source["last_error"] as? String, "HTTP 429 RESOURCE_EXHAUSTED (pausing 37 s)")
         XCTAssertGreaterThan(source["paused_s"] as? Int ?? 0, 30)
         XCTAssertEqual(pier.stop(), 0)
+        // The log says what failed, never the model's value (it came from the booking).
+        XCTAssertTrue(pier.standardOutput().contains("startDate is not a date (YYYY-MM-DD)"), pier.standardOutput())
+        XCTAssertFalse(pier.standardOutput().contains("2027-02-30"), pier.standardOutput())
     }
 
     func testAnOperatorsMistakeIsLoggedForThemAndAnsweredAsUnavailable() throws {
