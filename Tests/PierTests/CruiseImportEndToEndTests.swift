@@ -201,4 +201,15 @@ final class CruiseImportEndToEndTests: EndToEndTestCase {
         XCTAssertTrue(metrics.contains(#"pier_cruise_imports_total{outcome="refused"} 1"#), metrics)
         XCTAssertEqual(pier.stop(), 0)
     }
+
+    func testTheServersDaySpentIsEveryonesAndSaidAsSuch() throws {
+        let pier = try startPier(gemini(["PIER_GEMINI_REQUESTS_PER_DAY": "1"]))
+        XCTAssertEqual(try importing(pier, body(booking), from: "198.51.100.7").status, 200)
+        let spent = try importing(pier, body(booking), from: "203.0.113.9")
+        XCTAssertEqual(spent.status, 503, spent.bodyText)
+        XCTAssertEqual(error(spent), "Gemini's daily quota for this server is spent (it resets at midnight Pacific time, as Google's day does)")
+        XCTAssertGreaterThan(Int(spent.header("Retry-After") ?? "") ?? 0, 0)
+        XCTAssertEqual(upstream.requests(.gemini).count, 1)
+        XCTAssertEqual(pier.stop(), 0)
+    }
 }
