@@ -15,7 +15,8 @@ enum ChildProcess {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        // A Python child (the apps' flows in a module's Testing/ folder) writes no bytecode beside its sources.
+        process.environment = ProcessInfo.processInfo.environment.merging(["PYTHONDONTWRITEBYTECODE": "1"]) { $1 }.merging(environment) { $1 }
         process.standardOutput = handle
         process.standardError = handle
         // In a scratch folder: schemathesis keeps a cache (.schemathesis/) in its working directory.
