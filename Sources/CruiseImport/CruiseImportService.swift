@@ -139,32 +139,25 @@ public final class CruiseImportService: Sendable {
         tokens.answer?.increment(by: UInt64(max(0, spent.answer)))
     }
 
-    /// Google's error envelope, said honestly: its limits and its refusals of this server's key pause calls (every import
-    /// meanwhile is `503` at once, without a call), an operator's mistake is logged at error for them to see.
+    /// Google's error envelope, said honestly: its limits and its refusals of this server's key, region or model pause
+    /// calls as every upstream's do (``OnDemandUpstream/refused(message:detail:pause:report:logger:)``: every import
+    /// meanwhile is `503` at once, without a call), with what the operator should do in the log and `/health`.
     private func judge(code: Int, status: String, message: String, retryDelay: Int?) -> CruiseImportFailure {
         let said = "HTTP \(code) \(status)"
         logger.debug("Gemini's error", metadata: ["status": "\(said)", "message": "\(message.prefix(300))"])
-        func pause(_ seconds: Int, _ sentence: String, operator advice: String?) -> CruiseImportFailure {
-            upstream.limits.pause(seconds: Double(seconds))
-            report.answered(error: "\(said) (pausing \(seconds) s)")
-            if let advice {
-                logger.error("Gemini refused this server's requests; pausing calls", metadata: ["status": "\(said)", "what_to_do": "\(advice)", "pause_s": "\(seconds)"])
-            } else {
-                logger.warning("Gemini is rate-limiting this server; pausing calls", metadata: ["status": "\(said)", "pause_s": "\(seconds)"])
-            }
-            return .unavailable(OnDemandUnavailable(sentence, retryAfter: RetryAfter.seconds(Double(seconds))))
+        func refused(_ sentence: String, _ advice: String) -> CruiseImportFailure {
+            .unavailable(upstream.refused(message: sentence, detail: "\(said): \(advice)", pause: nil, report: report, logger: logger))
         }
-        let refusal = upstream.settings.pauseAfterRefusal
         switch (code, status) {
         case (429, _):
-            let seconds = min(RetryAfter.limit, max(1, retryDelay ?? upstream.settings.pauseAfterThrottle))
-            return pause(seconds, "Gemini's limits for this server are reached", operator: nil)
+            return .unavailable(upstream.throttled(
+                message: "Gemini's limits for this server are reached", detail: said, retryAfter: retryDelay, report: report, logger: logger))
         case (400, "FAILED_PRECONDITION"):
-            return pause(refusal, "Gemini cannot be used by this server now", operator: "the key's project needs billing (Gemini's free tier is not offered where this server is)")
+            return refused("Gemini cannot be used by this server now", "the key's project needs billing (Gemini's free tier is not offered where this server is)")
         case (400, "INVALID_ARGUMENT") where message.localizedCaseInsensitiveContains("API key"), (401, _), (403, _):
-            return pause(refusal, "Gemini refused this server's key", operator: "check PIER_GEMINI_API_KEY")
+            return refused("Gemini refused this server's key", "check PIER_GEMINI_API_KEY")
         case (404, _):
-            return pause(refusal, "Gemini cannot be used by this server now", operator: "the model in PIER_GEMINI_MODEL is unknown or retired")
+            return refused("Gemini cannot be used by this server now", "the model in PIER_GEMINI_MODEL is unknown or retired")
         case (400, _):
             // A request Pier made that Gemini refused (the schema, the model's limits): nothing a retry mends.
             report.answered(error: said)

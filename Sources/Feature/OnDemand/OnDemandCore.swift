@@ -322,17 +322,9 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         case nil:
             return .failed(OnDemandUnavailable("\(upstream.name) failed", retryAfter: settings.retryAfterFailure))
         case .refused(let message, let detail, let pause)?:
-            let seconds = pause ?? Double(upstream.settings.pauseAfterRefusal)
-            upstream.limits.pause(seconds: seconds)
-            logger.error("\(upstream.name) refused this server's requests; pausing calls", metadata: ["why": "\(detail)", "pause_s": "\(Int(seconds))"])
-            report.answered(error: "\(detail) (pausing \(Int(seconds)) s)")
-            return .failed(OnDemandUnavailable(message, retryAfter: RetryAfter.seconds(seconds)))
+            return .failed(upstream.refused(message: message, detail: detail, pause: pause, report: report, logger: logger))
         case .throttled(let message, let detail, let asked)?:
-            let seconds = min(RetryAfter.limit, max(1, asked ?? upstream.settings.pauseAfterThrottle))
-            upstream.limits.pause(seconds: Double(seconds))
-            logger.warning("\(upstream.name) is rate-limiting this server; pausing calls", metadata: ["pause_s": "\(seconds)"])
-            report.answered(error: "\(detail) (pausing \(seconds) s)")
-            return .failed(OnDemandUnavailable(message, retryAfter: seconds))
+            return .failed(upstream.throttled(message: message, detail: detail, retryAfter: asked, report: report, logger: logger))
         case .answer(let value)?:
             report.answered()
             let fetchedAt = Date()

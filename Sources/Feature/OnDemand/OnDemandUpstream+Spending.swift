@@ -2,6 +2,8 @@ import Basics
 import Foundation
 import Identity
 import Limits
+import Logging
+import Scheduling
 
 /// The one rule by which a request may spend an upstream's budget and quota, whether its answer is kept for everyone
 /// (``OnDemandCore``) or for nobody (``spend(for:units:retryAfterFailure:now:_:)``: a cruise read from a pasted booking):
@@ -81,6 +83,28 @@ extension OnDemandUpstream {
         }
         calls?.increment()
         return .success(await call())
+    }
+
+    /// The upstream refused this server (its key, its plan, a model: ``UpstreamReply/refused(message:detail:pause:)``), as
+    /// every caller takes it: calls pause for everyone for `pause` seconds (else ``Settings/pauseAfterRefusal``), the
+    /// operator reads `detail` in the log at error and in `/health`, and the request is told `message` with the pause as
+    /// `Retry-After`.
+    public func refused(message: String, detail: String, pause: Double?, report: UpstreamReport, logger: Logger) -> OnDemandUnavailable {
+        let seconds = pause ?? Double(settings.pauseAfterRefusal)
+        limits.pause(seconds: seconds)
+        logger.error("\(name) refused this server's requests; pausing calls", metadata: ["why": "\(detail)", "pause_s": "\(Int(seconds))"])
+        report.answered(error: "\(detail) (pausing \(Int(seconds)) s)")
+        return OnDemandUnavailable(message, retryAfter: RetryAfter.seconds(seconds))
+    }
+
+    /// The upstream is throttling this server (``UpstreamReply/throttled(message:detail:retryAfter:)``): calls pause for
+    /// what it asked (else ``Settings/pauseAfterThrottle``), 1 s to ``RetryAfter/limit``; the same for everyone else.
+    public func throttled(message: String, detail: String, retryAfter asked: Int?, report: UpstreamReport, logger: Logger) -> OnDemandUnavailable {
+        let seconds = min(RetryAfter.limit, max(1, asked ?? settings.pauseAfterThrottle))
+        limits.pause(seconds: Double(seconds))
+        logger.warning("\(name) is rate-limiting this server; pausing calls", metadata: ["pause_s": "\(seconds)"])
+        report.answered(error: "\(detail) (pausing \(seconds) s)")
+        return OnDemandUnavailable(message, retryAfter: seconds)
     }
 
     /// A call that failed, was throttled or refused (`pier_upstream_failures_total`).
