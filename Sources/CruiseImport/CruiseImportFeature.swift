@@ -46,8 +46,9 @@ public struct CruiseImportFeature: Feature {
 
     public let service: Service?
     private let spenders: Spenders
-    /// The outcome counters of a server without a key (its service counts its own).
-    private let unconfigured: [String: Counter]
+    /// `pier_cruise_imports_total{outcome}`, every outcome present from the start.
+    private let outcomes: [String: Counter]
+    static let outcomeLabels = ["imported", "bad_request", "not_configured", "refused", "unavailable", "no_cruise", "declined", "invalid_answer"]
 
     /// - Parameter locate: where a port lies (Places' geocoder); `nil`: ports go without coordinates.
     public init(settings: Settings, context: FeatureContext, locate: LocatePort?) {
@@ -60,30 +61,38 @@ public struct CruiseImportFeature: Feature {
                 upstream: context.onDemandUpstream("Gemini", metric: "gemini", settings: settings.service.upstream),
                 settings: settings.service, locate: locate, board: context.board, metrics: context.metrics)
         }
-        unconfigured = key == nil ? Service.outcomeCounters(context.metrics) : [:]
+        outcomes = Dictionary(uniqueKeysWithValues: Self.outcomeLabels.compactMap { outcome in
+            context.metrics.map { metrics in
+                (outcome, metrics.counter(
+                    "pier_cruise_imports_total", help: "Cruise imports answered, by outcome (an invalid_answer is Gemini's answer failing Pier's checks).",
+                    labels: [("outcome", outcome)]))
+            }
+        })
     }
 
     public func load() async throws { try await service?.load() }
 
     /// `POST /v1/cruise-import` `{"text": "…"}`: `200` with ShipTrip's `ExtractedCruiseData` (every member present), or
-    /// `{"error"}` (``CruiseImportFailure/httpError``). The body is checked before anything else; never cached.
+    /// `{"error"}` (``CruiseImportFailure/httpError``); each answer counted by its outcome. Never cached.
     public func register(in router: inout Router) {
-        router.on(.post, Self.path) { [service, spenders, unconfigured] request async throws -> HTTPResponse in
-            let parsed: CruiseImportRequest
-            do throws(CruiseImportRequest.Problem) { parsed = try CruiseImportRequest(body: request.body) } catch {
-                let failure = CruiseImportFailure.badRequest(error.reason)
-                if let service { service.count(failure) } else { unconfigured[failure.outcome]?.increment() }
+        router.on(.post, Self.path) { [service, spenders, outcomes] request async throws -> HTTPResponse in
+            switch await Self.answer(request, service: service, spenders: spenders) {
+            case .success(let cruise):
+                outcomes["imported"]?.increment()
+                return .json(Array(cruise.json.utf8), headers: ["Cache-Control": "no-store"])
+            case .failure(let failure):
+                outcomes[failure.outcome]?.increment()
                 throw failure.httpError
             }
-            guard let service else {
-                unconfigured[CruiseImportFailure.notConfigured.outcome]?.increment()
-                throw CruiseImportFailure.notConfigured.httpError
-            }
-            switch await service.importCruise(parsed, client: spenders.spender(of: request)) {
-            case .success(let cruise): return .json(Array(cruise.json.utf8), headers: ["Cache-Control": "no-store"])
-            case .failure(let failure): throw failure.httpError
-            }
         }
+    }
+
+    /// The body checked before anything else (no call for a bad one, with a key or without), then the import.
+    private static func answer(_ request: HTTPRequest, service: Service?, spenders: Spenders) async -> Result<ExtractedCruise, CruiseImportFailure> {
+        let parsed: CruiseImportRequest
+        do throws(CruiseImportRequest.Problem) { parsed = try CruiseImportRequest(body: request.body) } catch { return .failure(.badRequest(error.reason)) }
+        guard let service else { return .failure(.notConfigured) }
+        return await service.importCruise(parsed, client: spenders.spender(of: request))
     }
 
     public func healthDetails(for source: String) -> (any Encodable & Sendable)? {

@@ -38,11 +38,8 @@ public final class CruiseImportService: Sendable {
     let gemini: GeminiClient
     let report: UpstreamReport
     private let locate: LocatePort?
-    private let outcomes: [String: Counter]
     private let tokens: (prompt: Counter?, answer: Counter?)
     private let logger = Logger(label: "pier.cruise-import")
-
-    static let outcomeLabels = ["imported", "bad_request", "not_configured", "refused", "unavailable", "no_cruise", "declined", "invalid_answer"]
 
     public init(gemini: GeminiClient, upstream: OnDemandUpstream, settings: Settings, locate: LocatePort?, board: SourceStatusBoard?, metrics: MetricsRegistry?) {
         self.gemini = gemini
@@ -50,7 +47,6 @@ public final class CruiseImportService: Sendable {
         self.settings = settings
         self.locate = locate
         report = UpstreamReport(source: Self.source, board: board)
-        outcomes = Self.outcomeCounters(metrics)
         let help = "Gemini tokens spent by cruise imports, by kind (the prompt with the pasted text, the model's answer)."
         tokens = (
             metrics?.counter("pier_gemini_tokens_total", help: help, labels: [("kind", "prompt")]),
@@ -58,39 +54,13 @@ public final class CruiseImportService: Sendable {
         )
     }
 
-    /// `pier_cruise_imports_total{outcome}`, every outcome present from the start (a server without a key counts its
-    /// `not_configured` too).
-    static func outcomeCounters(_ metrics: MetricsRegistry?) -> [String: Counter] {
-        guard let metrics else { return [:] }
-        return Dictionary(uniqueKeysWithValues: outcomeLabels.map { outcome in
-            (outcome, metrics.counter(
-                "pier_cruise_imports_total", help: "Cruise imports answered, by outcome (an invalid_answer is Gemini's answer failing Pier's checks).",
-                labels: [("outcome", outcome)]))
-        })
-    }
-
     /// Reads what `/health` shows before the first import: the day's count.
     public func load() async throws {
         try await upstream.quota?.load()
     }
 
-    /// The cruise in `request`'s text for `client`, or why not (counted by outcome).
+    /// The cruise in `request`'s text for `client`, or why not.
     public func importCruise(_ request: CruiseImportRequest, client: Spender?) async -> Result<ExtractedCruise, CruiseImportFailure> {
-        let result = await read(request, client: client)
-        let outcome = switch result {
-        case .success: "imported"
-        case .failure(let failure): failure.outcome
-        }
-        outcomes[outcome]?.increment()
-        return result
-    }
-
-    /// Counts a request refused before it reached the service (``CruiseImportFailure/badRequest(_:)``).
-    public func count(_ failure: CruiseImportFailure) {
-        outcomes[failure.outcome]?.increment()
-    }
-
-    private func read(_ request: CruiseImportRequest, client: Spender?) async -> Result<ExtractedCruise, CruiseImportFailure> {
         let call: GeminiClient.Call
         switch await upstream.spend(for: client, retryAfterFailure: settings.retryAfterFailure, { await gemini.generate(request.text) }) {
         case .failure(let why): return .failure(.unavailable(why))
@@ -115,11 +85,11 @@ public final class CruiseImportService: Sendable {
         case .answered(.refused(let reason, let spent), _):
             count(spent)
             report.answered()
-            // The answer was cut (MAX_TOKENS) or stopped for another reason than its content: Gemini's failure, not the text's.
-            if reason.hasSuffix("MAX_TOKENS") || reason.hasSuffix("OTHER") || reason.hasSuffix("MALFORMED_FUNCTION_CALL") {
-                return .failure(.invalidAnswer("the model stopped before the end of its answer (\(reason))"))
-            }
             return .failure(.declined(reason))
+        case .answered(.cut(let reason, let spent), _):
+            count(spent)
+            report.answered()
+            return .failure(.invalidAnswer("the model stopped before the end of its answer (\(reason))"))
         case .answered(.text(let text, let spent), _):
             count(spent)
             report.answered()

@@ -6,9 +6,11 @@ import Parsing
 public enum GeminiAnswer: Equatable, Sendable {
     /// The model's text (`candidates[0].content.parts[*].text`, joined) and the tokens spent.
     case text(String, tokens: Tokens)
-    /// No usable answer: the prompt was blocked (`promptFeedback.blockReason`) or the candidate stopped for another
-    /// reason than `STOP` (`SAFETY`, `MAX_TOKENS`, …).
+    /// Gemini would not read the text: the prompt was blocked (`promptFeedback.blockReason`) or the candidate stopped
+    /// for its content (`SAFETY`, `RECITATION`, …).
     case refused(reason: String, tokens: Tokens)
+    /// The answer stopped before its end for Gemini's own reasons (``cutReasons``): its failure, not the text's.
+    case cut(reason: String, tokens: Tokens)
     /// Google's `{"error": {"code", "message", "status"}}`.
     case error(code: Int, status: String, message: String)
 
@@ -27,6 +29,9 @@ public enum GeminiAnswer: Equatable, Sendable {
         public var reason: String
         public var description: String { "not a Gemini answer: \(reason)" }
     }
+
+    /// Finish reasons that cut an answer short whatever the text held.
+    static let cutReasons: Set<String> = ["MAX_TOKENS", "OTHER", "MALFORMED_FUNCTION_CALL"]
 
     /// Longer answers are refused unread: a cruise of 100 ports is well under 64 KB of JSON.
     public static let maximumBytes = 1 << 20
@@ -53,7 +58,7 @@ public enum GeminiAnswer: Equatable, Sendable {
         guard let candidate = root["candidates"]?.elements?.first else { throw Garbage(reason: "no candidate") }
         let finish = candidate["finishReason"]?.string ?? "STOP"
         guard finish == "STOP" else {
-            self = .refused(reason: "stopped: \(finish)", tokens: tokens)
+            self = Self.cutReasons.contains(finish) ? .cut(reason: "stopped: \(finish)", tokens: tokens) : .refused(reason: "stopped: \(finish)", tokens: tokens)
             return
         }
         guard let parts = candidate["content"]?["parts"]?.elements, !parts.isEmpty else { throw Garbage(reason: "a candidate without parts") }

@@ -33,10 +33,7 @@ enum Features {
         let weather = WeatherFeature(settings: try .init(reader), context: context, warnings: warnings)
         // The cruise import places its ports with the places geocoder.
         let places = PlacesFeature(settings: try .init(reader), context: context)
-        let locate: LocatePort? = places.service.map { service in
-            let locator = service.locator
-            return { name, country, client in await locator.coordinate(of: name, country: country, client: client) }
-        }
+        let locate: LocatePort? = places.service.map { $0.locator.coordinate(of:country:client:) }
         return [
             ships,
             lakes,

@@ -46,7 +46,10 @@ final class CruiseAnswerTests: XCTestCase {
             .refused(reason: "prompt blocked: SAFETY", tokens: .init(prompt: 9, answer: 0)))
         XCTAssertEqual(
             try GeminiAnswer(Array(#"{"candidates":[{"finishReason":"MAX_TOKENS","content":{"parts":[{"text":"{"}]}}]}"#.utf8)),
-            .refused(reason: "stopped: MAX_TOKENS", tokens: .init(prompt: 0, answer: 0)))
+            .cut(reason: "stopped: MAX_TOKENS", tokens: .init(prompt: 0, answer: 0)))
+        XCTAssertEqual(
+            try GeminiAnswer(Array(#"{"candidates":[{"finishReason":"SAFETY","content":{"parts":[]}}]}"#.utf8)),
+            .refused(reason: "stopped: SAFETY", tokens: .init(prompt: 0, answer: 0)), "a stop for the content is a refusal, not a cut")
         for garbage in ["<html>502</html>", "[]", #"{"candidates":[]}"#, #"{"candidates":[{"content":{"parts":[{"inlineData":{}}]}}]}"#, #"{"error":{"message":"x"}}"#] {
             XCTAssertThrowsError(try GeminiAnswer(Array(garbage.utf8)), garbage)
         }
