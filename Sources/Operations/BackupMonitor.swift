@@ -18,7 +18,7 @@ public final class BackupMonitor: Sendable {
         var now: Double = 0
     }
 
-    /// `/health`'s `backups` member.
+    /// `/health`'s `backups` member (an age never recorded is `null`: `/health`'s encoder writes absent optionals).
     public struct Report: Encodable, Sendable, Equatable {
         /// `off` (no WAL archiving: a development cluster), `ok`, or `failing` (the archiver's last attempt failed
         /// after its last success).
@@ -32,14 +32,6 @@ public final class BackupMonitor: Sendable {
             case walArchivedAgeSeconds = "wal_archived_age_s"
             case fullAgeSeconds = "full_age_s"
             case differentialAgeSeconds = "differential_age_s"
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(walArchiving, forKey: .walArchiving)
-            try container.encode(walArchivedAgeSeconds, forKey: .walArchivedAgeSeconds)
-            try container.encode(fullAgeSeconds, forKey: .fullAgeSeconds)
-            try container.encode(differentialAgeSeconds, forKey: .differentialAgeSeconds)
         }
     }
 
