@@ -79,9 +79,9 @@ public final class CruiseImportService: Sendable {
             report.failed(GeminiGarbage(reason: why), isAnswer: true)
             logger.warning("Gemini sent an answer that is not its shape", metadata: ["why": "\(why)"])
             return .failure(.invalidAnswer("Gemini sent an answer Pier could not read"))
-        case .answered(.error(let code, let status, let message), let retryDelay):
+        case .answered(.error(let code, let status, let reason), let retryDelay):
             upstream.countFailure()
-            return .failure(judge(code: code, status: status, message: message, retryDelay: retryDelay))
+            return .failure(judge(code: code, status: status, reason: reason, retryDelay: retryDelay))
         case .answered(.refused(let reason, let spent), _):
             count(spent)
             report.answered()
@@ -112,9 +112,10 @@ public final class CruiseImportService: Sendable {
     /// Google's error envelope, said honestly: its limits and its refusals of this server's key, region or model pause
     /// calls as every upstream's do (``OnDemandUpstream/refused(message:detail:pause:report:logger:)``: every import
     /// meanwhile is `503` at once, without a call), with what the operator should do in the log and `/health`.
-    private func judge(code: Int, status: String, message: String, retryDelay: Int?) -> CruiseImportFailure {
+    /// Only the status and `ErrorInfo`'s reason are logged: Google's message may quote the booking.
+    private func judge(code: Int, status: String, reason: String?, retryDelay: Int?) -> CruiseImportFailure {
         let said = "HTTP \(code) \(status)"
-        logger.debug("Gemini's error", metadata: ["status": "\(said)", "message": "\(message.prefix(300))"])
+        logger.debug("Gemini's error", metadata: ["status": "\(said)", "reason": "\(reason ?? "none")"])
         func refused(_ sentence: String, _ advice: String) -> CruiseImportFailure {
             .unavailable(upstream.refused(message: sentence, detail: "\(said): \(advice)", pause: nil, report: report, logger: logger))
         }
@@ -124,7 +125,7 @@ public final class CruiseImportService: Sendable {
                 message: "Gemini's limits for this server are reached", detail: said, retryAfter: retryDelay, report: report, logger: logger))
         case (400, "FAILED_PRECONDITION"):
             return refused("Gemini cannot be used by this server now", "the key's project needs billing (Gemini's free tier is not offered where this server is)")
-        case (400, "INVALID_ARGUMENT") where message.localizedCaseInsensitiveContains("API key"), (401, _), (403, _):
+        case (400, _) where reason?.hasPrefix("API_KEY_") == true, (401, _), (403, _):
             return refused("Gemini refused this server's key", "check PIER_GEMINI_API_KEY")
         case (404, _):
             return refused("Gemini cannot be used by this server now", "the model in PIER_GEMINI_MODEL is unknown or retired")

@@ -11,8 +11,10 @@ public enum GeminiAnswer: Equatable, Sendable {
     case refused(reason: String, tokens: Tokens)
     /// The answer stopped before its end for Gemini's own reasons (``cutReasons``): its failure, not the text's.
     case cut(reason: String, tokens: Tokens)
-    /// Google's `{"error": {"code", "message", "status"}}`.
-    case error(code: Int, status: String, message: String)
+    /// Google's `{"error": {"code", "message", "status", "details"}}`: the code, the status and the `reason` of its
+    /// `google.rpc.ErrorInfo` detail (`API_KEY_INVALID`), if any. Its `message` is not kept: Google's words may quote
+    /// the request, and the request is a booking (nothing of it may reach a log).
+    case error(code: Int, status: String, reason: String?)
 
     public struct Tokens: Equatable, Sendable {
         public var prompt: Int
@@ -33,6 +35,12 @@ public enum GeminiAnswer: Equatable, Sendable {
     /// Finish reasons that cut an answer short whatever the text held.
     static let cutReasons: Set<String> = ["MAX_TOKENS", "OTHER", "MALFORMED_FUNCTION_CALL"]
 
+    /// An `ErrorInfo` reason is an upper-case word (`API_KEY_INVALID`); anything else in its place is cut to one, so a
+    /// reason can be logged.
+    private static func word(_ text: String) -> String {
+        String(text.unicodeScalars.prefix { $0.properties.isUppercase || $0 == "_" || ("0"..."9").contains($0) }.prefix(64))
+    }
+
     /// Longer answers are refused unread: a cruise of 100 ports is well under 64 KB of JSON.
     public static let maximumBytes = 1 << 20
 
@@ -45,7 +53,8 @@ public enum GeminiAnswer: Equatable, Sendable {
             guard let code = error["code"]?.integer(in: body), let status = error["status"]?.string else {
                 throw Garbage(reason: "an error without code or status")
             }
-            self = .error(code: code, status: status, message: error["message"]?.string ?? "")
+            let info = error["details"]?.elements?.first { $0["@type"]?.string?.hasSuffix("google.rpc.ErrorInfo") == true }
+            self = .error(code: code, status: status, reason: info?["reason"]?.string.map(Self.word))
             return
         }
         let usage = root["usageMetadata"]

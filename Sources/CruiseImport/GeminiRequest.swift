@@ -14,11 +14,17 @@ public enum GeminiRequest {
         bookingNumber as written. If the text is not a cruise booking, answer with every field null and no ports.
         """
 
+    /// What one answer may cost: a cruise of 100 ports (the most ``ExtractedCruise`` keeps) is about 6,000 tokens of
+    /// JSON; past this the answer is cut (`MAX_TOKENS`, a `502`) instead of spending the operator's money on a text
+    /// made to make the model write without end.
+    public static let maxOutputTokens = 8192
+
     /// The JSON body for `text`.
     public static func body(for text: String) -> String {
         let prompt = instructions + "\n\n---\n" + text
         return #"{"contents":[{"role":"user","parts":[{"text":\#(JSONString.quote(prompt))}]}],"#
-            + #""generationConfig":{"responseMimeType":"application/json","responseSchema":\#(schema),"temperature":0}}"#
+            + #""generationConfig":{"responseMimeType":"application/json","responseSchema":\#(schema),"temperature":0,"#
+            + #""maxOutputTokens":\#(maxOutputTokens)}}"#
     }
 
     /// ExtractedCruiseData as Gemini's schema subset (OpenAPI 3.0 style, upper-case types, `nullable`).

@@ -85,29 +85,49 @@ public final class RequestBudget<Client: Hashable & Sendable>: Sendable {
         acquire(for: client.map { [$0] } ?? [])
     }
 
-    /// Takes one request counted against each of `clients` (and the shared bucket) — all or nothing.
+    /// Takes one request counted against each of `clients` (and the shared bucket) — all or nothing. A request of
+    /// several `units` (rows) needs one token in each bucket and leaves the rest of its cost as a debt there
+    /// (``TokenBucket/take(now:units:)``).
     @_specialize(exported: true, where Client == ClientGroup)
-    public func acquire(for clients: [Client]) -> Decision {
+    public func acquire(for clients: [Client], units: Int = 1) -> Decision {
         let now = clock()
+        let cost = Double(max(1, units))
         return state.withLock { state in
             var own = clients.map { state.clients[$0] ?? newClientBucket(now: now) }
             guard state.shared.hasToken(now: now) else {
                 state.refused[.budget, default: 0] += 1
                 return .refused(.budget, retryAfter: Self.wait(state.shared, own, now: now))
             }
-            for index in own.indices where !own[index].take(now: now) {
+            for index in own.indices where !own[index].take(now: now, units: cost) {
                 state.refused[.clientShare, default: 0] += 1
                 return .refused(.clientShare, retryAfter: Self.wait(state.shared, own, now: now), by: index)
             }
-            _ = state.shared.take(now: now)
+            _ = state.shared.take(now: now, units: cost)
             state.granted += 1
-            for (client, bucket) in zip(clients, own) {
-                if state.clients[client] == nil, state.clients.count >= 1024 {
-                    state.clients = state.clients.filter { !$0.value.isFull(now: now) }
-                }
-                state.clients[client] = bucket
-            }
+            remember(clients, own, in: &state, now: now)
             return .granted
+        }
+    }
+
+    /// Charges `units` more to each of `clients` and the shared bucket, refusing nothing: what a granted request
+    /// turned out to cost (the rows a delete removed), paid as a debt before their next request.
+    public func charge(_ clients: [Client], units: Int) {
+        guard units > 0 else { return }
+        let now = clock()
+        state.withLock { state in
+            var own = clients.map { state.clients[$0] ?? newClientBucket(now: now) }
+            for index in own.indices { own[index].charge(now: now, units: Double(units)) }
+            state.shared.charge(now: now, units: Double(units))
+            remember(clients, own, in: &state, now: now)
+        }
+    }
+
+    private func remember(_ clients: [Client], _ own: [TokenBucket], in state: inout State, now: Double) {
+        for (client, bucket) in zip(clients, own) {
+            if state.clients[client] == nil, state.clients.count >= 1024 {
+                state.clients = state.clients.filter { !$0.value.isFull(now: now) }
+            }
+            state.clients[client] = bucket
         }
     }
 

@@ -35,6 +35,21 @@ public struct TokenBucket: Sendable, Equatable {
         return true
     }
 
+    /// Takes `units` if one whole token is there: a request that costs more than one (a write of many rows) is let
+    /// through on its first token and leaves the rest as a debt (tokens below zero), repaid at the rate before the
+    /// next one — so a request never costs more than the bucket can ever hold, and the cost is still paid in full.
+    public mutating func take(now: Double, units: Double) -> Bool {
+        guard hasToken(now: now) else { return false }
+        tokens -= units
+        return true
+    }
+
+    /// Charges `units` after the fact (what a request turned out to cost), as a debt if the tokens are short.
+    public mutating func charge(now: Double, units: Double) {
+        refill(now: now)
+        tokens -= units
+    }
+
     /// Seconds until a whole token is there: 0 when one is; infinity when none ever will be (no rate, or a
     /// capacity below one token).
     public func secondsUntilToken(now: Double) -> Double {

@@ -20,7 +20,8 @@ public struct NextWaveSettings: Sendable {
     public var signups = RegistrationLimits.Settings(budget: BudgetSettings(ratePerMinute: 600, burst: 200, clientShare: 0.02), perNetworkPerDay: 300)
     /// `PIER_NEXTWAVE_WRITES_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE`: check-ins, names, device tokens, verified
     /// sessions and session refreshes, counted per user and per address (by default 120 a minute and 40 at once for
-    /// each: the app's launch writes a handful).
+    /// each: the app's launch writes a handful). A write costs one per row it sends or deletes: a 100-row upsert is
+    /// let through on one and leaves the rest as a debt, so one rider's rows reach subscribers at most at the rate.
     public var writes = BudgetSettings(ratePerMinute: 12_000, burst: 4000, clientShare: 0.01)
     /// `PIER_NEXTWAVE_READS_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE`: reads of the tables and calls of the
     /// functions that reach PostgreSQL (answers held in memory spend nothing), per user and per address (by default

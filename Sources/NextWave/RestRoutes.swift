@@ -33,11 +33,12 @@ struct RestRoutes: Sendable {
         router.hybrid(.post, Self.table) { [self] request in
             answer(request) { community in
                 let (table, query, caller) = try addressed(request, community)
-                let user = try writer(caller, table: table, request: request, community: community)
+                let user = try signedIn(caller, table: table)
                 if let target = query.onConflict, Set(target) != Set(table.key) {
                     throw PostgRESTError(status: 400, code: "42P10", message: "there is no unique or exclusion constraint matching the ON CONFLICT specification")
                 }
                 let body = try PostgRESTRows(json: request.body, columns: query.columns)
+                try admit(request, user: user, table: table, rows: body.rows.count, community)
                 let (preference, shape) = (PostgRESTPreference(headers: request.headers.values("prefer")), PostgRESTShape(accept: request.headers["accept"]))
                 return .later {
                     let written = try await community.store.write(
@@ -49,10 +50,13 @@ struct RestRoutes: Sendable {
         router.hybrid(.delete, Self.table) { [self] request in
             answer(request) { community in
                 let (table, query, caller) = try addressed(request, community)
-                let user = try writer(caller, table: table, request: request, community: community)
+                let user = try signedIn(caller, table: table)
+                try admit(request, user: user, table: table, rows: 1, community)
                 let (preference, shape) = (PostgRESTPreference(headers: request.headers.values("prefer")), PostgRESTShape(accept: request.headers["accept"]))
                 return .later {
                     let deleted = try await community.store.delete(table, query, user: user, select: query.select, shape: shape)
+                    // The rows it removed beyond the first are charged now that they are known.
+                    community.writes.charge(request, user: user, rows: deleted.count)
                     return preference.returning == .representation ? try rows(deleted, status: .ok, shape: shape) : HTTPResponse(status: .noContent, headers: Self.noStore)
                 }
             }
@@ -70,16 +74,19 @@ struct RestRoutes: Sendable {
         return (table, try PostgRESTQuery(pairs: request.query.pairs), caller)
     }
 
-    /// The user a write is by, once it is admitted: the public key alone writes nothing (the app's policies were for
-    /// signed-in users). A write that is accepted and dropped (the lake levels) spends no share: a phone sends ~15 a day
-    /// and they would crowd out check-ins behind a carrier's shared address.
-    private func writer(_ caller: CommunityCaller, table: CommunityTable, request: HTTPRequest, community: CommunityService) throws -> String {
+    /// The user a write is by: the public key alone writes nothing (the app's policies were for signed-in users).
+    private func signedIn(_ caller: CommunityCaller, table: CommunityTable) throws -> String {
         guard let user = caller.userID else {
             throw PostgRESTError(status: 401, code: "42501", message: "permission denied for table \(table.name)")
         }
-        if case .ignored = table.writes { return user }
-        try community.writes.admit(request, user: user)
         return user
+    }
+
+    /// Takes a write's `rows` from the writers' shares. A write that is accepted and dropped (the lake levels) spends
+    /// no share: a phone sends ~15 a day and they would crowd out check-ins behind a carrier's shared address.
+    private func admit(_ request: HTTPRequest, user: String, table: CommunityTable, rows: Int, _ community: CommunityService) throws {
+        if case .ignored = table.writes { return }
+        try community.writes.admit(request, user: user, rows: rows)
     }
 
     private func call(_ request: HTTPRequest, _ community: CommunityService) throws -> FastAnswer {

@@ -40,14 +40,26 @@ final class ShareLimits: Sendable {
     }
 
     /// Takes one request for `user` (`nil`: known only by its address — a session refresh, the public key) or throws
-    /// the refusal.
-    func admit(_ request: HTTPRequest, user: String?) throws(HTTPError) {
-        var charged = spenders.spender(of: request).groups
-        if let user { charged.append(ClientGroup(kind: .communityUser, name: user)) }
-        guard case .refused(let why, let retryAfter, _) = budget.acquire(for: charged) else { return }
+    /// the refusal. A write costs one per row (`rows`): the apps write one row per check-in, and every row changed is
+    /// a change every subscriber is sent, so a 100-row upsert costs what 100 check-ins cost.
+    func admit(_ request: HTTPRequest, user: String?, rows: Int = 1) throws(HTTPError) {
+        let charged = clients(request, user: user)
+        guard case .refused(let why, let retryAfter, _) = budget.acquire(for: charged, units: rows) else { return }
         refused?.increment()
         let whose = why == .budget ? "this server takes no more community \(kind.what) for now" : "this client has made its share of community \(kind.what) for now"
         throw OnDemandUnavailable(whose, retryAfter: RetryAfter.seconds(retryAfter), cause: .clientShare).httpError()
+    }
+
+    /// Charges a granted write's rows beyond the first once they are known (a delete's), as a debt paid before the
+    /// writer's next request.
+    func charge(_ request: HTTPRequest, user: String?, rows: Int) {
+        budget.charge(clients(request, user: user), units: rows - 1)
+    }
+
+    private func clients(_ request: HTTPRequest, user: String?) -> [ClientGroup] {
+        var charged = spenders.spender(of: request).groups
+        if let user { charged.append(ClientGroup(kind: .communityUser, name: user)) }
+        return charged
     }
 }
 

@@ -84,6 +84,10 @@ struct Configuration: Sendable {
         configuration.server.webSockets.maxSockets = try reader.int("PIER_WEBSOCKET_MAX_SOCKETS", default: configuration.server.webSockets.maxSockets, in: 0...1_000_000)
         configuration.server.webSockets.maxSocketsPerClient = try reader.int(
             "PIER_WEBSOCKET_SOCKETS_PER_CLIENT", default: configuration.server.webSockets.maxSocketsPerClient, in: 1...1_000_000)
+        configuration.server.webSockets.maxSocketsPerNetwork = try reader.int(
+            "PIER_WEBSOCKET_SOCKETS_PER_NETWORK", default: configuration.server.webSockets.maxSocketsPerNetwork, in: 1...1_000_000)
+        configuration.server.webSockets.messageTimeout = try reader.seconds(
+            "PIER_WEBSOCKET_MESSAGE_TIMEOUT_S", default: configuration.server.webSockets.messageTimeout)
         configuration.server.webSockets.maxMessageBytes = try reader.int(
             "PIER_WEBSOCKET_MAX_MESSAGE_BYTES", default: configuration.server.webSockets.maxMessageBytes, in: 125...1 << 24)
         configuration.server.webSockets.maxQueuedBytes = try reader.int(

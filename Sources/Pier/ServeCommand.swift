@@ -55,6 +55,8 @@ struct ServeCommand: ParsableCommand {
             logger.info("demo mode: bundled recordings, database \(configuration.databaseURL.flatMap { URLComponents(string: $0)?.path } ?? "?")")
         }
 
+        // Liveness answers even when every connection is taken (the container's and Caddy's health checks).
+        configuration.server.livenessPath = HealthRoute.livePath
         // The features read their settings before anything connects: a bad one stops start-up at once.
         let pool = try Database.pool(configuration)
         let registry = MetricsRegistry()

@@ -5,18 +5,28 @@ import Parsing
 /// the server gives it. The SDKs compare the reply's bindings with theirs (event, schema, table and filter, as sent)
 /// and route an event to the callbacks whose binding's id it carries.
 struct PostgresChangeBinding: Sendable, Equatable {
-    enum Event: String, Sendable {
+    enum Event: String, Sendable, Hashable {
         case all = "*"
         case insert = "INSERT"
         case update = "UPDATE"
         case delete = "DELETE"
+
+        /// The event a change of `kind` is.
+        init(_ kind: TableChange.Kind) {
+            switch kind {
+            case .insert: self = .insert
+            case .update: self = .update
+            case .delete: self = .delete
+            }
+        }
+
+        func covers(_ kind: TableChange.Kind) -> Bool { self == .all || self == Event(kind) }
     }
 
     var event: Event
     var schema: String
     var table: String
-    /// The filter as sent (echoed as is) and as read.
-    var filterText: String?
+    /// The filter as read; kept once — the text sent is its column, `=eq.` and its value (``filterText``).
     var filter: PostgresChangeFilter?
     /// Stable for the same binding on any replica and after a reconnect (Supabase hashes the binding too); a
     /// positive 32-bit integer, as supabase-kt decodes ids into `Int`.
@@ -35,6 +45,9 @@ struct PostgresChangeBinding: Sendable, Equatable {
         var filter: PostgresChangeFilter?
         let filterText = node["filter"]?.string
         if let filterText {
+            guard filterText.utf8.count <= RealtimeSettings.maxFilterBytes else {
+                return .failure(.filter("a filter longer than \(RealtimeSettings.maxFilterBytes) bytes"))
+            }
             switch PostgresChangeFilter.parse(filterText) {
             case .failure(let refusal): return .failure(refusal)
             case .success(let parsed):
@@ -45,19 +58,17 @@ struct PostgresChangeBinding: Sendable, Equatable {
             }
         }
         let id = Self.id(of: [eventText, schema, table, filterText ?? ""])
-        return .success(PostgresChangeBinding(event: event, schema: schema, table: table, filterText: filterText, filter: filter, id: id))
+        return .success(PostgresChangeBinding(event: event, schema: schema, table: table, filter: filter, id: id))
     }
+
+    /// The filter as the client sent it (``PostgresChangeFilter/parse(_:)`` reads nothing else).
+    var filterText: String? { filter.map { $0.column + "=eq." + $0.value } }
 
     /// Whether `change` is one this binding asked for.
     func matches(_ change: TableChange) -> Bool {
-        guard change.table == table else { return false }
-        switch (event, change.kind) {
-        case (.all, _), (.insert, .insert), (.update, .update), (.delete, .delete): break
-        default: return false
-        }
+        guard change.table == table, event.covers(change.kind) else { return false }
         guard let filter else { return true }
-        let record = change.kind == .delete ? change.oldRecord : change.record
-        return record?.first(where: { $0.name == filter.column })?.value == filter.value
+        return change.filtered?.first(where: { $0.name == filter.column })?.value == filter.value
     }
 
     /// The reply's echo: what was sent, with the id.

@@ -2,9 +2,11 @@ import HTTPServer
 import Metrics
 import Synchronization
 
-/// Every channel subscribed on this process, and the fan-out of a change to them: the change's `data` is encoded once,
-/// each group of channels that would receive the same bytes (serializer, topic, join ref, ids) gets one message,
-/// and each event loop one hop for all of its sockets (``WebSocket/send(_:to:)``).
+/// Every channel subscribed on this process, and the fan-out of a change to them. Subscriptions are indexed by table,
+/// event and filter value (``SubscriptionIndex``), so a change looks only at channels with a binding that can match it
+/// — never at the others, however many there are. The change's `data` is encoded once, each group of channels that would receive
+/// the same bytes (serializer, topic, join ref, ids) gets one message, and each event loop one hop for all of its
+/// sockets (``WebSocket/send(_:to:)``).
 final class RealtimeHub: Sendable {
     /// One joined channel's subscription.
     struct Subscription: Sendable {
@@ -29,34 +31,63 @@ final class RealtimeHub: Sendable {
         var ids: [Int]
     }
 
-    private let subscriptions = Mutex<[Key: Subscription]>([:])
+    private struct State {
+        var subscriptions: [Key: Subscription] = [:]
+        var index = SubscriptionIndex<Key>()
+        /// Bindings held per client (who the socket counts as): bounded by ``RealtimeSettings/bindingsPerClient``.
+        var perClient: [IPAddress: Int] = [:]
+    }
+
+    private let state = Mutex(State())
     private let tables: [String: RealtimeTable]
+    private let bindingsPerClient: Int
     private let events: Counter?
     private let deliveries: Counter?
 
-    init(tables: [RealtimeTable], metrics: MetricsRegistry?) {
+    init(tables: [RealtimeTable], bindingsPerClient: Int, metrics: MetricsRegistry?) {
         self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.bindingsPerClient = bindingsPerClient
         events = metrics?.counter("pier_realtime_events_total", help: "Table changes fanned out to Realtime's subscribers (after coalescing).")
         deliveries = metrics?.counter(
             "pier_realtime_deliveries_total", help: "postgres_changes messages sent to Realtime's subscribers (events times the channels that wanted them).")
     }
 
-    func subscribe(_ key: Key, _ subscription: Subscription) {
-        subscriptions.withLock { $0[key] = subscription }
+    /// Subscribes a channel (replacing one of the same key); `false` when its socket's client holds as many bindings
+    /// as it may.
+    func subscribe(_ key: Key, _ subscription: Subscription) -> Bool {
+        state.withLock { state in
+            remove(key, from: &state)
+            let client = subscription.socket.client
+            let held = state.perClient[client, default: 0]
+            guard held + subscription.bindings.count <= bindingsPerClient else { return false }
+            state.perClient[client] = held + subscription.bindings.count
+            state.subscriptions[key] = subscription
+            state.index.insert(key, subscription.bindings)
+            return true
+        }
     }
 
     func unsubscribe(_ key: Key) {
-        _ = subscriptions.withLock { $0.removeValue(forKey: key) }
+        state.withLock { remove(key, from: &$0) }
     }
 
-    var count: Int { subscriptions.withLock { $0.count } }
+    private func remove(_ key: Key, from state: inout State) {
+        guard let old = state.subscriptions.removeValue(forKey: key) else { return }
+        let client = old.socket.client
+        let held = state.perClient[client, default: 0] - old.bindings.count
+        state.perClient[client] = held > 0 ? held : nil
+        state.index.remove(key, old.bindings)
+    }
+
+    var count: Int { state.withLock { $0.subscriptions.count } }
 
     /// Sends `change` to every channel with a binding that wants it.
     func publish(_ change: TableChange) {
         guard let table = tables[change.table] else { return }
         var groups: [Wire: [WebSocket]] = [:]
-        subscriptions.withLock { subscriptions in
-            for subscription in subscriptions.values {
+        state.withLock { state in
+            for key in state.index.candidates(change) {
+                guard let subscription = state.subscriptions[key] else { continue }
                 var ids: [Int] = []
                 for binding in subscription.bindings where binding.matches(change) { ids.append(binding.id) }
                 guard !ids.isEmpty else { continue }

@@ -16,6 +16,8 @@ enum RealtimeRefusal: Error, Equatable {
     case nothingToSubscribe
     case tooManyChannels
     case tooManyBindings
+    /// The socket's channels, or its client's sockets, hold as many bindings as they may.
+    case tooManyBindingsHeld
     case token(RealtimeToken.Problem)
 
     var reason: String {
@@ -31,6 +33,7 @@ enum RealtimeRefusal: Error, Equatable {
         case .nothingToSubscribe: "BroadcastNotServed: this server serves postgres_changes only; the join named none"
         case .tooManyChannels: "ChannelRateLimitReached: Too many channels"
         case .tooManyBindings: "InvalidPostgresChanges: too many postgres_changes in one channel"
+        case .tooManyBindingsHeld: "ChannelRateLimitReached: too many postgres_changes held by this socket or address"
         case .token(let problem): problem.reason
         }
     }

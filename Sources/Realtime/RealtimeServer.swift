@@ -22,7 +22,7 @@ public final class RealtimeServer: Sendable {
         self.tables = tables
         self.access = access
         self.settings = settings
-        let hub = RealtimeHub(tables: tables, metrics: metrics)
+        let hub = RealtimeHub(tables: tables, bindingsPerClient: settings.bindingsPerClient, metrics: metrics)
         self.hub = hub
         coalescer = ChangeCoalescer(window: settings.coalescingWindow) { hub.publish($0) }
         joins = metrics?.counter("pier_realtime_joins_total", help: "Realtime channel joins, by result.", labels: [("result", "ok")])

@@ -13,7 +13,12 @@ final class RealtimeSocket: WebSocketHandler {
         var joinRef: String?
         var token: String
         var expires: Int64?
+        /// How many bindings the hub holds for it.
+        var bindings: Int
     }
+
+    /// Bindings held over all the socket's channels (``RealtimeSettings/bindingsPerSocket``).
+    private var bindingsHeld: Int { channels.values.reduce(0) { $0 + $1.bindings } }
 
     private let server: RealtimeServer
     private let socket: WebSocket
@@ -57,6 +62,10 @@ final class RealtimeSocket: WebSocketHandler {
     }
 
     private func handle(_ message: PhoenixMessage) {
+        // A ref is echoed in the reply, and a join's in every event of its channel: a long one would make each large.
+        guard (message.ref?.utf8.count ?? 0) <= RealtimeSettings.maxRefBytes, (message.joinRef?.utf8.count ?? 0) <= RealtimeSettings.maxRefBytes else {
+            return socket.close(.policyViolation, reason: "a ref longer than \(RealtimeSettings.maxRefBytes) bytes")
+        }
         if message.topic == "phoenix" {
             guard message.event == "heartbeat" else { return reply(message, .failure(.unmatchedTopic)) }
             reply(message, .success("{}"))
@@ -94,8 +103,10 @@ final class RealtimeSocket: WebSocketHandler {
         case .refused(let problem): return refuseJoin(message, .token(problem))
         case .valid(let until): expires = until
         }
-        channels[topic] = Joined(joinRef: message.joinRef, token: used, expires: expires)
-        server.hub.subscribe(key(topic), .init(socket: socket, version: version, topic: topic, joinRef: message.joinRef, bindings: bindings))
+        guard bindingsHeld + bindings.count <= server.settings.bindingsPerSocket,
+            server.hub.subscribe(key(topic), .init(socket: socket, version: version, topic: topic, joinRef: message.joinRef, bindings: bindings))
+        else { return refuseJoin(message, .tooManyBindingsHeld) }
+        channels[topic] = Joined(joinRef: message.joinRef, token: used, expires: expires, bindings: bindings.count)
         server.joined(refused: nil)
         reply(message, .success(#"{"postgres_changes":[\#(bindings.map(\.json).joined(separator: ","))]}"#))
         system(topic, joinRef: message.joinRef, extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL")

@@ -41,6 +41,9 @@ public struct TableChange: Sendable, Equatable {
         self.coalescing = coalescing
     }
 
+    /// The values a binding's filter is compared with: the row before a delete, after anything else.
+    var filtered: [Value]? { kind == .delete ? oldRecord : record }
+
     /// The event's `data` in Supabase Realtime's shape (walrus's): `record` for inserts and updates, `old_record` for
     /// updates and deletes, the published columns, `errors` null.
     func data(columns: [RealtimeTable.Column]) -> String {

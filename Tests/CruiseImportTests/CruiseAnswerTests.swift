@@ -37,10 +37,16 @@ final class CruiseAnswerTests: XCTestCase {
     func testRefusalsErrorsAndGarbageAreToldApart() throws {
         XCTAssertEqual(
             try GeminiAnswer(Array(#"{"error":{"code":429,"message":"Resource has been exhausted","status":"RESOURCE_EXHAUSTED"}}"#.utf8)),
-            .error(code: 429, status: "RESOURCE_EXHAUSTED", message: "Resource has been exhausted"))
+            .error(code: 429, status: "RESOURCE_EXHAUSTED", reason: nil))
         XCTAssertEqual(
             try GeminiAnswer(Array(#"{"error":{"code":400,"message":"User location is not supported","status":"FAILED_PRECONDITION"}}"#.utf8)),
-            .error(code: 400, status: "FAILED_PRECONDITION", message: "User location is not supported"))
+            .error(code: 400, status: "FAILED_PRECONDITION", reason: nil))
+        // ErrorInfo's reason is kept, Google's message never (it may quote the booking); a reason that is not a word is
+        // cut to one.
+        XCTAssertEqual(try GeminiAnswer(Array(#"{"error":{"code":400,"message":"API key not valid.","status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"API_KEY_INVALID","domain":"googleapis.com"}]}}"#.utf8)), .error(code: 400, status: "INVALID_ARGUMENT", reason: "API_KEY_INVALID"))
+        XCTAssertEqual(
+            try GeminiAnswer(Array(#"{"error":{"code":400,"status":"INVALID_ARGUMENT","details":[{"@type":"type.googleapis.com/google.rpc.ErrorInfo","reason":"BAD Muster"}]}}"#.utf8)),
+            .error(code: 400, status: "INVALID_ARGUMENT", reason: "BAD"))
         XCTAssertEqual(
             try GeminiAnswer(Array(#"{"promptFeedback":{"blockReason":"SAFETY"},"usageMetadata":{"promptTokenCount":9}}"#.utf8)),
             .refused(reason: "prompt blocked: SAFETY", tokens: .init(prompt: 9, answer: 0)))
@@ -108,6 +114,7 @@ final class CruiseRequestTests: XCTestCase {
         let config = try XCTUnwrap(object["generationConfig"] as? [String: Any])
         XCTAssertEqual(config["responseMimeType"] as? String, "application/json")
         XCTAssertEqual(config["temperature"] as? Int, 0)
+        XCTAssertEqual(config["maxOutputTokens"] as? Int, 8192, "each answer's cost is bounded")
         let schema = try XCTUnwrap(config["responseSchema"] as? [String: Any])
         let properties = try XCTUnwrap(schema["properties"] as? [String: Any])
         XCTAssertEqual(Set(properties.keys), ["title", "shippingLine", "ship", "startDate", "endDate", "cabinType", "cabinNumber", "bookingNumber", "ports"])

@@ -84,6 +84,36 @@ final class ServerResilienceTests: XCTestCase {
         XCTAssertEqual(try server.get("/hello").status, 200)
     }
 
+    /// With every connection taken, the liveness path still answers on a connection of the reserve beyond the cap;
+    /// anything else asked there is `503`, and past the reserve too.
+    func testTheLivenessPathAnswersWhenEveryConnectionIsTaken() throws {
+        let server = try TestServer { $0.maxConnections = 3; $0.livenessPath = "/hello"; $0.livenessReserve = 2 }
+        defer { server.stop() }
+        var held: [RawClient] = []
+        for _ in 0..<3 {
+            let client = try server.client()
+            try client.send("GET /n HTTP/1.1\r\nHost: t\r\n\r\n")
+            XCTAssertEqual(try client.readResponse().status, 200)
+            held.append(client)
+        }
+        let live = try server.client()
+        try live.send("GET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+        let answer = try live.readResponse()
+        XCTAssertEqual(answer.status, 200)
+        XCTAssertEqual(answer.header("Connection"), "close", "a reserve connection is answered once")
+        let other = try server.client()
+        try other.send("GET /n HTTP/1.1\r\nHost: t\r\n\r\n")
+        let refused = try other.readResponse()
+        XCTAssertEqual(refused.status, 503)
+        XCTAssertEqual(refused.header("Retry-After"), "1")
+        // The reserve itself is bounded: two held open, the next is refused at once.
+        let reserve = try (0..<2).map { _ in try server.client() }
+        XCTAssertTrue(TestServer.eventually { server.server.openConnections == 5 })
+        let beyond = try server.client()
+        XCTAssertEqual(try beyond.readResponse().status, 503)
+        withExtendedLifetime((held, reserve)) {}
+    }
+
     func testShutdownFinishesInFlightRequestAndRefusesNewConnections() throws {
         let server = try TestServer()
         let busy = try server.client()

@@ -169,6 +169,81 @@ final class WebSocketServerTests: XCTestCase {
         withExtendedLifetime((second, third)) {}
     }
 
+    /// A network's sockets share a cap (IPv4 /24, IPv6 /56), and sockets never take more than four fifths of the
+    /// connections, whatever the socket cap says.
+    func testNetworksAndTheConnectionCapBoundTheSockets() throws {
+        let server = try TestServer { $0.webSockets.maxSocketsPerNetwork = 2; $0.maxConnections = 10; $0.webSockets.maxSockets = 100 }
+        defer { server.stop() }
+        let first = try WebSocketTestClient(port: server.port, path: "/socket?client=198.51.100.7")
+        let second = try WebSocketTestClient(port: server.port, path: "/socket?client=198.51.100.8")
+        XCTAssertThrowsError(try WebSocketTestClient(port: server.port, path: "/socket?client=198.51.100.9")) { error in
+            XCTAssertTrue("\(error)".contains("429"), "another address of the same /24: \(error)")
+        }
+        let v6 = try (0..<2).map { try WebSocketTestClient(port: server.port, path: "/socket?client=2001:db8:0:\($0 + 1)::1") }
+        XCTAssertThrowsError(try WebSocketTestClient(port: server.port, path: "/socket?client=2001:db8:0:7::1")) { error in
+            XCTAssertTrue("\(error)".contains("429"), "another /64 of the same /56: \(error)")
+        }
+        var others: [WebSocketTestClient] = []
+        for index in 0..<8 {
+            do { others.append(try WebSocketTestClient(port: server.port, path: "/socket?client=203.0.\(index).9")) } catch {
+                XCTAssertTrue("\(error)".contains("503"), "\(error)")
+                break
+            }
+        }
+        XCTAssertEqual(2 + v6.count + others.count, 8, "four fifths of 10 connections")
+        XCTAssertEqual(try server.get("/hello").status, 200, "HTTP keeps the rest")
+        withExtendedLifetime((first, second)) {}
+    }
+
+    /// Control frames are budgeted: pings past the rate close the socket (`1008`); a pong is owed, not queued, while
+    /// the peer leaves output unread; only whole messages and pings keep a socket open, and a message begun must end
+    /// in time.
+    func testPingsPongsAndUnfinishedMessagesAreBounded() throws {
+        let server = try TestServer {
+            $0.webSockets.controlFrameBurst = 10; $0.webSockets.idleTimeout = .milliseconds(600); $0.webSockets.messageTimeout = .milliseconds(400)
+        }
+        defer { server.stop() }
+        let pinger = try WebSocketTestClient(port: server.port)
+        for index in 0..<30 { try pinger.send(WebSocketFrame(opcode: .ping, payload: Array("\(index)".utf8))) }
+        var pongs = 0
+        var code: UInt16?
+        while code == nil {
+            let frame = try pinger.read()
+            if frame.opcode == .pong { pongs += 1 } else if frame.opcode == .close { code = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) }
+        }
+        XCTAssertEqual(code, 1008, "too many pings")
+        XCTAssertLessThanOrEqual(pongs, 11)
+
+        // Pongs (unasked) keep nobody open: the idle timer runs.
+        let ponger = try WebSocketTestClient(port: server.port)
+        let started = Date()
+        var closedWhilePonging = false
+        for _ in 0..<15 where !closedWhilePonging {
+            try ponger.send(WebSocketFrame(opcode: .pong, payload: []))
+            Thread.sleep(forTimeInterval: 0.1)
+            var ready = pollfd(fd: ponger.raw.fd, events: Int16(POLLIN), revents: 0)
+            closedWhilePonging = Glibc.poll(&ready, 1, 0) == 1
+        }
+        XCTAssertTrue(closedWhilePonging, "closed while it still sent pongs")
+        XCTAssertEqual(try ponger.readCloseCode(), 1000, "idle")
+        XCTAssertLessThan(Date().timeIntervalSince(started), 1.4)
+
+        // A message begun and kept open with empty continuations is closed at the message timeout, not held.
+        let holder = try WebSocketTestClient(port: server.port)
+        try holder.send(WebSocketFrame(fin: false, opcode: .text, payload: Array("begun".utf8)))
+        for _ in 0..<10 {
+            try holder.send(WebSocketFrame(fin: false, opcode: .continuation, payload: []))
+            try holder.send(WebSocketFrame(opcode: .ping, payload: []))
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        var holderCode: UInt16?
+        while holderCode == nil {
+            let frame = try holder.read()
+            if frame.opcode == .close { holderCode = UInt16(frame.payload[0]) << 8 | UInt16(frame.payload[1]) }
+        }
+        XCTAssertEqual(holderCode, 1008, "a message not finished in time")
+    }
+
     func testShutdownSays1001ToEverySocketAndMetricsCountThem() throws {
         let server = try TestServer()
         let client = try WebSocketTestClient(port: server.port)

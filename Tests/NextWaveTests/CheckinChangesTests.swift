@@ -7,22 +7,39 @@ import Scheduling
 import Synchronization
 import XCTest
 
-/// The check-ins' trigger (Migrations/0033) through the real change feed: every statement that writes check-ins — a
-/// batch, an upsert's update, a rider's cascade — announces one change per wave, ten to a notice, with no rider in it.
+/// The check-ins' trigger (Migrations/0033, 0035) through the real change feed: every statement that writes check-ins —
+/// a batch, an upsert's update, a rider's cascade — announces one change per wave, gathered into notices by bytes, with
+/// no rider in it; and no value a row may hold makes a notice fail its statement.
 final class CheckinChangesTests: ServiceTestCase {
     private final class Heard: Sendable {
         let bodies = Mutex<[String]>([])
         var all: [String] { bodies.withLock { $0 } }
     }
 
-    func testEveryStatementAnnouncesItsWavesAndNoRider() async throws {
+    private func listening() async throws -> (Heard, ChangeFeed) {
         let heard = Heard()
         let notices = ChangeNotices()
         notices.subscribe(CheckinChanges.topic) { body in heard.bodies.withLock { $0.append(body) } }
         let feed = ChangeFeed(url: database.childURL, notices: notices) { _ in }
         feed.start()
-        defer { feed.stop() }
         try await Task.sleep(for: .milliseconds(700))  // the feed's LISTEN is in place
+        return (heard, feed)
+    }
+
+    private func heardChanges(_ heard: Heard, atLeast wanted: Int) async throws -> [TableChange] {
+        let deadline = Date().addingTimeInterval(10)
+        var changes: [TableChange] = []
+        while Date() < deadline {
+            changes = heard.all.compactMap(CheckinChanges.read).flatMap { $0 }
+            if changes.count >= wanted { break }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return changes
+    }
+
+    func testEveryStatementAnnouncesItsWavesAndNoRider() async throws {
+        let (heard, feed) = try await listening()
+        defer { feed.stop() }
         let rider = "6f1c2d3e-0000-4000-8000-0000000000aa"
         _ = try await pool.query("INSERT INTO nextwave_users (id) VALUES ($1::uuid)", [rider])
         _ = try await pool.query(
@@ -34,14 +51,8 @@ final class CheckinChangesTests: ServiceTestCase {
             "INSERT INTO nextwave_checkins (wave_id, user_id, departure_at) VALUES ('w1', $1::uuid, now() + interval '2 hours') "
                 + "ON CONFLICT (wave_id, user_id) DO UPDATE SET departure_at = EXCLUDED.departure_at", [rider])
         _ = try await pool.query("DELETE FROM nextwave_users WHERE id = $1::uuid", [rider])
-        let deadline = Date().addingTimeInterval(10)
-        var changes: [TableChange] = []
-        while Date() < deadline {
-            changes = heard.all.compactMap(CheckinChanges.read).flatMap { $0 }
-            if changes.count >= 25 { break }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        XCTAssertEqual(heard.all.count, 5, "12 inserts in two notices, one update, 12 deletes in two")
+        let changes = try await heardChanges(heard, atLeast: 25)
+        XCTAssertEqual(heard.all.count, 3, "12 small inserts in one notice, one update, 12 deletes in one")
         XCTAssertEqual(changes.filter { $0.kind == .insert }.count, 12)
         XCTAssertEqual(changes.filter { $0.kind == .delete }.count, 12, "the rider's cascade")
         let update = try XCTUnwrap(changes.first { $0.kind == .update })
@@ -50,6 +61,43 @@ final class CheckinChangesTests: ServiceTestCase {
         XCTAssertNotEqual(update.record?.last?.value, update.oldRecord?.last?.value, "the departure moved")
         XCTAssertTrue(update.commitTimestamp.hasSuffix("Z"))
         for body in heard.all { XCTAssertFalse(body.contains(rider) || body.contains("Fede"), body) }
+    }
+
+    /// A rider's 100 check-ins with every published value at its bound in characters and each character as long as
+    /// JSON writes one (a control character: six bytes), inserted, moved, archived and cascaded: each statement
+    /// succeeds, each notice is under NOTIFY's 8,000 bytes, and every wave is announced.
+    func testTheStrangestRowsNeverBreakTheirStatement() async throws {
+        let (heard, feed) = try await listening()
+        defer { feed.stop() }
+        let rider = "6f1c2d3e-0000-4000-8000-0000000000bb"
+        _ = try await pool.query("INSERT INTO nextwave_users (id) VALUES ($1::uuid)", [rider])
+        _ = try await pool.query(
+            """
+            INSERT INTO nextwave_checkins (wave_id, user_id, display_name, departure_at, station_id, lake_id)
+            SELECT lpad(i::text, 200, chr(1)), $1::uuid, repeat('"', 200), now() + interval '1 hour', repeat(chr(31), 199) || chr(92), repeat(chr(7), 100)
+            FROM generate_series(1, 100) i
+            """, [rider])
+        var changes = try await heardChanges(heard, atLeast: 100)
+        XCTAssertEqual(changes.count, 100)
+        XCTAssertEqual(changes.first?.record?.first?.value?.unicodeScalars.count, 200, "the values are announced whole")
+        // Moved to the past in one statement (each change carries the record and the old one), then archived.
+        _ = try await pool.query("UPDATE nextwave_checkins SET departure_at = now() - interval '1 hour' WHERE user_id = $1::uuid", [rider])
+        changes = try await heardChanges(heard, atLeast: 200)
+        XCTAssertEqual(changes.filter { $0.kind == .update }.count, 100)
+        let archive = try await CommunityArchive(pool: pool, pushing: false).run()
+        XCTAssertEqual(archive.archived, 100)
+        changes = try await heardChanges(heard, atLeast: 300)
+        XCTAssertEqual(changes.filter { $0.kind == .delete }.count, 100, "the archive's deletes")
+        // Another rider's, gone with their account.
+        _ = try await pool.query("INSERT INTO nextwave_checkins (wave_id, user_id, departure_at, station_id, lake_id) "
+            + "SELECT lpad(i::text, 200, chr(2)), $1::uuid, now() + interval '1 hour', repeat(chr(3), 200), repeat(chr(4), 100) FROM generate_series(1, 100) i",
+            [rider])
+        _ = try await pool.query("DELETE FROM nextwave_users WHERE id = $1::uuid", [rider])
+        changes = try await heardChanges(heard, atLeast: 500)
+        XCTAssertEqual(changes.filter { $0.kind == .delete }.count, 200, "the cascade's deletes")
+        let prefix = "nextwave-checkin-rows database ".utf8.count
+        for body in heard.all { XCTAssertLessThan(prefix + body.utf8.count, 8000) }
+        XCTAssertGreaterThan(heard.all.map(\.utf8.count).max() ?? 0, 5000, "the notices were filled by bytes, not rows")
     }
 
     func testANoticeNotOfTheTriggersShapeIsNotRead() {

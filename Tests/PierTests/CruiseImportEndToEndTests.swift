@@ -78,6 +78,7 @@ final class CruiseImportEndToEndTests: EndToEndTestCase {
         let config = try XCTUnwrap(sent["generationConfig"] as? [String: Any])
         XCTAssertEqual(config["responseMimeType"] as? String, "application/json")
         XCTAssertNotNil(config["responseSchema"] as? [String: Any])
+        XCTAssertEqual(config["maxOutputTokens"] as? Int, 8192)
         XCTAssertTrue(String(decoding: asked.body, as: UTF8.self).contains("BF-2027-0815"))
         // A second import of the same ports asks the geocoder nothing more.
         XCTAssertEqual(try importing(pier, body(booking)).status, 200)
@@ -162,6 +163,21 @@ final class CruiseImportEndToEndTests: EndToEndTestCase {
         // The log says what failed, never the model's value (it came from the booking).
         XCTAssertTrue(pier.standardOutput().contains("startDate is not a date (YYYY-MM-DD)"), pier.standardOutput())
         XCTAssertFalse(pier.standardOutput().contains("2027-02-30"), pier.standardOutput())
+    }
+
+    /// Google's error message may quote the booking: at any log level only its status and reason are logged.
+    func testGeminisErrorMessageIsNeverLogged() throws {
+        let pier = try startPier(gemini(["LOG_LEVEL": "debug"]))
+        upstream.set(.gemini, .variant("invalid-argument"))
+        let response = try importing(pier, body(booking))
+        XCTAssertEqual(response.status, 502, response.bodyText)
+        XCTAssertEqual(error(response), "Gemini's answer is not a valid cruise: Gemini refused the request (INVALID_ARGUMENT)")
+        XCTAssertEqual(pier.stop(), 0)
+        let log = pier.standardOutput()
+        XCTAssertTrue(log.contains("HTTP 400 INVALID_ARGUMENT"), log)
+        for quoted in ["BF-2027-0815", "Muster", "Donauperle", "Invalid value"] {
+            XCTAssertFalse(log.contains(quoted), "\(quoted) in the log")
+        }
     }
 
     func testAnOperatorsMistakeIsLoggedForThemAndAnsweredAsUnavailable() throws {

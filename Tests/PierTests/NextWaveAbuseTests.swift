@@ -24,11 +24,15 @@ final class NextWaveAbuseTests: EndToEndTestCase {
         }
         XCTAssertEqual(
             attacks.compactMap { $0["attack"] as? String },
-            ["counts-padding", "departed-checkins", "verified-flood", "reads-flood", "signups", "token-across-apps"], run.output)
+            ["counts-padding", "departed-checkins", "strange-checkins", "verified-flood", "reads-flood", "signups", "token-across-apps"], run.output)
 
         let connection = try database.connection()
         func count(_ sql: String) throws -> Int { try connection.query(sql)[0].decode(Int.self, "n") }
-        XCTAssertLessThanOrEqual(try count("SELECT count(*)::int AS n FROM nextwave_history"), 100, "at most the capped check-ins became rides")
+        XCTAssertLessThanOrEqual(
+            try count("SELECT max(n)::int AS n FROM (SELECT count(*) AS n FROM nextwave_history GROUP BY user_id) s"), 100,
+            "at most a rider's capped check-ins became their rides")
+        XCTAssertEqual(try count("SELECT count(*)::int AS n FROM nextwave_history WHERE wave_id LIKE 's%' AND station_id LIKE chr(31) || '%'"), 99,
+            "the strange check-ins were archived whole")
         XCTAssertEqual(try count("SELECT max(n)::int AS n FROM (SELECT count(*) AS n FROM nextwave_verified_sessions GROUP BY user_id) s"), 10)
         XCTAssertGreaterThan(try pier.metric("pier_nextwave_reads_refused_total") ?? 0, 0)
         XCTAssertGreaterThan(try pier.metric(#"pier_nextwave_bounds_refused_total{bound="verified_per_day"}"#) ?? 0, 0)

@@ -7,6 +7,10 @@ Pier trusts loopback as its proxy, so X-Forwarded-For's right-most entry is the 
                      the bytes would grow pier's memory), beside a control flood naming new waves; a 1 MB body
   departed-checkins  one rider's check-ins stamped "departed 5 minutes ago" (the cap counts them), then the archive
                      (--pier) and the leaderboard another rider sees (rides counted per day)
+  strange-checkins   (--pier) 100 check-ins in one request with the longest, strangest ids the routes accept (control
+                     characters, JSON's six bytes each; quotes; emoji), moved to the past in one upsert, one checked
+                     out, the archive run, and another rider's 100 gone with their account: every statement's notice
+                     must fit PostgreSQL's 8,000 bytes, so each answers as for any row
   verified-flood     one rider's verified sessions on one day
   reads-flood        one user's leaderboard calls (from memory) and table reads (queries, a share) on 16 connections
                      while another rider checks in
@@ -155,6 +159,33 @@ def departed_checkins():
     report("departed-checkins", **facts)
 
 
+def strange_checkins():
+    def rows(uid, tag, departs):
+        # Distinct waves (a notice carries one change per wave), each id at its bound in characters.
+        return [{"wave_id": f"{tag}{i:03d}" + "\u0001" * (200 - len(tag) - 3), "user_id": uid, "display_name": "\"" * 40,
+                 "departure_at": departs, "station_id": "\u001f" * 199 + "\"", "lake_id": "\U0001F3C4" * 50 + "\u0007" * 50,
+                 "is_first_of_day": False, "is_last_of_day": False} for i in range(100)]
+    upsert = "/rest/v1/wave_checkins?on_conflict=wave_id,user_id"
+    merge = {"Prefer": "resolution=merge-duplicates"}
+    client, uid = rider()
+    inserted, text = client.request("POST", upsert, rows(uid, "s", utc(3600)), merge)
+    moved, _ = client.request("POST", upsert, rows(uid, "s", utc(-300)), merge)
+    wave = urllib.parse.quote(rows(uid, "s", None)[0]["wave_id"], safe="")
+    checked_out, _ = client.request("DELETE", f"/rest/v1/wave_checkins?wave_id=eq.{wave}&user_id=eq.{uid}")
+    facts = {"inserted": inserted, "moved_to_the_past": moved, "checked_out": checked_out}
+    check(inserted == 201 and moved == 201 and checked_out == 204, f"100 strange check-ins, moved, one checked out: {facts} {text[:200]!r}")
+    if args.pier:
+        archived = subprocess.run([args.pier, "nextwave", "archive"], capture_output=True, text=True, env=os.environ)
+        facts["archive"] = archived.returncode
+        check(archived.returncode == 0, f"the archive with 99 strange departed check-ins: {archived.stdout[-300:]} {archived.stderr[-300:]}")
+    other, other_uid = rider()
+    held, _ = other.request("POST", upsert, rows(other_uid, "o", utc(3600)), merge)
+    deleted, _ = other.request("DELETE", "/auth/v1/user")
+    facts.update(other_inserted=held, account_deleted=deleted)
+    check(held == 201 and deleted == 204, f"another rider's 100 strange check-ins and their account's deletion: {held}, {deleted}")
+    report("strange-checkins", **facts)
+
+
 def verified_flood():
     client, uid = rider()
     sent = 2000 if FULL else 60
@@ -254,6 +285,7 @@ def token_across_apps():
 
 counts_padding()
 departed_checkins()
+strange_checkins()
 verified_flood()
 reads_flood()
 signups()

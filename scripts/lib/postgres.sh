@@ -5,8 +5,9 @@
 PG_PORT="${PIER_PG_PORT:-5432}"
 
 # PostgreSQL refuses to run as root; as root the cluster is owned and run by the `postgres` system user.
+# Run from / (every path given is absolute): the postgres user may not enter the clone's directory.
 pg_as_owner() {
-    if [ "$(id -u)" -eq 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+    if [ "$(id -u)" -eq 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
 }
 
 # start_local_postgres DIR [SOCKET_DIR] : initialises DIR if empty, starts the server (unless it runs already),

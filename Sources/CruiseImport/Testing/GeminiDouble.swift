@@ -3,7 +3,8 @@ import HTTPServer
 
 /// Gemini's generateContent: the answer to the made-up river cruise for any text, when the key is in the
 /// `x-goog-api-key` header (a key anywhere else, or another key, is Google's `400 API_KEY_INVALID`); variants
-/// `fenced`, `blocked`, `max-tokens`, `impossible-dates`, `no-cruise`, `failed-precondition`, `key-invalid`; `429`,
+/// `fenced`, `blocked`, `max-tokens`, `impossible-dates`, `no-cruise`, `failed-precondition`, `key-invalid`,
+/// `invalid-argument` (an error whose message quotes the booking); `429`,
 /// `404` and `503` with Google's error documents.
 struct GeminiDouble: UpstreamDouble {
     let upstream = FixtureUpstream.Upstream.gemini
@@ -24,6 +25,7 @@ struct GeminiDouble: UpstreamDouble {
         }
         answers["failed-precondition"] = try Fixtures.bytes("gemini", "400-failed-precondition.json")
         answers["key-invalid"] = try Fixtures.bytes("gemini", "400-api-key.json")
+        answers["invalid-argument"] = try Fixtures.bytes("gemini", "400-invalid-argument.json")
         self.answers = answers
         errors = [429: try Fixtures.bytes("gemini", "429.json"), 404: try Fixtures.bytes("gemini", "404.json"), 503: try Fixtures.bytes("gemini", "503.json")]
     }
@@ -40,7 +42,7 @@ struct GeminiDouble: UpstreamDouble {
             return Self.json(answers["key-invalid"] ?? [], status: .badRequest)
         }
         guard let body = answers[variant] else { return nil }
-        let status: HTTPStatus = variant == "failed-precondition" || variant == "key-invalid" ? .badRequest : .ok
+        let status: HTTPStatus = ["failed-precondition", "key-invalid", "invalid-argument"].contains(variant) ? .badRequest : .ok
         return Self.json(body, status: status, contentType: "application/json; charset=UTF-8")
     }
 

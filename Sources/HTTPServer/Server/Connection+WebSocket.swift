@@ -23,7 +23,7 @@ extension Connection {
             return respond(EventLoop.response(for: error, route: context.route, request: request.id, logger: loop.shared.logger), context: context)
         }
         let settings = loop.shared.configuration.webSockets
-        if let refused = loop.shared.webSockets.admit(client, settings: settings) {
+        if let refused = loop.shared.webSockets.admit(client, cap: loop.shared.configuration.webSocketCap, settings: settings) {
             let message = refused == .tooManyRequests ? "this client holds as many WebSockets as it may" : "the server holds as many WebSockets as it may"
             return respond(.error(refused, message, headers: ["Retry-After": "5"]), context: context)
         }
@@ -53,21 +53,36 @@ extension Connection {
                 fail(session, code, reason)
                 break reading
             case .frame(let frame, _):
-                session.lastHeard = loop.now
-                guard let event = session.messages.receive(frame) else { continue }
+                if frame.opcode == .ping || frame.opcode == .pong, session.isOpen, !session.takeControlFrame(now: loop.now) {
+                    fail(session, .policyViolation, "too many pings")
+                    break reading
+                }
+                let event = session.messages.receive(frame)
+                session.messageStartedAt = session.messages.isAssembling ? (session.messageStartedAt ?? loop.now) : nil
+                guard let event else { continue }
                 switch event {
                 case .text(let text):
+                    session.lastHeard = loop.now
                     received(.text(text), session)
                 case .binary(let bytes):
+                    session.lastHeard = loop.now
                     received(.binary(bytes), session)
                 case .ping(let payload):
-                    if session.isOpen { output.append(contentsOf: WebSocketFrame(opcode: .pong, payload: payload).bytes) }
+                    session.lastHeard = loop.now
+                    if session.isOpen { pong(payload, session) }
                 case .pong:
                     break
                 case .close(let code, _):
                     if session.isOpen {
                         // Echo the peer's code (none for none), then close: the server closes the TCP connection first.
-                        output.append(contentsOf: code.map { WebSocketFrame.close($0) }?.bytes ?? WebSocketFrame(opcode: .close, payload: []).bytes)
+                        // The echo counts against the output bound like any frame: past it the connection just ends.
+                        let echo = code.map { WebSocketFrame.close($0) }?.bytes ?? WebSocketFrame(opcode: .close, payload: []).bytes
+                        guard pendingOutput + echo.count <= session.settings.maxQueuedBytes else {
+                            session.tellClosed(code ?? .noStatus)
+                            close()
+                            return
+                        }
+                        output.append(contentsOf: echo)
                         loop.shared.metrics.webSocketClosed(code ?? .normal)
                     }
                     session.tellClosed(code ?? .noStatus)
@@ -81,6 +96,16 @@ extension Connection {
         }
         if input.isEmpty, input.storage.capacity > Self.idleBufferCapacity { input = InputBuffer() }
         flush()
+    }
+
+    /// Answers a ping: at once when nothing else waits to be read, else owed (only the latest ping's pong is kept) and
+    /// sent when the output drains.
+    private func pong(_ payload: [UInt8], _ session: WebSocketSession) {
+        guard pendingOutput == 0 else {
+            session.owedPong = payload
+            return
+        }
+        output.append(contentsOf: WebSocketFrame(opcode: .pong, payload: payload).bytes)
     }
 
     /// A message for the handler: only while open (after our close frame the peer's messages are dropped).
@@ -139,6 +164,14 @@ extension Connection {
         }
         // Our close frame is out: the peer's answer is awaited from now (a slow reader had it queued until now).
         if case .closeSent = session.state { session.state = .closeSent(at: loop.now) }
+        if let payload = session.owedPong {
+            session.owedPong = nil
+            if session.isOpen {
+                output.append(contentsOf: WebSocketFrame(opcode: .pong, payload: payload).bytes)
+                flush()
+                return
+            }
+        }
         // An idle socket keeps little: a large buffer left by one big message is given back.
         if output.capacity > Self.idleBufferCapacity { output = [] }
         updateInterest()
@@ -147,7 +180,11 @@ extension Connection {
     func checkWebSocketTimeouts(_ session: WebSocketSession, now: UInt64) {
         switch session.state {
         case .open:
-            if now &- session.lastHeard > session.settings.idleTimeout.nanoseconds { closeWebSocket(.normal, reason: "idle") }
+            if now &- session.lastHeard > session.settings.idleTimeout.nanoseconds {
+                closeWebSocket(.normal, reason: "idle")
+            } else if let started = session.messageStartedAt, now &- started > session.settings.messageTimeout.nanoseconds {
+                closeWebSocket(.policyViolation, reason: "a message was not finished in time")
+            }
         case .closeSent(let at):
             if now &- at > session.settings.closeTimeout.nanoseconds { close() }
         case .finished:

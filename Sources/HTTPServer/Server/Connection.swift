@@ -61,11 +61,15 @@ final class Connection {
     private var lastActivity: UInt64
     private var lastWriteProgress: UInt64
 
-    init(fd: Int32, serial: UInt64, peer: IPAddress, loop: EventLoop) {
+    /// Accepted beyond the connection cap, in the liveness reserve: answers the liveness path once, anything else `503`.
+    private let livenessOnly: Bool
+
+    init(fd: Int32, serial: UInt64, peer: IPAddress, loop: EventLoop, livenessOnly: Bool = false) {
         self.fd = fd
         self.serial = serial
         self.peer = peer
         self.loop = loop
+        self.livenessOnly = livenessOnly
         parser = RequestParser(limits: loop.shared.configuration.limits)
         lastActivity = loop.now
         lastWriteProgress = loop.now
@@ -172,10 +176,15 @@ final class Connection {
 
     private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
+        let keepAlive = keepAlive && !livenessOnly
         func context(route: String, cors: Bool = false) -> RequestContext {
             RequestContext(
                 route: route, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive,
                 startedAt: startedAt, cors: cors)
+        }
+        if livenessOnly && request.path != loop.shared.configuration.livenessPath {
+            return respond(
+                .error(.serviceUnavailable, "server is at its connection limit", headers: ["Retry-After": "1"]), context: context(route: "over_capacity"))
         }
         switch loop.shared.router.match(request.method, path: request.path) {
         case .notFound:

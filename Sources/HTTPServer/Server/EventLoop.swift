@@ -181,7 +181,7 @@ final class EventLoop: @unchecked Sendable {
                 }
                 continue
             }
-            guard shared.openConnections.admit(limit: shared.configuration.maxConnections) else {
+            guard let livenessOnly = admit() else {
                 refuse(fd)
                 continue
             }
@@ -189,20 +189,20 @@ final class EventLoop: @unchecked Sendable {
             // of connections (a benchmark's 50 all landed on one loop, leaving the other core idle).
             let target = shared.nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % shared.loops.count
             if target == index {
-                adopt(fd, peer: peer)
+                adopt(fd, peer: peer, livenessOnly: livenessOnly)
             } else {
                 let loop = shared.loops[target]
-                loop.execute { loop.adopt(fd, peer: peer) }
+                loop.execute { loop.adopt(fd, peer: peer, livenessOnly: livenessOnly) }
             }
         }
     }
 
     /// Takes ownership of an accepted socket. During shutdown it is served like the others: what it already
     /// sent is answered, then it is closed.
-    private func adopt(_ fd: Int32, peer: IPAddress) {
+    private func adopt(_ fd: Int32, peer: IPAddress, livenessOnly: Bool) {
         Socket.setNoDelay(fd)
         nextSerial &+= 1
-        let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self)
+        let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self, livenessOnly: livenessOnly)
         connections[fd] = connection
         swept[fd] = connection
         connection.register()
@@ -218,12 +218,21 @@ final class EventLoop: @unchecked Sendable {
                 if errno == EINTR || errno == ECONNABORTED { continue }
                 return
             }
-            guard shared.openConnections.admit(limit: shared.configuration.maxConnections) else {
+            guard let livenessOnly = admit() else {
                 refuse(fd)
                 continue
             }
-            adopt(fd, peer: peer)
+            adopt(fd, peer: peer, livenessOnly: livenessOnly)
         }
+    }
+
+    /// Counts an accepted connection: `false` within the cap, `true` in the liveness reserve beyond it (it answers the
+    /// liveness path only), `nil` past both (refused).
+    private func admit() -> Bool? {
+        let configuration = shared.configuration
+        let reserve = configuration.livenessPath == nil ? 0 : configuration.livenessReserve
+        guard let count = shared.openConnections.admit(limit: configuration.maxConnections + reserve) else { return nil }
+        return count > configuration.maxConnections
     }
 
     /// One non-blocking `accept4` on the listener: the socket (negative with `errno` set when none) and its peer.

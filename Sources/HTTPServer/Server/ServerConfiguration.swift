@@ -33,6 +33,15 @@ public struct ServerConfiguration: Sendable {
     public var extraHeaders: [(name: String, value: String)] = []
     /// What bounds the WebSockets routes upgrade to.
     public var webSockets = WebSocketSettings()
+    /// The route answered even when every connection is taken (the liveness check a container runtime or proxy asks):
+    /// up to ``livenessReserve`` connections beyond ``maxConnections`` are accepted, each answering this path once
+    /// and everything else `503`, then closed. `nil`: none beyond the cap.
+    public var livenessPath: String?
+    public var livenessReserve = 32
+
+    /// Open WebSockets at most: ``WebSocketSettings/maxSockets``, but never more than four fifths of
+    /// ``maxConnections`` — a fifth of the connections always stays for HTTP (sign-ups, REST, the health checks).
+    public var webSocketCap: Int { min(webSockets.maxSockets, maxConnections - maxConnections / 5) }
 
     public init(
         host: String = "0.0.0.0", port: Int = 8080, eventLoopCount: Int? = nil, limits: ParserLimits = ParserLimits(),

@@ -50,13 +50,14 @@ final class ConnectionCount: Sendable {
 
     var current: Int { value.load(ordering: .relaxed) }
 
-    /// Counts a new connection unless that would exceed `limit`; false when refused.
-    func admit(limit: Int) -> Bool {
-        if value.add(1, ordering: .relaxed).newValue > limit {
+    /// Counts a new connection unless that would exceed `limit`: the count with it, `nil` when refused.
+    func admit(limit: Int) -> Int? {
+        let count = value.add(1, ordering: .relaxed).newValue
+        guard count <= limit else {
             value.subtract(1, ordering: .relaxed)
-            return false
+            return nil
         }
-        return true
+        return count
     }
 
     func release() {

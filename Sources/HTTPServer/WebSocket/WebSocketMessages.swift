@@ -28,6 +28,9 @@ public struct WebSocketMessages: Sendable {
         self.maxMessageBytes = maxMessageBytes
     }
 
+    /// Whether a message has begun and not ended (its fragments so far are held).
+    public var isAssembling: Bool { partial != nil }
+
     /// The event `frame` completes; `nil` when it was a fragment of a message still arriving.
     public mutating func receive(_ frame: WebSocketFrame) -> Event? {
         switch frame.opcode {

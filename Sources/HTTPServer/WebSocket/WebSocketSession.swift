@@ -15,8 +15,16 @@ final class WebSocketSession {
     var frames: WebSocketFrameParser
     var messages: WebSocketMessages
     var state = State.open
-    /// When the peer last sent a frame.
+    /// When the peer last sent a whole message or a ping (the idle timer).
     var lastHeard: UInt64
+    /// When the message being assembled began (its first fragment); `nil` between messages.
+    var messageStartedAt: UInt64?
+    /// A pong owed while earlier output is still unread: only the latest ping's is kept (RFC 6455 §5.5.3), and sent
+    /// once the output drains, so a peer that pings and never reads makes the server hold one pong, not one per ping.
+    var owedPong: [UInt8]?
+    /// The control-frame budget (``WebSocketSettings/controlFramesPerSecond``): tokens left, and when last refilled.
+    private var controlTokens: Double
+    private var controlRefilledAt: UInt64
     private var told = false
     /// Whether the socket left the counts (its closing handshake is done, or the connection closed).
     var released = false
@@ -27,6 +35,18 @@ final class WebSocketSession {
         frames = WebSocketFrameParser(maxPayloadBytes: settings.maxMessageBytes)
         messages = WebSocketMessages(maxMessageBytes: settings.maxMessageBytes)
         lastHeard = now
+        controlTokens = Double(settings.controlFrameBurst)
+        controlRefilledAt = now
+    }
+
+    /// Takes one control frame from the budget; `false` when the peer sends them faster than the rate allows.
+    func takeControlFrame(now: UInt64) -> Bool {
+        let elapsed = Double(now &- controlRefilledAt) / 1e9
+        controlRefilledAt = now
+        controlTokens = min(Double(settings.controlFrameBurst), controlTokens + elapsed * Double(settings.controlFramesPerSecond))
+        guard controlTokens >= 1 else { return false }
+        controlTokens -= 1
+        return true
     }
 
     var isOpen: Bool {
