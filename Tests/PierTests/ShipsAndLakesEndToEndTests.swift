@@ -111,7 +111,7 @@ final class ShipsAndLakesEndToEndTests: EndToEndTestCase {
         // The run is counted when the runner has written it to `fetch_runs`, a moment after its data is served.
         var metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         let counted = Date().addingTimeInterval(5)
-        while !metrics.contains(#"pier_fetch_runs_total{source="ships""#), Date() < counted {
+        while !metrics.contains(#"pier_fetch_runs_total{source="ships",outcome="ok"} 1"#), Date() < counted {
             usleep(20_000)
             metrics = try RawClient.request(port: pier.port, "/metrics").bodyText
         }

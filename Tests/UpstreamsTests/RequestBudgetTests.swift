@@ -34,6 +34,24 @@ final class RequestBudgetTests: XCTestCase {
         XCTAssertEqual(never.secondsUntilToken(now: 0), .infinity)
     }
 
+    /// A request of many units (a write of many rows) passes on one token and leaves the rest as a debt: the next
+    /// waits until it is paid, so the cost is paid in full whatever the bucket's capacity.
+    func testARequestOfManyUnitsIsPaidInFullAsADebt() {
+        let clock = Clock()
+        let budget = RequestBudget<String>(.init(ratePerMinute: 1200, burst: 400, clientShare: 0.1), clock: { clock.now })
+        // The client's bucket: 40 at once, 2 a second.
+        XCTAssertEqual(budget.acquire(for: ["rider"], units: 100), .granted)
+        guard case .refused(.clientShare, let wait, _) = budget.acquire(for: ["rider"]) else { return XCTFail("the debt is not paid") }
+        XCTAssertEqual(wait, 30.5, accuracy: 0.01, "61 units at 2 a second")
+        clock.advance(30.5)
+        XCTAssertEqual(budget.acquire(for: ["rider"]), .granted)
+        // Charged after the fact (a delete's rows), refusing nothing: the next waits for it.
+        clock.advance(100)
+        budget.charge(["rider"], units: 60)
+        XCTAssertNotEqual(budget.acquire(for: ["rider"]), .granted)
+        XCTAssertEqual(budget.acquire(for: ["other"]), .granted, "another client's share is its own")
+    }
+
     func testOneClientGetsItsShareAndTheOthersTheRest() {
         let clock = Clock()
         let budget = RequestBudget<String>(.init(ratePerMinute: 60, burst: 8, clientShare: 0.25), clock: { clock.now })

@@ -37,6 +37,10 @@ final class Connection {
         case webSocket
     }
 
+    /// A connection of the liveness reserve must send its request within this: a health check asks at once, and a
+    /// silent one would keep the reserve from the next.
+    private static let reserveTimeout = Duration.seconds(2)
+
     /// Stop reading (and answering) while this much output waits for a client that does not read.
     private static let outputHighWater = 256 * 1024
 
@@ -363,13 +367,13 @@ final class Connection {
             if now >= until { close() }
         case .reading:
             if let startedAt = requestStartedAt {
-                let limit = parser.isReadingBody ? configuration.bodyReadTimeout : configuration.headerReadTimeout
+                let limit = livenessOnly ? Self.reserveTimeout : parser.isReadingBody ? configuration.bodyReadTimeout : configuration.headerReadTimeout
                 if now &- startedAt > limit.nanoseconds {
                     requestStartedAt = nil
                     respond(.error(.requestTimeout, "request was not received in time"), context: .closing(route: "timeout"))
                     flush()
                 }
-            } else if now &- lastActivity > configuration.idleTimeout.nanoseconds {
+            } else if now &- lastActivity > (livenessOnly ? Self.reserveTimeout : configuration.idleTimeout).nanoseconds {
                 close()
             }
         case .awaitingHandler, .closingAfterWrite:

@@ -35,7 +35,8 @@ public struct ServerConfiguration: Sendable {
     public var webSockets = WebSocketSettings()
     /// The route answered even when every connection is taken (the liveness check a container runtime or proxy asks):
     /// up to ``livenessReserve`` connections beyond ``maxConnections`` are accepted, each answering this path once
-    /// and everything else `503`, then closed. `nil`: none beyond the cap.
+    /// and everything else `503`, then closed; one silent for 2 s is dropped, so idle connections cannot keep the
+    /// reserve for long. `nil`: none beyond the cap.
     public var livenessPath: String?
     public var livenessReserve = 32
 
