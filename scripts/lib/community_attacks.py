@@ -20,7 +20,10 @@ Pier trusts loopback as its proxy, so X-Forwarded-For's right-most entry is the 
 
 Usage: community_attacks.py PIER_URL ANON_KEY PIER_PID [--scale small|full] [--pier BIN] [--push] [--check]
 (DATABASE_URL in the environment for --pier: `pier nextwave archive`). Standard library only (the benchmark's python3)."""
-import argparse, datetime, http.client, json, os, subprocess, sys, threading, time, urllib.parse, uuid
+import argparse, json, os, subprocess, sys, threading, time, urllib.parse, uuid
+
+import attack_client
+from attack_client import Run, utc
 
 parser = argparse.ArgumentParser()
 parser.add_argument("url")
@@ -33,55 +36,16 @@ parser.add_argument("--check", action="store_true")
 args = parser.parse_args()
 target = urllib.parse.urlparse(args.url)
 FULL = args.scale == "full"
-failures = []
+run = Run()
+check, report = run.check, run.report
 
 
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-
-
-def report(attack, **facts):
-    print(json.dumps({"attack": attack, **facts}), flush=True)
-
-
-class Client:
-    """One keep-alive connection; every request from `address` (X-Forwarded-For) with the public key and a bearer."""
-
-    def __init__(self, address, bearer=None):
-        self.address, self.bearer = address, bearer
-        self.connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-
-    def request(self, method, path, body=None, headers=None, address=None):
-        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
-        all_headers = {"apikey": args.anon, "Authorization": f"Bearer {self.bearer or args.anon}", "X-Forwarded-For": address or self.address,
-                       "Content-Type": "application/json", **(headers or {})}
-        for attempt in range(2):
-            try:
-                self.connection.request(method, path, body=data, headers=all_headers)
-                response = self.connection.getresponse()
-                text = response.read()
-                if response.getheader("Connection", "").lower() == "close":
-                    self.connection.close()
-                return response.status, text
-            except (http.client.HTTPException, OSError):
-                self.connection.close()
-                self.connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-                if attempt:
-                    return 0, b""
+def Client(address, bearer=None):
+    return attack_client.Client(target, args.anon, address, bearer)
 
 
 def rss_mb():
-    with open(f"/proc/{args.pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def utc(seconds_from_now):
-    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds_from_now)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return attack_client.rss_mb(args.pid)
 
 
 riders = iter(range(1, 250))
@@ -90,12 +54,9 @@ riders = iter(range(1, 250))
 def rider():
     """A new anonymous rider (its access token and id), signed up from an address of its own (a network of its own: a
     network's sign-ups share one budget)."""
-    address = f"192.0.{next(riders)}.10"
-    status, text = Client(address).request("POST", "/auth/v1/signup", {})
-    if status != 200:
-        raise SystemExit(f"sign-up refused: {status} {text[:200]!r}")
-    session = json.loads(text)
-    return Client(address, session["access_token"]), session["user"]["id"]
+    client = Client(f"192.0.{next(riders)}.10")
+    uid, _ = client.sign_up()
+    return client, uid
 
 
 def parallel(threads, work):
@@ -291,6 +252,6 @@ reads_flood()
 signups()
 if args.push:
     token_across_apps()
-for failure in failures:
+for failure in run.failures:
     print(f"FAILED: {failure}", file=sys.stderr)
-sys.exit(1 if args.check and failures else 0)
+sys.exit(1 if args.check and run.failures else 0)

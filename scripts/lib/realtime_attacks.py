@@ -21,7 +21,10 @@ Pier trusts loopback as its proxy, so X-Forwarded-For's right-most entry is the 
 
 Usage: realtime_attacks.py PIER_URL ANON_KEY PIER_PID [--scale small|full] [--check] [--message-timeout S]
 Standard library only (the benchmark's python3)."""
-import argparse, base64, datetime, http.client, json, os, select, socket, struct, sys, threading, time, urllib.parse
+import argparse, base64, http.client, json, os, select, socket, struct, sys, threading, time, urllib.parse
+
+import attack_client
+from attack_client import Run, utc
 
 parser = argparse.ArgumentParser()
 parser.add_argument("url")
@@ -34,17 +37,8 @@ parser.add_argument("--only", help="comma-separated attacks to run (all by defau
 args = parser.parse_args()
 target = urllib.parse.urlparse(args.url)
 FULL = args.scale == "full"
-failures = []
-
-
-def check(condition, message):
-    if not condition:
-        failures.append(message)
-
-
-def utc(seconds_from_now):
-    moment = datetime.datetime.now(datetime.timezone.utc) + datetime.timedelta(seconds=seconds_from_now)
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+run = Run()
+check = run.check
 
 
 # ---- pier's own figures
@@ -61,11 +55,7 @@ def cpu_ns():
 
 
 def rss_mb():
-    with open(f"/proc/{args.pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    return attack_client.rss_mb(args.pid)
 
 
 def metric(name):
@@ -82,42 +72,15 @@ def metric(name):
 
 # ---- HTTP
 
-class Client:
-    """One keep-alive connection; every request from `address` (X-Forwarded-For) with the public key and a bearer."""
-
-    def __init__(self, address, bearer=None):
-        self.address, self.bearer = address, bearer
-        self.connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-
-    def request(self, method, path, body=None, headers=None):
-        data = body if isinstance(body, (bytes, type(None))) else json.dumps(body).encode()
-        all_headers = {"apikey": args.anon, "Authorization": f"Bearer {self.bearer or args.anon}", "X-Forwarded-For": self.address,
-                       "Content-Type": "application/json", **(headers or {})}
-        for attempt in range(2):
-            try:
-                self.connection.request(method, path, body=data, headers=all_headers)
-                response = self.connection.getresponse()
-                text = response.read()
-                self.last = text[:300]
-                if response.getheader("Connection", "").lower() == "close":
-                    self.connection.close()
-                return response.status, text
-            except (http.client.HTTPException, OSError):
-                self.connection.close()
-                self.connection = http.client.HTTPConnection(target.hostname, target.port, timeout=60)
-                if attempt:
-                    return 0, b""
+def Client(address, bearer=None):
+    return attack_client.Client(target, args.anon, address, bearer)
 
 
 def rider(address):
-    """A new anonymous rider, its client keeping the sign-up's connection (open before an attack fills the rest)."""
+    """A new anonymous rider, speaking on the sign-up's connection (open before an attack fills the rest)."""
     client = Client(address)
-    status, text = client.request("POST", "/auth/v1/signup", {})
-    if status != 200:
-        raise SystemExit(f"sign-up refused: {status} {text[:200]!r}")
-    session = json.loads(text)
-    client.bearer = session["access_token"]
-    return client, session["user"]["id"], session["access_token"]
+    uid, token = client.sign_up()
+    return client, uid, token
 
 
 def checkin(client, uid, wave):
@@ -202,6 +165,19 @@ class Socket:
             return None
         payload, self.buffer = self.buffer[start:start + n], self.buffer[start + n:]
         return opcode, payload
+
+    def replies(self, count, seconds=5):
+        """The payloads of the next `count` `phx_reply` messages (fewer if the socket ends or falls silent)."""
+        self.sock.settimeout(seconds)
+        found = []
+        while len(found) < count:
+            got = self.read()
+            if got is None:
+                break
+            message = json.loads(got[1]) if got[0] == 1 else None
+            if message and message[3] == "phx_reply":
+                found.append(message[4])
+        return found
 
     def close_code(self, seconds):
         """The code of the server's close frame within `seconds` (frames before it skipped); 0 when the connection
@@ -305,7 +281,7 @@ def percentile(values, p):
     return round(values[min(len(values) - 1, int(len(values) * p))], 1) if values else None
 
 
-def run(name, attack, seconds):
+def play(name, attack, seconds):
     """Runs `attack(stop)` in a thread while the healthy pair measures for `seconds`; reports both."""
     writer = healthy.rider()
     events0, cpu0, rss0, t0 = metric("pier_realtime_events_total"), cpu_ns(), rss_mb(), time.monotonic()
@@ -425,17 +401,8 @@ def bindings_flood(stop):
             bindings = [{"event": "*", "schema": "public", "table": "wave_checkins", "filter": f"wave_id=eq.nothing-{n}-{channel}-{b}"} for b in range(16)]
             attacker.join(f"realtime:flood-{channel}", str(channel + 1), bindings)
     for attacker in sockets:
-        attacker.sock.settimeout(5)
-        seen = 0
-        while seen < 10:
-            got = attacker.read()
-            if got is None:
-                break
-            if got[0] == 1:
-                message = json.loads(got[1])
-                if message[3] == "phx_reply":
-                    seen += 1
-                    replies["ok" if message[4]["status"] == "ok" else "refused"] += 1
+        for reply in attacker.replies(10):
+            replies["ok" if reply["status"] == "ok" else "refused"] += 1
     stop.wait()
     for attacker in sockets:
         attacker.close()
@@ -516,20 +483,11 @@ def long_filters(stop):
         for channel in range(10):
             attacker.join(f"realtime:filter-{channel}", str(channel + 1),
                           [{"event": "*", "schema": "public", "table": "wave_checkins", "filter": "wave_id=eq." + "f" * 63_000}])
-        attacker.sock.settimeout(5)
-        seen = 0
-        while seen < 10:
-            got = attacker.read()
-            if got is None:
-                break
-            if got[0] == 1:
-                message = json.loads(got[1])
-                if message[3] == "phx_reply":
-                    seen += 1
-                    if message[4]["status"] == "error" and message[4]["response"]["reason"].startswith("InvalidFilter"):
-                        refused += 1
-                    else:
-                        other += 1
+        for reply in attacker.replies(10):
+            if reply["status"] == "error" and reply["response"]["reason"].startswith("InvalidFilter"):
+                refused += 1
+            else:
+                other += 1
         attacker.close()
     stop.wait()
     check(refused == 10 * count and other == 0, f"long-filters: {refused} refused, {other} other replies of {10 * count}")
@@ -538,15 +496,14 @@ def long_filters(stop):
 
 healthy = Healthy()
 seconds = 15 if FULL else 4
-run("undisturbed", None, seconds)
+play("undisturbed", None, seconds)
 for name, attack in [("pings-unread", pings_unread), ("sockets-flood", sockets_flood), ("bindings-flood", bindings_flood),
                      ("long-join-ref", long_join_ref), ("row-flood", row_flood), ("unfinished-message", unfinished_message),
                      ("long-filters", long_filters)]:
     if args.only and name not in args.only.split(","):
         continue
-    run(name, attack, max(seconds, args.message_timeout + 4) if name == "unfinished-message" else seconds)
+    play(name, attack, max(seconds, args.message_timeout + 4) if name == "unfinished-message" else seconds)
 healthy.running = False
 healthy.socket.close()
-if failures:
-    print("\n".join(failures), file=sys.stderr)
-    sys.exit(1)
+if args.check:
+    run.finish()
