@@ -62,9 +62,13 @@ final class RealtimeSocket: WebSocketHandler {
     }
 
     private func handle(_ message: PhoenixMessage) {
-        // A ref is echoed in the reply, and a join's in every event of its channel: a long one would make each large.
+        // A ref and the topic are echoed in the reply, and a join's in every event of its channel: long ones would make
+        // each large.
         guard (message.ref?.utf8.count ?? 0) <= RealtimeSettings.maxRefBytes, (message.joinRef?.utf8.count ?? 0) <= RealtimeSettings.maxRefBytes else {
             return socket.close(.policyViolation, reason: "a ref longer than \(RealtimeSettings.maxRefBytes) bytes")
+        }
+        guard message.topic.utf8.count <= RealtimeSettings.maxTopicBytes else {
+            return socket.close(.policyViolation, reason: "a topic longer than \(RealtimeSettings.maxTopicBytes) bytes")
         }
         if message.topic == "phoenix" {
             guard message.event == "heartbeat" else { return reply(message, .failure(.unmatchedTopic)) }
@@ -87,7 +91,7 @@ final class RealtimeSocket: WebSocketHandler {
 
     private func join(_ message: PhoenixMessage) {
         let topic = message.topic
-        guard topic.hasPrefix("realtime:"), topic.utf8.count <= RealtimeSettings.maxTopicBytes else { return reply(message, .failure(.unmatchedTopic)) }
+        guard topic.hasPrefix("realtime:") else { return reply(message, .failure(.unmatchedTopic)) }
         // Joining a joined topic again replaces the channel (Phoenix closes the old one first).
         if let old = channels[topic] { close(topic, old) }
         guard channels.count < server.settings.channelsPerSocket else { return refuseJoin(message, .tooManyChannels) }

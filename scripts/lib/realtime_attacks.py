@@ -14,7 +14,7 @@ Pier trusts loopback as its proxy, so X-Forwarded-For's right-most entry is the 
                      (the reserve), and while the sockets are held sign-ups and REST answer too
   bindings-flood     sockets joining 10 channels of 16 bindings that match nothing: each socket keeps at most 32,
                      the rest refused; a change costs what its subscribers cost
-  long-join-ref      joins with a 30,000-byte join_ref: the socket is closed (1008), nothing echoed
+  long-join-ref      joins with a 30,000-byte join_ref (or topic): the socket is closed (1008), nothing echoed
   row-flood          one rider's 100 fresh waves a request and their deletion, as fast as answered: charged per row
   unfinished-message a 60 KiB first fragment kept open with empty continuations: closed at the message timeout (1008)
   long-filters       10 channels a socket with a 63,000-character filter: each refused in the join's reply
@@ -417,8 +417,10 @@ def long_join_ref(stop):
     for i in range(count):
         attacker = Socket(f"198.21.{i // 10}.{i % 10 + 1}")
         for channel in range(10):
+            # Every other socket sends its 30,000 bytes in the topic instead (echoed in a reply just as well).
+            ref, topic = ("r" * 30_000, f"realtime:long-{channel}") if i % 2 == 0 else (str(channel + 1), "realtime:" + "t" * 30_000)
             try:
-                attacker.join(f"realtime:long-{channel}", "r" * 30_000, [{"event": "*", "schema": "public", "table": "wave_checkins"}])
+                attacker.join(topic, ref, [{"event": "*", "schema": "public", "table": "wave_checkins"}])
             except OSError:
                 break
         codes.append(attacker.close_code(5))
