@@ -97,8 +97,12 @@ class Refused(Exception):
 
 
 class Socket:
+    # Every socket an attack opened, closed when its run ends whatever happened (the next attack starts clean).
+    opened = []
+
     def __init__(self, address, vsn="2.0.0", timeout=10):
         self.sock = socket.create_connection((target.hostname, target.port), timeout=timeout)
+        Socket.opened.append(self)
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.buffer = b""
         key = base64.b64encode(os.urandom(16)).decode()
@@ -281,25 +285,52 @@ def percentile(values, p):
     return round(values[min(len(values) - 1, int(len(values) * p))], 1) if values else None
 
 
-def play(name, attack, seconds):
-    """Runs `attack(stop)` in a thread while the healthy pair measures for `seconds`; reports both."""
+class Phase(threading.Event):
+    """Set when the measuring ends; `ready` is set by an attack that first builds what it then holds (sockets,
+    bindings) once it holds it: the measuring starts then, so its figures are those of the held state."""
+
+    def __init__(self):
+        super().__init__()
+        self.ready = threading.Event()
+
+
+def play(name, attack, seconds, holds=False):
+    """Runs `attack(stop)` in a thread while the healthy pair measures for `seconds` (from when it holds what it builds,
+    with `holds`); reports both."""
     writer = healthy.rider()
-    events0, cpu0, rss0, t0 = metric("pier_realtime_events_total"), cpu_ns(), rss_mb(), time.monotonic()
+    rss0 = rss_mb()
     facts = {}
-    stop = threading.Event()
-    worker = threading.Thread(target=lambda: facts.update(attack(stop) or {}), daemon=True) if attack else None
+    stop = Phase()
+    def attacking():
+        try:
+            facts.update(attack(stop) or {})
+        except Exception as error:  # an attack that breaks is a failed run, never a silent one
+            facts["error"] = repr(error)
+            check(False, f"{name}: {error!r}")
+    worker = threading.Thread(target=attacking, daemon=True) if attack else None
+    started = time.monotonic()
     if worker:
         worker.start()
-        time.sleep(0.5)
+        if holds:
+            stop.ready.wait(timeout=600)
+            facts["setup_s"] = round(time.monotonic() - started, 1)
+        else:
+            time.sleep(0.5)
+    events0, cpu0, t0 = metric("pier_realtime_events_total"), cpu_ns(), time.monotonic()
     latencies, missed, statuses = healthy.measure(seconds, name, writer)
+    # pier's figures over the measuring alone (a held attack's setup before it, its teardown after it).
+    events, cpu, elapsed, rss = metric("pier_realtime_events_total") - events0, cpu_ns() - cpu0, time.monotonic() - t0, rss_mb()
     stop.set()
     if worker:
         worker.join(timeout=120)
-    events, cpu, elapsed = metric("pier_realtime_events_total") - events0, cpu_ns() - cpu0, time.monotonic() - t0
+    for opened in Socket.opened:
+        if opened is not healthy.socket:
+            opened.close()
+    Socket.opened = [healthy.socket]
     report = {"attack": name, **facts, "healthy_p50_ms": percentile(latencies, 0.5), "healthy_p99_ms": percentile(latencies, 0.99),
               "healthy_missed": missed, "healthy_statuses": statuses, "events": int(events),
               "cpu_ms_per_event": round(cpu / 1e6 / events, 2) if events else None, "pier_cpu_pct": round(cpu / 1e9 / elapsed * 100, 1),
-              "rss_growth_mb": round(rss_mb() - rss0, 1)}
+              "rss_growth_mb": round(rss - rss0, 1)}
     print(json.dumps(report), flush=True)
     check(missed == 0 and set(statuses) == {201}, f"{name}: the healthy rider's check-ins {statuses}, events missed {missed}")
     if name == "pings-unread":
@@ -337,6 +368,16 @@ held_sockets = []
 
 
 def sockets_flood(stop):
+    plain = []
+    try:
+        return flood_sockets_and_connections(stop, plain)
+    finally:
+        for held in held_sockets + plain:
+            held.close()
+        held_sockets.clear()
+
+
+def flood_sockets_and_connections(stop, plain):
     addresses = 100 if FULL else 10
     per_address = 100 if FULL else 30
     statuses = {}
@@ -354,13 +395,14 @@ def sockets_flood(stop):
                 break
         if statuses.get(503):
             break
+    stop.ready.set()
     # With every socket the server gives held: HTTP still answers.
     live = Client("203.0.113.50").request("GET", "/health/live")[0]
     signup = Client("203.0.113.51").request("POST", "/auth/v1/signup", {})[0]
     rest = Client("203.0.113.52").request("POST", "/rest/v1/rpc/wave_checkin_counts", {"wave_ids": ["w1"]})[0]
     # Then plain connections, silent, until the server refuses them at once (503: past the cap and the liveness
     # reserve); the reserve's silent ones are dropped within seconds, and the liveness path answers again.
-    plain, full = [], False
+    full = False
     while not full and len(plain) < 12_000:
         batch = []
         for _ in range(50):
@@ -370,21 +412,23 @@ def sockets_flood(stop):
                 full = True
                 break
         time.sleep(0.05)
-        readable, _, _ = select.select(batch, [], [], 0)
-        full = full or bool(readable)
+        # poll, not select: past 1,024 descriptors select cannot name them.
+        answered = select.poll()
+        for connection in batch:
+            answered.register(connection, select.POLLIN)
+        full = full or bool(answered.poll(0))
         plain += batch
     time.sleep(3)
     health = Client("203.0.113.53").request("GET", "/health/live")[0]
+    held_plain = len(plain)
     for connection in plain:
         connection.close()
+    plain.clear()
     stop.wait()
-    for held in held_sockets:
-        held.close()
-    held_sockets.clear()
     check(statuses.get(503, 0) >= 1 and statuses.get(101, 0) > 0, f"sockets-flood: the socket cap was never reached: {statuses}")
     check(live == 200 and signup == 200 and rest == 200, f"sockets-flood: with the sockets held, /health/live {live}, sign-up {signup}, REST {rest}")
     check(health == 200, f"sockets-flood: with every connection taken, /health/live answered {health}")
-    return {"upgrades": statuses, "health_live": live, "signup": signup, "rest": rest, "plain_connections_held": len(plain),
+    return {"upgrades": statuses, "health_live": live, "signup": signup, "rest": rest, "plain_connections_held": held_plain,
             "health_live_when_full": health}
 
 
@@ -403,6 +447,7 @@ def bindings_flood(stop):
     for attacker in sockets:
         for reply in attacker.replies(10):
             replies["ok" if reply["status"] == "ok" else "refused"] += 1
+    stop.ready.set()
     stop.wait()
     for attacker in sockets:
         attacker.close()
@@ -504,7 +549,8 @@ for name, attack in [("pings-unread", pings_unread), ("sockets-flood", sockets_f
                      ("long-filters", long_filters)]:
     if args.only and name not in args.only.split(","):
         continue
-    play(name, attack, max(seconds, args.message_timeout + 4) if name == "unfinished-message" else seconds)
+    play(name, attack, max(seconds, args.message_timeout + 4) if name == "unfinished-message" else seconds,
+         holds=name in ("sockets-flood", "bindings-flood"))
 healthy.running = False
 healthy.socket.close()
 if args.check:
