@@ -229,10 +229,10 @@ final class EventLoop: @unchecked Sendable {
     /// Counts an accepted connection: `false` within the cap, `true` in the liveness reserve beyond it (it answers the
     /// liveness path only), `nil` past both (refused).
     private func admit() -> Bool? {
-        let configuration = shared.configuration
-        let reserve = configuration.livenessPath == nil ? 0 : configuration.livenessReserve
-        guard let count = shared.openConnections.admit(limit: configuration.maxConnections + reserve) else { return nil }
-        return count > configuration.maxConnections
+        let cap = shared.configuration.maxConnections
+        let reserve = shared.configuration.livenessPath == nil ? 0 : shared.configuration.livenessReserve
+        guard let count = shared.openConnections.admit(limit: cap + reserve) else { return nil }
+        return count > cap
     }
 
     /// One non-blocking `accept4` on the listener: the socket (negative with `errno` set when none) and its peer.
