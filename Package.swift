@@ -119,7 +119,7 @@ let package = Package(
             swiftSettings: strict),
         // Supabase Realtime's wire as the apps subscribe with it (Phoenix channels, postgres_changes) over the server's
         // WebSockets: joins, heartbeats, tokens and the fan-out of the changes a feature publishes. Knows no table or secret.
-        .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Limits", "Metrics", "Parsing"], swiftSettings: strict),
+        .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Metrics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: Gemini's answer envelope and the cruise it carries, read and checked (no repair); the
         // service and its route come next (issue 57).
         .target(name: "CruiseImport", dependencies: ["Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),

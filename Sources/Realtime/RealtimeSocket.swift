@@ -1,7 +1,6 @@
 import Basics
 import Foundation
 import HTTPServer
-import Limits
 import Parsing
 
 /// One Realtime socket's side of the Phoenix channel protocol, on its event loop: heartbeats, joins with their

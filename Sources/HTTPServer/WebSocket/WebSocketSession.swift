@@ -22,9 +22,8 @@ final class WebSocketSession {
     /// A pong owed while earlier output is still unread: only the latest ping's is kept (RFC 6455 §5.5.3), and sent
     /// once the output drains, so a peer that pings and never reads makes the server hold one pong, not one per ping.
     var owedPong: [UInt8]?
-    /// The control-frame budget (``WebSocketSettings/controlFramesPerSecond``): tokens left, and when last refilled.
-    private var controlTokens: Double
-    private var controlRefilledAt: UInt64
+    /// The control-frame budget (``WebSocketSettings/controlFramesPerSecond``, a burst of ``WebSocketSettings/controlFrameBurst``).
+    private var controlFrames: TokenBucket
     private var told = false
     /// Whether the socket left the counts (its closing handshake is done, or the connection closed).
     var released = false
@@ -35,18 +34,13 @@ final class WebSocketSession {
         frames = WebSocketFrameParser(maxPayloadBytes: settings.maxMessageBytes)
         messages = WebSocketMessages(maxMessageBytes: settings.maxMessageBytes)
         lastHeard = now
-        controlTokens = Double(settings.controlFrameBurst)
-        controlRefilledAt = now
+        controlFrames = TokenBucket(
+            ratePerSecond: Double(settings.controlFramesPerSecond), capacity: Double(settings.controlFrameBurst), now: Double(now) / 1e9)
     }
 
     /// Takes one control frame from the budget; `false` when the peer sends them faster than the rate allows.
     func takeControlFrame(now: UInt64) -> Bool {
-        let elapsed = Double(now &- controlRefilledAt) / 1e9
-        controlRefilledAt = now
-        controlTokens = min(Double(settings.controlFrameBurst), controlTokens + elapsed * Double(settings.controlFramesPerSecond))
-        guard controlTokens >= 1 else { return false }
-        controlTokens -= 1
-        return true
+        controlFrames.take(now: Double(now) / 1e9)
     }
 
     var isOpen: Bool {
