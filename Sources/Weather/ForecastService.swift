@@ -162,10 +162,21 @@ public final class ForecastService: Sendable {
     private func forecast(latitude: Double, longitude: Double, client: Spender?, now: Date) async throws -> Answer {
         let cell = GridCell(latitude: latitude, longitude: longitude)
         if let fresh = cachedForecast(for: cell, now: now) { return Answer(forecast: fresh, provenance: .own) }
+        // The cell's claim is held until MET Norway has answered too: the requests for the cell that arrive meanwhile
+        // share FMI's failure and join MET's call, however fast FMI failed, rather than each spending its share on FMI.
+        return try await core.outcome(for: cell, client: client, now: now) { own in
+            try await forecast(own, cell: cell, latitude: latitude, longitude: longitude, client: client, now: now)
+        }
+    }
+
+    /// The answer once the own cell's outcome is known (see the type's order of preference).
+    private func forecast(
+        _ own: OnDemandOutcome<Forecast>, cell: GridCell, latitude: Double, longitude: Double, client: Spender?, now: Date
+    ) async throws -> Answer {
         // An FMI forecast older than MET Norway's would be, kept for when MET cannot answer either.
         var older: Answer?
         let unavailable: Unavailable
-        switch await ownForecast(cell, client: client, now: now) {
+        switch own {
         case .answer(let own) where !own.stale:
             return Answer(forecast: own.value, provenance: .own)
         case .answer(let own):
@@ -217,12 +228,6 @@ public final class ForecastService: Sendable {
     }
 
     // MARK: The own cell
-
-    /// The engine's answer for the cell: held in memory (fresh, or stale for its provisional minute), else PostgreSQL
-    /// and FMI — admitted on this client's share, joining the cell's call under way.
-    private func ownForecast(_ cell: GridCell, client: Spender?, now: Date) async -> OnDemandOutcome<Forecast> {
-        await core.outcome(for: cell, client: client, now: now)
-    }
 
     /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. The read is the engine's:
     /// one per cell at a time, shared with the requests for that cell; a PostgreSQL error counts as nothing stored.

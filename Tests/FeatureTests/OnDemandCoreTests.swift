@@ -120,6 +120,41 @@ final class OnDemandCoreTests: XCTestCase {
         XCTAssertEqual(held.staleBecause?.cause, .clientShare)
     }
 
+    /// A call that fails fast, while its request works on with its claim (weather asking MET Norway): a request for the
+    /// key meanwhile shares the failure — no call of its own, no share asked, so a client whose share is spent is not
+    /// told `429` — and once that request is done, the next one asks the upstream again.
+    func testARequestJoiningOneThatSawTheUpstreamFailSharesTheFailure() async throws {
+        let source = Source()
+        source.failing.store(true, ordering: .relaxed)
+        // A share of one call: the client's first call spends it.
+        let core = core(source, budget: .init(ratePerMinute: 1, burst: 4, clientShare: 0.25))
+        let client = Spender(try XCTUnwrap(IPAddress("2001:db8::7")))
+        let (working, work) = AsyncStream<Void>.makeStream()
+        let (joined, join) = AsyncStream<OnDemandOutcome<String>>.makeStream()
+        let first = Task {
+            await core.outcome(for: "cell", client: client) { outcome -> OnDemandOutcome<String> in
+                work.yield()
+                for await _ in joined { break }
+                return outcome
+            }
+        }
+        for await _ in working { break }
+        XCTAssertTrue(core.admission(for: "cell", client: client).isAdmitted, "joins the claim: its spent share is not asked")
+        let joiner = await core.outcome(for: "cell", client: client)
+        join.yield(joiner)
+        XCTAssertEqual(try XCTUnwrap(unavailable(joiner)).cause, .upstream, "the failure the first request saw")
+        let made = await first.value
+        XCTAssertEqual(try XCTUnwrap(unavailable(made)).cause, .upstream)
+        XCTAssertEqual(source.calls.load(ordering: .relaxed), 1, "one call for both")
+
+        // The first request is done: the next one is a call of its own, on its own share (spent by now).
+        XCTAssertEqual(try XCTUnwrap(unavailable(refusal(core, for: "cell", client: client))).cause, .clientShare)
+        let other = Spender(try XCTUnwrap(IPAddress("198.51.100.9")))
+        let again = await core.outcome(for: "cell", client: other)
+        XCTAssertEqual(try XCTUnwrap(unavailable(again)).cause, .upstream)
+        XCTAssertEqual(source.calls.load(ordering: .relaxed), 2, "asked again")
+    }
+
     /// Answers for keys that are places (`"lat,lon"`), each costing 1,000 bytes of memory.
     struct PlaceSource: OnDemandValueSource {
         func stored(_ key: String) async throws -> OnDemandStored<String>? { nil }
@@ -244,5 +279,12 @@ final class OnDemandCoreTests: XCTestCase {
         guard case .failure(let credential) = await upstream.spend(for: tokenless, retryAfterFailure: 30, call) else { return XCTFail("refused") }
         XCTAssertEqual(credential.httpError().response.status.code, 401)
         XCTAssertEqual(calls.load(ordering: .relaxed), 1, "only the first call was made")
+    }
+}
+
+private extension OnDemandAdmission {
+    var isAdmitted: Bool {
+        if case .admitted = self { return true }
+        return false
     }
 }

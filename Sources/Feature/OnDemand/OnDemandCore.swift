@@ -200,8 +200,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     /// costs nothing more. A refusal is handed to `refused`.
     public func admitted<Result>(
         _ key: Source.Key, client: Spender?, now: Date = Date(), claim: OnDemandClaim? = nil,
-        refused: (Outcome) -> Result, _ body: () async -> Result
-    ) async -> Result {
+        refused: (Outcome) -> Result, _ body: () async throws -> Result
+    ) async rethrows -> Result {
         let held: OnDemandClaim
         if let claim {
             held = claim
@@ -214,24 +214,43 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         // Joiners are not counted against the requests at once either: 30 cold requests for one cell from a carrier's
         // NAT are answered by one call.
         defer { withExtendedLifetime(held) {} }
-        guard let groups = client?.groups, !held.joins else { return await body() }
+        guard let groups = client?.groups, !held.joins else { return try await OnDemandClaim.$current.withValue(held) { try await body() } }
         if let busy = upstream.start(groups) {
             misses?.increment()
             unavailableAnswers?.increment()
             return refused(.unavailable(busy))
         }
         defer { upstream.limits.finished(groups) }
-        return await body()
+        return try await OnDemandClaim.$current.withValue(held) { try await body() }
     }
 
     /// The outcome for `key` for a route that renders it itself (weather, place names, MET Norway's stand-in): admitted
     /// on `client`'s share, then what memory holds (fresh, or stale within its provisional time), else PostgreSQL and
     /// the upstream.
     public func outcome(for key: Source.Key, client: Spender?, now: Date = Date()) async -> Outcome {
-        await admitted(key, client: client, now: now, refused: { $0 }) {
-            if let held = held(key, now: now) { return .answer(held) }
-            return await answer(key, client: client, now: now)
+        await admitted(key, client: client, now: now, refused: { $0 }) { await claimedOutcome(key, client: client, now: now) }
+    }
+
+    /// ``outcome(for:client:now:)`` handed to `then` with the key's claim still held (unless refused before any work):
+    /// the requests for the key that arrive while `then` works on — asking a stand-in upstream after a failure — join
+    /// it and share that failure, rather than spend their share on a call that has just failed.
+    public func outcome<Result>(
+        for key: Source.Key, client: Spender?, now: Date = Date(), then: (Outcome) async throws -> Result
+    ) async rethrows -> Result {
+        let step: OnDemandStep<Outcome, Result> = try await admitted(key, client: client, now: now, refused: { .refused($0) }) {
+            .done(try await then(await claimedOutcome(key, client: client, now: now)))
         }
+        switch step {
+        case .refused(let outcome): return try await then(outcome)
+        case .done(let result): return result
+        }
+    }
+
+    /// What memory holds (fresh, or stale within its provisional time), else PostgreSQL and the upstream — for a
+    /// request holding its claim.
+    private func claimedOutcome(_ key: Source.Key, client: Spender?, now: Date) async -> Outcome {
+        if let held = held(key, now: now) { return .answer(held) }
+        return await answer(key, client: client, now: now)
     }
 
     /// The answer for `key` asked by `client` past memory: PostgreSQL, then the upstream (see the type). Call it
@@ -252,6 +271,8 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         if let refusal = client?.refusal {
             return unavailable(OnDemandUnavailable(refusal.refused(), retryAfter: settings.retryAfterFailure, cause: .credential), last: last, key: key, now: now)
         }
+        // The failure a request this one joined saw, and is still at work with (``OnDemandClaims``).
+        if let failed = claims.failure(for: key) { return unavailable(failed, last: last, key: key, now: now) }
         let previous = last?.value
         let outcome = await gate.call(key, clients: groups) { [self] in
             // A call for this key may have landed between our look at memory and this one starting.
@@ -267,6 +288,7 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
         case .answered(.value(let value, let fetchedAt)):
             return .answer(remember(value, fetchedAt: fetchedAt, staleBecause: nil, key: key, now: now))
         case .answered(.failed(let why)):
+            if why.cause == .upstream, let claim = OnDemandClaim.current { claims.note(why, for: key, by: claim) }
             return unavailable(why, last: last, key: key, now: now)
         case .refused(let refused):
             return unavailable(upstream.unavailable(refused, groups: groups), last: last, key: key, now: now)
@@ -372,4 +394,11 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     public func health() -> MergedObject {
         MergedObject([upstream.health(report), source.health()])
     }
+}
+
+/// What ``OnDemandCore/admitted(_:client:now:claim:refused:_:)`` came to for a caller that handles a refusal after
+/// the claim is let go.
+private enum OnDemandStep<Refusal, Value> {
+    case refused(Refusal)
+    case done(Value)
 }
