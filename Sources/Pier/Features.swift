@@ -8,6 +8,7 @@ import Lakes
 import NSWDepartures
 import NextWave
 import Places
+import PromoTiles
 import Push
 import Ships
 import Stationboard
@@ -53,6 +54,7 @@ enum Features {
                 app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS")),
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
             CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
+            PromoTilesFeature(context: context),
         ]
     }
 
@@ -60,7 +62,7 @@ enum Features {
     static let types: [any Feature.Type] = [
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
-        PushFeature.self, WarningPushFeature.self, NextWaveFeature.self, CruiseImportFeature.self,
+        PushFeature.self, WarningPushFeature.self, NextWaveFeature.self, CruiseImportFeature.self, PromoTilesFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

@@ -40,6 +40,7 @@ OWNERS = {
     "NextWave": ["nextwave_badges", "nextwave_checkins", "nextwave_devices", "nextwave_history", "nextwave_profiles",
                  "nextwave_refresh_tokens", "nextwave_sessions", "nextwave_users", "nextwave_verified_sessions"],
     "NSWDepartures": ["nsw_departures"],
+    "PromoTiles": ["promo_tile_sets"],
     "Push": ["push_devices", "push_outbox", "push_payloads"],
     "Ships": ["ship_days", "ship_deployments"],
     "Stationboard": ["stationboard_answers"],
