@@ -46,7 +46,7 @@ public struct GeminiClient: Sendable {
         let response: UpstreamResponse
         do {
             response = try await client.post(
-                url, body: Array(GeminiRequest.body(for: text).utf8), headers: ["Content-Type": "application/json", "x-goog-api-key": key],
+                url, body: Array(GeminiRequest.body(for: text).utf8), headers: ["Content-Type": "application/json"], credentials: ["x-goog-api-key": key],
                 accepting: Self.explained, capturing: false)
         } catch {
             return .unreachable(error)

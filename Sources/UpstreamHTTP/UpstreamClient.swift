@@ -57,34 +57,42 @@ public final class UpstreamClient: Sendable {
 
     /// `GET url` with extra request headers; a non-2xx answer is ``UpstreamError/status(_:url:)`` unless its
     /// status is in `accepting` (for upstreams that explain errors in the body, like FMI's 400 ExceptionReport).
-    public func get(_ url: String, headers: [String: String] = [:], accepting: Set<Int> = []) async throws(UpstreamError) -> UpstreamResponse {
-        try await send("GET", url, headers: headers, body: nil, accepting: accepting, capturing: true)
+    /// - Parameter credentials: headers that carry a key of the caller's own scheme (beyond `Authorization`), sent
+    ///   like `headers` and dropped, like it, on a redirect to another origin.
+    public func get(
+        _ url: String, headers: [String: String] = [:], credentials: [String: String] = [:], accepting: Set<Int> = []
+    ) async throws(UpstreamError) -> UpstreamResponse {
+        try await send("GET", url, headers: headers, credentials: credentials, body: nil, accepting: accepting, capturing: true)
     }
 
     /// `POST url` with `body`, as ``get(_:headers:accepting:)``. `capturing` false: the exchange is never captured, not
     /// even when a fetch fails (``UpstreamCapture``) — for a body that is a user's own text, which nothing may keep.
     public func post(
-        _ url: String, body: [UInt8], headers: [String: String] = [:], accepting: Set<Int> = [], capturing: Bool = true
+        _ url: String, body: [UInt8], headers: [String: String] = [:], credentials: [String: String] = [:], accepting: Set<Int> = [],
+        capturing: Bool = true
     ) async throws(UpstreamError) -> UpstreamResponse {
-        try await send("POST", url, headers: headers, body: body, accepting: accepting, capturing: capturing)
+        try await send("POST", url, headers: headers, credentials: credentials, body: body, accepting: accepting, capturing: capturing)
     }
 
     private func send(
-        _ method: String, _ url: String, headers: [String: String], body: [UInt8]?, accepting: Set<Int>, capturing: Bool
+        _ method: String, _ url: String, headers: [String: String], credentials: [String: String], body: [UInt8]?, accepting: Set<Int>,
+        capturing: Bool
     ) async throws(UpstreamError) -> UpstreamResponse {
         guard let target = URL(string: configuration.route(url)), let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
             target.host != nil
         else { throw .invalidURL(URLRedaction.redact(url)) }
         var request = URLRequest(url: target)
         request.httpMethod = method
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        for (name, value) in headers.merging(credentials, uniquingKeysWith: { $1 }) { request.setValue(value, forHTTPHeaderField: name) }
         if let body { request.httpBody = Data(body) }
         let task = session.dataTask(with: request)
         let capture = capturing ? UpstreamCapture.current : nil
         let result: Result<UpstreamResponse, UpstreamError> = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 // Errors and captures name the URL without its secrets.
-                transfers.begin(task, url: URLRedaction.redact(url), accepting: accepting, capture: capture, continuation: continuation)
+                transfers.begin(
+                    task, url: URLRedaction.redact(url), credentials: Array(credentials.keys), accepting: accepting, capture: capture,
+                    continuation: continuation)
                 task.resume()
             }
         } onCancel: {
@@ -104,6 +112,8 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         var failure: UpstreamError?
         var accepted: Set<Int> = []
         var capture: UpstreamCapture?
+        /// The caller's own credential headers (``UpstreamClient/get(_:headers:credentials:accepting:)``).
+        var credentials: [String] = []
     }
 
     private let configuration: UpstreamClient.Configuration
@@ -114,11 +124,11 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     func begin(
-        _ task: URLSessionTask, url: String, accepting: Set<Int>, capture: UpstreamCapture?,
+        _ task: URLSessionTask, url: String, credentials: [String], accepting: Set<Int>, capture: UpstreamCapture?,
         continuation: CheckedContinuation<Result<UpstreamResponse, UpstreamError>, Never>
     ) {
         transfers.withLock {
-            $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation, accepted: accepting, capture: capture)
+            $0[task.taskIdentifier] = Transfer(url: url, continuation: continuation, accepted: accepting, capture: capture, credentials: credentials)
         }
     }
 
@@ -151,28 +161,28 @@ private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Send
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        let allowed = transfers.withLock { transfers -> Bool in
-            guard var transfer = transfers[task.taskIdentifier] else { return false }
+        let allowed = transfers.withLock { transfers -> [String]? in
+            guard var transfer = transfers[task.taskIdentifier] else { return nil }
             transfer.redirects += 1
             if transfer.redirects > configuration.maximumRedirects {
                 transfer.failure = .tooManyRedirects(limit: configuration.maximumRedirects, url: transfer.url)
             }
             transfers[task.taskIdentifier] = transfer
-            return transfer.failure == nil
+            return transfer.failure == nil ? transfer.credentials : nil
         }
-        completionHandler(allowed ? Self.withoutCredentials(request, unlessSameOriginAs: task.originalRequest?.url) : nil)
+        completionHandler(allowed.map { Self.withoutCredentials(request, $0, unlessSameOriginAs: task.originalRequest?.url) })
     }
 
     /// A redirect to another origin (scheme, host or port) is followed without the credentials the first request
-    /// carried (`Authorization`, `Cookie`, `Proxy-Authorization`, Google's `x-goog-api-key`): a key is for the upstream it was given to, not for
-    /// wherever that upstream points.
-    static func withoutCredentials(_ request: URLRequest, unlessSameOriginAs original: URL?) -> URLRequest {
+    /// carried (`Authorization`, `Cookie`, `Proxy-Authorization` and the caller's own `credentials`): a key is for the
+    /// upstream it was given to, not for wherever that upstream points.
+    static func withoutCredentials(_ request: URLRequest, _ credentials: [String], unlessSameOriginAs original: URL?) -> URLRequest {
         guard let target = request.url, let original,
             target.scheme?.lowercased() != original.scheme?.lowercased() || target.host?.lowercased() != original.host?.lowercased()
                 || target.port != original.port
         else { return request }
         var stripped = request
-        for name in ["Authorization", "Cookie", "Proxy-Authorization", "X-Goog-Api-Key"] { stripped.setValue(nil, forHTTPHeaderField: name) }
+        for name in ["Authorization", "Cookie", "Proxy-Authorization"] + credentials { stripped.setValue(nil, forHTTPHeaderField: name) }
         return stripped
     }
 

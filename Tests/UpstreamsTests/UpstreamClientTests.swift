@@ -74,6 +74,12 @@ final class UpstreamClientTests: XCTestCase {
         let sent = String(decoding: elsewhere.body, as: UTF8.self)
         XCTAssertFalse(sent.contains("authorization"), "another origin (here another port) never sees the key: \(sent)")
         XCTAssertTrue(sent.contains("accept"), sent)
+        // A key of the caller's own scheme (Gemini's x-goog-api-key), declared as a credential, goes the same way.
+        let declared = try await client().get(
+            upstream.baseURL + "/redirect-to?url=" + target, headers: ["Accept": "text/plain"], credentials: ["X-Goog-Api-Key": "secret-key"])
+        XCTAssertFalse(String(decoding: declared.body, as: UTF8.self).contains("x-goog-api-key"))
+        let kept = try await client().get(upstream.baseURL + "/redirect-to?url=/echo-headers", credentials: ["X-Goog-Api-Key": "secret-key"])
+        XCTAssertTrue(String(decoding: kept.body, as: UTF8.self).contains("x-goog-api-key"), "the same origin keeps it")
     }
 
     func testAHangingUpstreamTimesOut() async {
