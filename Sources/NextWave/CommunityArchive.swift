@@ -85,7 +85,6 @@ struct CommunityArchive: Sendable {
                     ],
                     on: connection)
             }
-            if summary.deleted > 0 { try CommunityChange.checkins.announce(on: connection) }
             if summary.archived > 0 { try CommunityChange.history(nil).announce(on: connection) }
             return summary
         }

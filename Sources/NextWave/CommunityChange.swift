@@ -3,8 +3,12 @@ import Scheduling
 
 /// What changed in the community's tables that memory holds answers of — told to this replica's memory at once and to
 /// the others through the change feed once the transaction commits.
+///
+/// Check-ins announce themselves once: their table's trigger (`nextwave_checkins_changed`), whose notices feed both
+/// Realtime's subscribers and every replica's memory (``CheckinChanges``) — so a check-in written by any statement
+/// (a route, the archive, a deleted user's cascade, an import) is heard the same way, and nothing announces it again.
 enum CommunityChange: Sendable, Equatable {
-    /// Check-ins (``CheckinCounts``).
+    /// Check-ins (``CheckinCounts``): heard through their trigger's notices.
     case checkins
     /// Rides counted: the history or verified sessions of `users` (`nil`: anybody's) — ``Leaderboard``, ``RiderFigures``.
     case history([String]?)
@@ -15,13 +19,13 @@ enum CommunityChange: Sendable, Equatable {
     case deleted(String?)
 
     /// The change feed's topics (another replica hears only the kind: it forgets every rider's figures).
-    static let checkinsTopic = ChangeTopic("nextwave-checkins")
     static let historyTopic = ChangeTopic("nextwave-history")
     static let deletedTopic = ChangeTopic("nextwave-deleted")
 
-    var topic: ChangeTopic {
+    /// `nil`: the table's trigger announces it.
+    var topic: ChangeTopic? {
         switch self {
-        case .checkins: Self.checkinsTopic
+        case .checkins: nil
         case .history, .names: Self.historyTopic
         case .deleted: Self.deletedTopic
         }
@@ -30,7 +34,6 @@ enum CommunityChange: Sendable, Equatable {
     /// The change another replica announced as `topic` (it names the kind only: anybody's), or `nil`: not the community's.
     init?(announced topic: ChangeTopic) {
         switch topic {
-        case Self.checkinsTopic: self = .checkins
         case Self.historyTopic: self = .history(nil)
         case Self.deletedTopic: self = .deleted(nil)
         default: return nil
@@ -39,6 +42,6 @@ enum CommunityChange: Sendable, Equatable {
 
     /// Other replicas drop what they hold of it once this transaction commits.
     func announce(on connection: PostgresConnection) throws {
-        try ChangeFeed.announce(topic, on: connection)
+        if let topic { try ChangeFeed.announce(topic, on: connection) }
     }
 }

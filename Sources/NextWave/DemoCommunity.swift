@@ -66,7 +66,6 @@ enum DemoCommunity {
                      LEFT JOIN nextwave_profiles p ON p.user_id = r.id
                 WHERE (k + w) % 3 <> 0
                 """, [ids, now])
-            try CommunityChange.checkins.announce(on: connection)
         }
     }
 }

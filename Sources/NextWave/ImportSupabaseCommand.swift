@@ -29,7 +29,7 @@ struct ImportSupabaseCommand: ParsableCommand {
         }
         do {
             // Running replicas drop the check-in counts they hold.
-            try Commands.current.withDatabase(announcing: CommunityChange.checkinsTopic) { pool in
+            try Commands.current.withDatabase(announcing: nil) { pool in
                 let s = try await SupabaseImport(directory: directory, pool: pool, apnsEnvironment: settings.apnsEnvironment).run()
                 print(
                     """

@@ -21,7 +21,7 @@ struct ArchiveCommand: ParsableCommand {
         let reader = SettingsReader(environment: ProcessInfo.processInfo.environment)
         let pushing = try PushSettings(reader).isConfigured
         let settings = try NextWaveSettings(reader)
-        try Commands.current.withDatabase(announcing: CommunityChange.checkinsTopic) { pool in
+        try Commands.current.withDatabase(announcing: nil) { pool in
             let summary = try await CommunityArchive(pool: pool, pushing: pushing, rides: settings.rides).run()
             let pruned = try await CommunityUsers.prune(idleDays: settings.idleUserDays, in: pool)
             print("archived \(summary.archived) rides of \(summary.riders) riders; deleted \(summary.deleted) departed check-ins; \(summary.badges) new badges, \(summary.pushes) pushes enqueued; deleted \(pruned) idle users")

@@ -41,7 +41,10 @@ public struct NextWaveFeature: Feature {
             settings: settings.realtime, metrics: context.metrics)
         self.realtime = realtime
         let notices = Logger(label: "pier.nextwave.realtime")
+        // The one announcement of a check-in change, heard by every replica (the writer's too): its memory's counts,
+        // then Realtime's subscribers.
         context.notices.subscribe(CheckinChanges.topic) { body in
+            service.changed(.checkins)
             guard let changes = CheckinChanges.read(body) else {
                 notices.error("a check-in notice is not the trigger's shape; dropped", metadata: ["bytes": "\(body.utf8.count)"])
                 return

@@ -217,7 +217,6 @@ struct SupabaseImport: Sendable {
         summary.devicesMerged = try connection.query("SELECT count(*)::int AS n FROM import_devices")[0].decode(Int.self, "n") - tokens.count
         // The cap Pier keeps for every user (an old phone's token goes when the eleventh comes).
         try CommunityStore.capDevices(of: "user_id IN (SELECT id FROM import_users)", [], keeping: devicesPerUser, on: connection)
-        try CommunityChange.checkins.announce(on: connection)
         try CommunityChange.history(nil).announce(on: connection)
         return summary
     }

@@ -7,7 +7,7 @@ import Scheduling
 import Synchronization
 import XCTest
 
-/// The check-ins' trigger (Migrations/0033, 0035) through the real change feed: every statement that writes check-ins —
+/// The check-ins' trigger (Migrations/0033, 0035, 0037) through the real change feed: every statement that writes check-ins —
 /// a batch, an upsert's update, a rider's cascade — announces one change per wave, gathered into notices by bytes, with
 /// no rider in it; and no value a row may hold makes a notice fail its statement.
 final class CheckinChangesTests: ServiceTestCase {
@@ -98,6 +98,22 @@ final class CheckinChangesTests: ServiceTestCase {
         let prefix = "nextwave-checkin-rows database ".utf8.count
         for body in heard.all { XCTAssertLessThan(prefix + body.utf8.count, 8000) }
         XCTAssertGreaterThan(heard.all.map(\.utf8.count).max() ?? 0, 5000, "the notices were filled by bytes, not rows")
+    }
+
+    /// Should a later migration widen a column past what a notice holds, the row is left out of the notices — and the
+    /// statement is still announced, with no rows: the notices are the one announcement every replica's counts hear.
+    func testAStatementWhoseRowsAreLeftOutIsStillAnnounced() async throws {
+        let (heard, feed) = try await listening()
+        defer { feed.stop() }
+        let rider = "6f1c2d3e-0000-4000-8000-0000000000cc"
+        _ = try await pool.query("INSERT INTO nextwave_users (id) VALUES ($1::uuid)", [rider])
+        _ = try await pool.query("ALTER TABLE nextwave_checkins DROP CONSTRAINT nextwave_checkins_station_id_check")
+        _ = try await pool.query(
+            "INSERT INTO nextwave_checkins (wave_id, user_id, departure_at, station_id) VALUES ('wide', $1::uuid, now() + interval '1 hour', repeat(chr(1), 2000))",
+            [rider])
+        let deadline = Date().addingTimeInterval(10)
+        while heard.all.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        XCTAssertEqual(heard.all.map(CheckinChanges.read).map { $0?.count }, [0], "one notice, without the row: \(heard.all)")
     }
 
     func testANoticeNotOfTheTriggersShapeIsNotRead() {

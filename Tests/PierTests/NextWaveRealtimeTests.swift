@@ -27,6 +27,24 @@ final class NextWaveRealtimeTests: EndToEndTestCase {
         let metrics = try RawClient.request(port: first.port, "/metrics").bodyText
         XCTAssertTrue(metrics.contains("pier_realtime_deliveries_total 2"), "two events delivered on the subscriber's replica")
         XCTAssertTrue(metrics.contains(#"pier_realtime_joins_total{result="refused"} 2"#), metrics)
+
+        // The same notice is the other replica's word to drop its counts: a check-in on one is counted on the other.
+        let rider = try signUp(first)
+        let wave = "8503651_\(Self.utc(3600))_ZSG-7"
+        let counts = { () throws -> String in
+            try RawClient(port: second.port).request(
+                "POST", "/rest/v1/rpc/wave_checkin_counts", headers: rider.headers, body: Array(#"{"wave_ids":["\#(wave)"]}"#.utf8)).bodyText
+        }
+        XCTAssertEqual(try counts(), "[]", "held by the second replica")
+        let written = try RawClient(port: first.port).request(
+            "POST", "/rest/v1/wave_checkins", headers: rider.headers,
+            body: Array(#"{"wave_id":"\#(wave)","user_id":"\#(rider.id)","departure_at":"\#(Self.utc(3600))","lake_id":"Zürichsee"}"#.utf8))
+        XCTAssertEqual(written.status, 201, written.bodyText)
+        var seen = ""
+        XCTAssertTrue(try eventually(within: 3) {
+            seen = try counts()
+            return seen.contains(#""count":1"#)
+        }, seen)
     }
 
     func testProtocolTwoAsSupabaseSwiftSpeaksIt() throws {
