@@ -47,6 +47,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // Ready answers held in memory, under one rule (bounded in entries and bytes, started over past either): the
+        // routes' answers, the on-demand engine's renderings, the community's tables.
+        .target(name: "AnswerCaching", dependencies: ["HTTPServer", "Metrics"], swiftSettings: strict),
         // Upstreams without domain knowledge, one concern each: JSON and date parsing every module may use; the HTTP
         // client for upstreams; limits (budgets, shares, single-flight, daily quotas); scheduling (jobs, runs, the
         // scheduler, leader election, the change feed, the status board).
@@ -61,14 +64,14 @@ let package = Package(
         .target(
             name: "Feature",
             dependencies: [
-                "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
+                "AnswerCaching", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
-            dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
@@ -136,7 +139,7 @@ let package = Package(
         // nightly archive, statistics, leaderboard and badge pushes.
         .target(
             name: "NextWave",
-            dependencies: [
+            dependencies: ["AnswerCaching", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Lakes", "Limits", "Metrics", "Parsing", "Postgres",
                 "PostgRESTFormat", "Push", "Realtime", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -159,14 +162,14 @@ let package = Package(
             name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
             dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
@@ -177,10 +180,10 @@ let package = Package(
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
         .target(
             name: "PromoTiles",
-            dependencies: ["Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
-        .target(name: "Sun", dependencies: ["Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
+        .target(name: "Sun", dependencies: ["AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: [
@@ -293,7 +296,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
-            name: "HTTPServerTests", dependencies: ["HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "HTTPServerTests", dependencies: ["AnswerCaching", "HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Findings"],  // inputs found by fuzzing, read by path in the tests
             swiftSettings: strict),
     ]

@@ -1,6 +1,6 @@
+import AnswerCaching
 import Foundation
 import HTTPServer
-import Synchronization
 
 /// The Alplakes drop-in routes under `/v1/alplakes/…` (the app changes only its base URL) and
 /// `/v1/lake-temperatures` (all lakes in one answer), served from memory.
@@ -11,18 +11,20 @@ public final class AlplakesRoutes: Sendable {
 
     private let service: AlplakesService
     private let maxAge: Int
-    /// `/v1/lake-temperatures`'s answer and until when it holds; dropped when the lakes change.
-    private let temperatures = Mutex<(response: CachedResponse, until: Date)?>(nil)
-    private let profiles = Mutex<[String: (fetchedAt: Date, response: CachedResponse)]>([:])
+    /// `/v1/lake-temperatures`' answer until it turns, and each lake's profile as fetched; dropped when the lakes change.
+    /// The keys are the lakes Pier fetches (any other is `404` before the cache), so the bounds are never reached.
+    private let answers = AnswerCache<Answer>(entries: 64, bytes: 16 << 20)
+
+    private enum Answer: Hashable, Sendable {
+        case temperatures
+        case profile(lake: String, fetchedAt: Date)
+    }
 
     /// - Parameter maxAge: `Cache-Control: max-age` of the answers (they change when a fetch lands).
     public init(service: AlplakesService, maxAge: Int = 300) {
         self.service = service
         self.maxAge = maxAge
-        service.changes.observe { [weak self] in
-            self?.temperatures.withLock { $0 = nil }
-            self?.profiles.withLock { $0 = [:] }
-        }
+        service.changes.observe { [answers] in answers.removeAll() }
     }
 
     public func register(in router: inout Router) {
@@ -38,10 +40,10 @@ public final class AlplakesRoutes: Sendable {
         let key = try request.parameter("lake"), time = try request.parameter("time")
         let lake = try held(key)
         guard AlplakesTime.path(time) != nil else { throw HTTPError(.badRequest, "time must be yyyyMMddHHmm (UTC), not '\(time.prefix(20))'") }
-        let cached = profiles.withLock { $0[key] }
-        if let cached, cached.fetchedAt == lake.fetchedAt { return cached.response.response(for: request) }
+        let held = Answer.profile(lake: key, fetchedAt: lake.fetchedAt)
+        if let cached = answers.answer(for: held) { return cached.response(for: request) }
         let response = CachedResponse(json: lake.profile.body, headers: ["Cache-Control": "public, max-age=\(maxAge)"])
-        profiles.withLock { $0[key] = (lake.fetchedAt, response) }
+        answers.keep(response, for: held, keyBytes: key.utf8.count)
         return response.response(for: request)
     }
 
@@ -62,7 +64,7 @@ public final class AlplakesRoutes: Sendable {
 
     func lakeTemperatures(_ request: HTTPRequest) -> HTTPResponse {
         let now = Date()
-        if let cached = temperatures.withLock({ $0 }), now < cached.until { return cached.response.response(for: request) }
+        if let cached = answers.answer(for: .temperatures, now: now) { return cached.response(for: request) }
         let lakes = service.lakes
         guard !lakes.isEmpty else {
             return HTTPError(.serviceUnavailable, "no lake temperatures fetched yet", headers: ["Retry-After": "60"]).response
@@ -70,7 +72,7 @@ public final class AlplakesRoutes: Sendable {
         let (body, until) = LakeTemperatures.render(Array(lakes.values), order: service.settings.lakes, now: now)
         let seconds = max(1, min(maxAge, Int(until.timeIntervalSince(now).rounded(.down))))
         let response = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(seconds)"])
-        temperatures.withLock { $0 = (response, until) }
+        answers.keep(response, for: .temperatures, until: until)
         return response.response(for: request)
     }
 

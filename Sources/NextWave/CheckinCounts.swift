@@ -1,3 +1,4 @@
+import AnswerCaching
 import Basics
 import Foundation
 import Postgres

@@ -1,3 +1,4 @@
+import AnswerCaching
 import Basics
 import Feature
 import Foundation
@@ -26,8 +27,8 @@ final class CommunityService: Sendable {
     let users = Atomic<Int>(0)
     let jwt: SupabaseJWT
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
-    /// for it (a handful at most: a key rotation's old and new).
-    private let keys = Mutex<[String: Int64]>([:])
+    /// for it (a handful at most: a key rotation's old and new), under the answers' rule (bounded, started over).
+    private let keys = AnswerTable<String, Int64>(entries: 8, bytes: 8 * (SupabaseJWT.maximumBytes + 64))
     /// Users' access tokens verified before (``VerifiedTokens``).
     private let verified = VerifiedTokens()
 
@@ -95,13 +96,10 @@ final class CommunityService: Sendable {
     func caller(of credentials: CommunityCaller.Credentials, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
         guard let key = credentials.apiKey, !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
         let seconds = Int64(now.timeIntervalSince1970)
-        let known = keys.withLock { $0[key].map { $0 > seconds } ?? false }
+        let known = keys[key].map { $0 > seconds } ?? false
         if !known {
             guard let claims = try? jwt.verify(Substring(key), now: now), claims.role == "anon" else { throw .badKey }
-            keys.withLock { keys in
-                if keys.count >= 8 { keys.removeAll() }
-                keys[key] = claims.expires ?? Int64.max
-            }
+            keys.set(claims.expires ?? Int64.max, for: key, cost: key.utf8.count + 64)
         }
         return try CommunityCaller.of(credentials, key: key, jwt: jwt, verified: verified, now: now)
     }

@@ -1,3 +1,4 @@
+import AnswerCaching
 import Foundation
 import HTTPServer
 import Metrics

@@ -1,3 +1,4 @@
+import AnswerCaching
 import Feature
 import Foundation
 import HTTPServer

@@ -1,3 +1,4 @@
+import AnswerCaching
 import Foundation
 @testable import HTTPServer
 import Synchronization
@@ -122,6 +123,24 @@ final class CachingTests: XCTestCase {
         cache.removeAll()
         XCTAssertEqual(cache.count, 0)
         XCTAssertEqual(cache.bytes, 0)
+    }
+
+    /// The engine's renderings and the community's keys: the same rule behind a lock of their own.
+    func testTheAnswerTableKeepsTheSameRule() {
+        let table = AnswerTable<String, Int>(entries: 2, bytes: 100)
+        table.set(1, for: "a", cost: 40)
+        table.set(2, for: "b", cost: 40)
+        XCTAssertEqual(table["a"], 1)
+        table.set(3, for: "c", cost: 10)
+        XCTAssertNil(table["a"], "past its entries it starts over")
+        XCTAssertEqual(table["c"], 3)
+        table.set(4, for: "d", cost: 95)
+        XCTAssertEqual(table.count, 1, "past its bytes it starts over")
+        XCTAssertEqual(table.bytes, 95)
+        table.set(5, for: "e", cost: 101)
+        XCTAssertNil(table["e"], "one answer over the whole table is not held")
+        table.remove("d")
+        XCTAssertEqual(table.bytes, 0)
     }
 
     /// A flood of distinct keys (what a hostile client sends) keeps the cache within its bytes, whatever the answers

@@ -1,3 +1,4 @@
+import AnswerCaching
 import Basics
 import Foundation
 import HTTPServer
@@ -33,7 +34,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     public var settings: Settings { core.settings }
     public var upstream: OnDemandUpstream { core.upstream }
     private let refusalBodies: RefusalBodies
-    private let renderings: LRUCache<Source.Request, Rendering>
+    private let renderings: AnswerTable<Source.Request, Rendering>
 
     /// - Parameters:
     ///   - report: the `/health` source the answers count for (its name marks stale answers).
@@ -42,7 +43,8 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         kind: String, source: Source, upstream: OnDemandUpstream, report: UpstreamReport, settings: Settings = Settings(),
         runner: FetchRunner? = nil, metrics: MetricsRegistry? = nil
     ) {
-        let renderings = LRUCache<Source.Request, Rendering>(budgetBytes: settings.cacheBytes / 2)
+        // Ready answers, under the one rule (AnswerCaching): a rendering costs its body and 256 bytes at least.
+        let renderings = AnswerTable<Source.Request, Rendering>(entries: max(1, settings.cacheBytes / 2 / 256), bytes: settings.cacheBytes / 2)
         self.renderings = renderings
         // Renderings made from other data are dropped with the old answer.
         core = OnDemandCore(
@@ -132,7 +134,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         switch outcome {
         case .answer(let answer):
             // Everyone who joined one call shares one rendering.
-            if !answer.stale, let rendering = renderings.peek(request), rendering.fetchedAt == answer.fetchedAt, now < rendering.until,
+            if !answer.stale, let rendering = renderings[request], rendering.fetchedAt == answer.fetchedAt, now < rendering.until,
                 rendering.version == source.renderingVersion
             {
                 return rendering.response

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import Metrics
 
 /// Ready-encoded answers keyed by variant (`""` for the plain route, `date=…` for a filtered one), built on

@@ -1,4 +1,4 @@
-import Basics
+import HTTPServer
 import Foundation
 import Synchronization
 
