@@ -177,6 +177,8 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
+        .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
         .target(
             name: "PromoTiles",
@@ -201,7 +203,7 @@ let package = Package(
         .executableTarget(
             name: "Pier",
             dependencies: [
-                "Alplakes", "AppAttest", "CruiseImport", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
+                "Alplakes", "AppAttest", "Backups", "CruiseImport", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
                 "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres", "PromoTiles",
                 "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "WarningPush", "Weather", "Wikipedia",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// A monitor's background loop: its check once now (so the first `/health` is already right), then every interval
-/// until ``stop()`` — what ``DatabaseMonitor`` and ``BackupMonitor`` remember is read by `/health` without waiting.
+/// until ``stop()`` — what ``DatabaseMonitor`` remembers is read by `/health` without waiting.
 final class PeriodicCheck: Sendable {
     private let interval: Duration
     private let task = Mutex<Task<Void, Never>?>(nil)

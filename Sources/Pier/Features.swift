@@ -1,6 +1,7 @@
 import ArgumentParser
 import Alplakes
 import AppAttest
+import Backups
 import CruiseImport
 import Feature
 import LakeWeather
@@ -55,6 +56,7 @@ enum Features {
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
             CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
             PromoTilesFeature(context: context),
+            BackupsFeature(context: context),
         ]
     }
 
@@ -63,6 +65,7 @@ enum Features {
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
         PushFeature.self, WarningPushFeature.self, NextWaveFeature.self, CruiseImportFeature.self, PromoTilesFeature.self,
+        BackupsFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

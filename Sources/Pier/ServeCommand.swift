@@ -64,11 +64,7 @@ struct ServeCommand: ParsableCommand {
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
         let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
-        let backups = BackupMonitor(pool: pool)
-        try runBlocking {
-            await database.start()
-            await backups.start()
-        }
+        try runBlocking { await database.start() }
         // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""
@@ -97,11 +93,10 @@ struct ServeCommand: ParsableCommand {
         }
 
         ServiceMetrics.register(in: registry, version: PierCommand.version, database: database, pool: pool, leader: election)
-        backups.register(in: registry)
         let health = HealthRoute(
             version: PierCommand.version, database: database, sources: sources.board,
             fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,
-            mode: demo ? "demo" : "live", members: sources.healthMembers.merging(["backups": { backups.report }]) { first, _ in first })
+            mode: demo ? "demo" : "live", members: sources.healthMembers)
         let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
 
         let server = try HTTPServer(
@@ -128,7 +123,6 @@ struct ServeCommand: ParsableCommand {
         election?.stop()
         changes.stop()
         database.stop()
-        backups.stop()
         pool.close()
         logger.info("exit")
     }

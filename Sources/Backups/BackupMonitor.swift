@@ -2,8 +2,8 @@ import Metrics
 import Postgres
 import Synchronization
 
-/// What `/health` and the metrics say of the deployment's backups, read from PostgreSQL in the background (every 30 s,
-/// never per request): the last successful full and differential backups the `backup` service recorded
+/// What `/health` and the metrics say of the deployment's backups, read from PostgreSQL in the background (every
+/// ``interval``, never per request): the last successful full and differential backups the `backup` service recorded
 /// (`backup_runs`, deploy/db/backup-schedule) and PostgreSQL's own WAL archiver (`pg_stat_archiver`). States and ages
 /// only — never a path, a repository or a secret.
 public final class BackupMonitor: Sendable {
@@ -35,13 +35,14 @@ public final class BackupMonitor: Sendable {
         }
     }
 
+    /// How often the state is read again.
+    public static let interval: Duration = .seconds(30)
+
     private let pool: PostgresPool
     private let reading = Mutex(Reading())
-    private let periodic: PeriodicCheck
 
-    public init(pool: PostgresPool, interval: Duration = .seconds(30)) {
+    public init(pool: PostgresPool) {
         self.pool = pool
-        periodic = PeriodicCheck(every: interval)
     }
 
     public var report: Report {
@@ -51,15 +52,6 @@ public final class BackupMonitor: Sendable {
         return Report(
             walArchiving: !reading.archiving ? "off" : failing ? "failing" : "ok", walArchivedAgeSeconds: age(reading.archived),
             fullAgeSeconds: age(reading.full), differentialAgeSeconds: age(reading.differential))
-    }
-
-    /// Reads once now, then every interval until ``stop()``.
-    public func start() async {
-        await periodic.start { [self] in await check() }
-    }
-
-    public func stop() {
-        periodic.stop()
     }
 
     /// A failed read keeps the last one (the database monitor says when PostgreSQL is unreachable).

@@ -1,0 +1,35 @@
+import Feature
+import HTTPServer
+
+/// The deployment's backups as `/health` (`backups`) and the metrics show them: an operational monitor, started from
+/// the feature list like any feature — read once before serving (the first `/health` is already right), then every
+/// ``BackupMonitor/interval`` while `pier serve` runs. The `backup` service writes `backup_runs`
+/// (deploy/db/backup-schedule); this module reads it and owns its migration.
+public struct BackupsFeature: Feature {
+    public var name: String { "backups" }
+    private let monitor: BackupMonitor
+
+    public init(context: FeatureContext) {
+        monitor = BackupMonitor(pool: context.pool)
+        if let metrics = context.metrics { monitor.register(in: metrics) }
+    }
+
+    public func load() async throws {
+        await monitor.check()
+    }
+
+    public func run() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: BackupMonitor.interval)
+            if Task.isCancelled { break }
+            await monitor.check()
+        }
+    }
+
+    /// No routes: what it knows is in `/health` and `/metrics`.
+    public func register(in router: inout Router) {}
+
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
+        ["backups": { [monitor] in monitor.report }]
+    }
+}
