@@ -57,13 +57,17 @@ let package = Package(
         .target(name: "UpstreamHTTP", dependencies: ["Parsing"], swiftSettings: strict),
         .target(name: "Limits", dependencies: ["Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
         .target(name: "Scheduling", dependencies: ["Basics", "Markup", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        // Points on Earth: a coordinate validated where it enters, distances as PostGIS measures them.
+        .target(name: "Geography", dependencies: ["HTTPServer"], swiftSettings: strict),
+        // FMI's warnings' words every user of them shares — languages, CAP's severities — without the parser or the store.
+        .target(name: "WarningsFormat", swiftSettings: strict),
         // Who a request counts as when it would spend: the trusted-proxy rule, then the features' links (App Attest's token).
         .target(name: "Identity", dependencies: ["Basics", "HTTPServer"], swiftSettings: strict),
         // What a feature is (a value the executable lists), what it gets (FeatureContext) and how it reads its
         // settings (SettingsReader). Domain-free.
         .target(
             name: "Feature",
-            dependencies: [
+            dependencies: ["Geography", 
                 "AnswerCaching", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -75,7 +79,7 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
-            name: "Warnings", dependencies: ["Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -125,7 +129,7 @@ let package = Package(
         .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Metrics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: Gemini's answer envelope and the cruise it carries, read and checked (no repair); the
         // service and its route come next (issue 57).
-        .target(name: "CruiseImport", dependencies: ["Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "CruiseImport", dependencies: ["Geography", "Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -147,11 +151,11 @@ let package = Package(
             exclude: ["Testing"],
             swiftSettings: strict),
         // What a device registers for warnings, read from its JSON (no cryptography, no database: fuzzed on its own).
-        .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Feature", "Parsing", "Warnings"], swiftSettings: strict),
+        .target(name: "WarningPushFormat", dependencies: ["APNsFormat", "Geography", "HTTPServer", "Parsing", "WarningsFormat"], swiftSettings: strict),
         // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
         .target(
             name: "WarningPush",
-            dependencies: [
+            dependencies: ["WarningsFormat", "Geography", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Scheduling", "Warnings",
                 "WarningPushFormat",
                 .product(name: "Logging", package: "swift-log"),
@@ -162,11 +166,11 @@ let package = Package(
             name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["WarningsFormat", "Geography", "AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Geography", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
@@ -175,7 +179,7 @@ let package = Package(
             name: "NSWDepartures",
             dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Geography", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
         .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
@@ -185,7 +189,7 @@ let package = Package(
             dependencies: ["AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
-        .target(name: "Sun", dependencies: ["AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
+        .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: [
@@ -252,7 +256,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["Geography", "Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsFormat", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(
@@ -260,19 +264,19 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(
             name: "WarningPushTests",
-            dependencies: [
+            dependencies: ["Geography", 
                 "WarningPush", "WarningPushFormat", "Push", "APNs", "APNsFormat", "Warnings", "Feature", "Metrics", "Postgres", "Scheduling", "UpstreamHTTP", "UpstreamTesting", "DatabaseTesting",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
         .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting", "Basics", "Realtime", "Scheduling"], swiftSettings: strict),
-        .testTarget(name: "WarningsTests", dependencies: ["Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "WarningsTests", dependencies: ["WarningsFormat", "Geography", "Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
         .testTarget(name: "StationboardTests", dependencies: ["Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
-            dependencies: ["Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["Geography", "Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "AlplakesTests", dependencies: ["Basics", "Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
@@ -291,7 +295,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),

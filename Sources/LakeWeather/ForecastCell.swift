@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import Geography
 
 /// The grid cell a point's forecast is fetched for: the point rounded to `size` degrees, so that users a few
 /// hundred metres apart share one upstream call. OpenWeather's model grid is coarser than the default 0.05°

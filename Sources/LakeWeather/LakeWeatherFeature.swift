@@ -1,5 +1,6 @@
 import Basics
 import Feature
+import Geography
 import HTTPServer
 import Limits
 import Replay

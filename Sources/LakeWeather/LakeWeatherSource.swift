@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import Geography
 import Logging
 import Metrics
 

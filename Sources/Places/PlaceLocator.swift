@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Geography
 import Parsing
 
 /// Where a named place lies, for other features (a cruise's ports): Geoapify's geocoding through the `geocode` engine,

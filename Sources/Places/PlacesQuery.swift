@@ -1,4 +1,5 @@
 import Feature
+import Geography
 import HTTPServer
 
 /// Reads `/v1/places`'s query as the Smart City Guide app sends it to Geoapify: `lat`/`lon` or Geoapify's

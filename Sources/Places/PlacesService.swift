@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Geography
 import Limits
 import Metrics
 import Scheduling

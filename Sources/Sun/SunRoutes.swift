@@ -1,6 +1,7 @@
 import AnswerCaching
 import Feature
 import Foundation
+import Geography
 import HTTPServer
 import Parsing
 

@@ -4,6 +4,7 @@ import Parsing
 import Postgres
 import Push
 import Warnings
+import WarningsFormat
 
 /// Decides who is told what about the warnings in force, and hands the pushes to the engine. CAP's semantics, decided
 /// here and nowhere else (docs/api.md has the examples):

@@ -2,6 +2,7 @@ import APNsFormat
 import Basics
 import Parsing
 import Warnings
+import WarningsFormat
 
 /// The pushes a warning makes, in each language, from the warning's own texts (the entry `/v1/warnings` writes: the
 /// language asked for, else Finnish, Swedish, English in that order — ``WarningLanguage/fallbacks``). The headline is

@@ -2,11 +2,13 @@ import APNsFormat
 import BearerSecrets
 import Feature
 import Foundation
+import Geography
 import Parsing
 import Postgres
 import Push
 import WarningPushFormat
 import Warnings
+import WarningsFormat
 
 /// Registrations for warnings in PostgreSQL (`warning_subscriptions`, each row beside the push engine's device it refers
 /// to, asked through ``PushDevices``): made, shown, changed and deleted with the secret the registration returned (only

@@ -1,7 +1,8 @@
 import APNsFormat
-import Feature
+import Geography
+import HTTPServer
 import Parsing
-import Warnings
+import WarningsFormat
 
 /// What an app registers for warnings: its APNs token, the places it saved (at most ten), the least severity worth a
 /// push, its language and whether it wants an all-clear. Read from the request's JSON with every refusal saying

@@ -1,4 +1,5 @@
 import Foundation
+import WarningsFormat
 
 /// One CAP 1.2 `<alert>` as FMI's profile shapes it: what Pier keeps of it (identification, supersession, the
 /// texts per language, the area), nothing it does not use.

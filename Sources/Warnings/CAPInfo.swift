@@ -1,4 +1,5 @@
 import Foundation
+import WarningsFormat
 
 /// One `<info>` of a CAP alert: the warning in one language.
 public struct CAPInfo: Sendable, Equatable {

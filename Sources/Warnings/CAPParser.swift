@@ -1,6 +1,7 @@
 import Foundation
 import Markup
 import Parsing
+import WarningsFormat
 
 /// Reads one CAP 1.2 document (FMI's profile, `Tests/Fixtures/fmi-warnings/README.md`) into a ``CAPAlert``.
 ///

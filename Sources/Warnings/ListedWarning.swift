@@ -1,4 +1,5 @@
 import Postgres
+import WarningsFormat
 
 /// A document the feed lists, as another feature reads it (the warnings' push fan-out): Warnings owns
 /// `weather_warnings`, so the statement that reads it and the one fragment another statement may use are here.

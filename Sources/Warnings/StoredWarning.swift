@@ -1,6 +1,7 @@
 import Basics
 import Foundation
 import Parsing
+import WarningsFormat
 
 /// A CAP document as `weather_warnings` keeps it: what decides whether it is in force (type, references,
 /// expiry), its entry as `/v1/warnings` writes it in each language (another language's texts where the document

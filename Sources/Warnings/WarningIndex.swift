@@ -1,4 +1,5 @@
 import Foundation
+import WarningsFormat
 
 /// The warnings in force, held in memory per published set (FMI's feed has a few hundred areas), so that every point
 /// lookup — `/v1/warnings`, the warnings in `/v1/weather`, a device's places — costs no database work: a bounding-box

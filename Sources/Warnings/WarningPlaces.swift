@@ -1,4 +1,5 @@
 import Feature
+import Geography
 import HTTPServer
 
 /// What `/v1/warnings` needs of the feature that knows points and place names (the weather's: FMI's coverage and its

@@ -1,7 +1,9 @@
 import Feature
 import Foundation
+import Geography
 import HTTPServer
 import Parsing
+import WarningsFormat
 
 /// `GET /v1/warnings?lat=..&lon=..&lang=en` (or `place=`): FMI's official warnings in force at a point, most severe
 /// first. Points and place names are the weather feature's (``WarningPlaces``).

@@ -1,6 +1,7 @@
 import Foundation
 import Basics
 import Postgres
+import WarningsFormat
 
 /// `weather_warnings` (migration 0013): the documents the feed lists, staged as they arrive, published in one
 /// transaction, looked up by point with PostGIS.

@@ -1,10 +1,12 @@
 import Basics
 import Feature
 import Foundation
+import Geography
 import Logging
 import Metrics
 import Scheduling
 import Synchronization
+import WarningsFormat
 
 /// FMI's warnings: reads the feed on the fetcher's schedule into `weather_warnings`, and answers which warnings
 /// are in force at a point.

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import Geography
 import Identity
 import Limits
 import Logging

@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import Geography
 
 /// The ~200 stations with their latest conditions, in memory, for the nearest-station lookup on the hot path.
 /// Replaced as a whole after each observations fetch (and loaded from PostgreSQL at start-up).

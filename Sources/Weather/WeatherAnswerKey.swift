@@ -1,7 +1,9 @@
 import Feature
 import Foundation
+import Geography
 import Parsing
 import Warnings
+import WarningsFormat
 
 /// What a ready `/v1/weather` answer is for — a point (a place's, by name) in a language — and everything it was made
 /// from that a request can check before looking it up: the stations' and warnings' generations, the local date and

@@ -1,11 +1,13 @@
 import AnswerCaching
 import Feature
 import Foundation
+import Geography
 import HTTPServer
 import Identity
 import Metrics
 import Parsing
 import Warnings
+import WarningsFormat
 
 /// `GET /v1/weather?lat=..&lon=..`: the nearest station's latest observation and the point's daily forecast.
 public struct WeatherRoutes: Sendable {

@@ -1,4 +1,5 @@
 import Feature
+import Geography
 import HTTPServer
 import XCTest
 

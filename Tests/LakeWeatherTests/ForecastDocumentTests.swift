@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import Geography
 @testable import LakeWeather
 import UpstreamTesting
 import XCTest

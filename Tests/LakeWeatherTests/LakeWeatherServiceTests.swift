@@ -2,6 +2,7 @@ import Basics
 import DatabaseTesting
 import Feature
 import Foundation
+import Geography
 import HTTPServer
 @testable import LakeWeather
 import Limits

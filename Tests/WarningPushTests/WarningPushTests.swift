@@ -4,6 +4,7 @@ import Crypto
 import DatabaseTesting
 import Feature
 import Foundation
+import Geography
 import Metrics
 import Postgres
 @testable import Push

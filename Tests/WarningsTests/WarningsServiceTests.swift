@@ -1,11 +1,13 @@
 import DatabaseTesting
 import Feature
 import Foundation
+import Geography
 import Metrics
 import Scheduling
 import UpstreamHTTP
 import UpstreamTesting
 @testable import Warnings
+import WarningsFormat
 import XCTest
 
 

@@ -1,6 +1,7 @@
 import DatabaseTesting
 import Feature
 import Foundation
+import Geography
 import HTTPServer
 import Limits
 import Postgres

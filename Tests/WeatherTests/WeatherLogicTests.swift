@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import Geography
 import Parsing
 import UpstreamTesting
 @testable import Weather

@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 import Synchronization
 
 /// Where the keys the engine's memory holds lie (``OnDemandValueSource/location(of:)``), in squares of a tenth of a

@@ -1,5 +1,6 @@
 import Basics
 import Foundation
+import Geography
 import Identity
 import Limits
 import Logging

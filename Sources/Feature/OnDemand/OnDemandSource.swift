@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 import UpstreamHTTP
 
 /// What a feature supplies to the ``OnDemandCore`` for one kind of upstream answer: the key it is asked and stored

@@ -1,4 +1,5 @@
 import Foundation
+import Geography
 import Postgres
 
 /// `upstream_answers`: answers fetched on demand, one row per (kind, key), shared by every replica.

@@ -1,5 +1,3 @@
-import HTTPServer
-
 /// Free text from a query (a place name, a search): trimmed, inner whitespace one space. Whitespace is Unicode's
 /// plus the C0 separators U+001C…U+001F, as the OpenAPI description's pattern lists them, so the description
 /// and the server agree on which texts are empty.

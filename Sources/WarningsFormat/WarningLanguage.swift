@@ -4,7 +4,7 @@ public enum WarningLanguage: String, Sendable, CaseIterable {
 
     /// The order tried when a warning lacks a language: the asked one, then Finnish (every FMI warning has it),
     /// Swedish, English.
-    var fallbacks: [WarningLanguage] {
+    public var fallbacks: [WarningLanguage] {
         switch self {
         case .en: [.en, .fi, .sv]
         case .fi: [.fi, .sv, .en]
@@ -13,7 +13,7 @@ public enum WarningLanguage: String, Sendable, CaseIterable {
     }
 
     /// Whether a CAP `language` (`en-GB`, `fi-FI`, `sv-FI`, any case) is this one.
-    func matches(_ cap: String) -> Bool {
+    public func matches(_ cap: String) -> Bool {
         let lower = cap.lowercased()
         return lower == rawValue || lower.hasPrefix(rawValue + "-")
     }
