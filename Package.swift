@@ -127,9 +127,11 @@ let package = Package(
         // Supabase Realtime's wire as the apps subscribe with it (Phoenix channels, postgres_changes) over the server's
         // WebSockets: joins, heartbeats, tokens and the fan-out of the changes a feature publishes. Knows no table or secret.
         .target(name: "Realtime", dependencies: ["Basics", "HTTPServer", "Metrics", "Parsing"], swiftSettings: strict),
-        // ShipTrip's booking import: Gemini's answer envelope and the cruise it carries, read and checked (no repair); the
-        // service and its route come next (issue 57).
-        .target(name: "CruiseImport", dependencies: ["Geography", "Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        // ShipTrip's booking import, its pure part: the request the app sends, the prompt, Gemini's answer envelope and the
+        // cruise it carries, read and checked (no repair) — no database, no network (fuzzed on its own).
+        .target(name: "CruiseImportFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
+        // ShipTrip's booking import: the route, the service (its spending, its ports placed) and Gemini's client.
+        .target(name: "CruiseImport", dependencies: ["CruiseImportFormat", "Geography", "Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -299,7 +301,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImport", "Feature"], swiftSettings: strict),
+        .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImportFormat", "CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["AnswerCaching", "HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],

@@ -1,4 +1,5 @@
 import Basics
+import CruiseImportFormat
 import Feature
 import Foundation
 import Geography

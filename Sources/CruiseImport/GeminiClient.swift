@@ -1,3 +1,4 @@
+import CruiseImportFormat
 import Foundation
 import Parsing
 import UpstreamHTTP

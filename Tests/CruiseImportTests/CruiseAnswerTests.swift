@@ -1,4 +1,5 @@
 import CruiseImport
+import CruiseImportFormat
 import Foundation
 import XCTest
 

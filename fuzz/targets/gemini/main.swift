@@ -1,4 +1,4 @@
-import CruiseImport
+import CruiseImportFormat
 
 // Gemini's answer envelope (GeminiAnswer) and the cruise the model wrote (ExtractedCruise), both upstream input.
 // Properties: a cruise that is accepted, written as the app's JSON, reads back to the same cruise; nothing accepted
