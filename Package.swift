@@ -68,18 +68,18 @@ let package = Package(
         .target(
             name: "Feature",
             dependencies: ["Geography", 
-                "AnswerCaching", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Replay", .product(name: "Logging", package: "swift-log"),
+                "AnswerCaching", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "ReplayMatching", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
             dependencies: ["AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
-            name: "Warnings", dependencies: ["WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Replay", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -131,7 +131,7 @@ let package = Package(
         // cruise it carries, read and checked (no repair) — no database, no network (fuzzed on its own).
         .target(name: "CruiseImportFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: the route, the service (its spending, its ports placed) and Gemini's client.
-        .target(name: "CruiseImport", dependencies: ["CruiseImportFormat", "Geography", "Replay", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "CruiseImport", dependencies: ["CruiseImportFormat", "Geography", "ReplayMatching", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -165,24 +165,24 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
-            name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "Replay", .product(name: "Logging", package: "swift-log")],
+            name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["WarningsFormat", "Geography", "AnswerCaching", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Geography", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Geography", "Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["Replay", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
         .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
@@ -195,11 +195,14 @@ let package = Package(
         .target(
             name: "Stationboard",
             dependencies: [
-                "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "Replay", "Ships",
+                "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "ReplayMatching", "Ships",
             ],
             exclude: ["Testing"], swiftSettings: strict),
+        // How an upstream's recordings answer requests they were not made for (each feature's matcher) and the times
+        // moved in them: what a feature needs of the replay, without its server.
+        .target(name: "ReplayMatching", dependencies: ["Parsing", "UpstreamHTTP"], swiftSettings: strict),
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
-        .target(name: "Replay", dependencies: ["Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Replay", dependencies: ["ReplayMatching", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
             name: "Operations", dependencies: ["Basics", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict,
             plugins: ["EmbedOpenAPI"]),
@@ -247,7 +250,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         // Fixture pages and a local upstream server with failure switches, with every module's `Testing/` folder (its
         // upstream's double, its app's models); never linked into the executable. The plugin lists the doubles.
         .target(
-            name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "Replay", .product(name: "Logging", package: "swift-log")], path: "Sources", exclude: besideTesting,
+            name: "UpstreamTesting", dependencies: ["Parsing", "HTTPServer", "ReplayMatching", .product(name: "Logging", package: "swift-log")], path: "Sources", exclude: besideTesting,
             sources: ["UpstreamTesting"] + testingFolders.map { "\($0)/Testing" }, swiftSettings: strict, plugins: ["DoubleList"]),
         .plugin(name: "DoubleList", capability: .buildTool()),
         // The app's side of App Attest (clients/swift's PierAppAttest), compiled here too so that its protocol logic is
@@ -295,7 +298,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(name: "PromoTilesTests", dependencies: ["PromoTiles", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayMatching", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.

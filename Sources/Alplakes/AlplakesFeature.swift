@@ -1,6 +1,6 @@
 import Feature
 import HTTPServer
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// Lake temperatures from Alplakes (Eawag) as one feature: every configured lake hourly, one at a time;

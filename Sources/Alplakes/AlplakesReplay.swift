@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// Alplakes' recordings in a replay (any time in the path serves the lake's recording); in the demo they are
 /// moved by the whole 3-hour model steps since they were recorded.

@@ -5,7 +5,7 @@ import Foundation
 import HTTPServer
 import Identity
 import Metrics
-import Replay
+import ReplayMatching
 
 /// ShipTrip's booking import as a service (`POST /v1/cruise-import`; source `cruise-import`): the pasted confirmation
 /// read by Gemini with the operator's key and Pier's instructions, checked, its ports placed — and nothing kept.

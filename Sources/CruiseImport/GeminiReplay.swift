@@ -1,4 +1,4 @@
-import Replay
+import ReplayMatching
 
 /// Gemini's recordings in a replay: one recorded answer to a made-up booking for whatever is posted — a replay holds
 /// no user's text, and the demo imports that booking offline.

@@ -2,7 +2,7 @@ import ArgumentParser
 import Basics
 import HTTPServer
 import Identity
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// One capability of the service (ships, lakes, weather, departures, …) as the executable sees it: a value

@@ -3,7 +3,7 @@ import Feature
 import Geography
 import HTTPServer
 import Limits
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// Next Wave's lake weather as one feature: OpenWeather's forecast per cell on demand, with Pier's key,

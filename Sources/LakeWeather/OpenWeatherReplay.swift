@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// OpenWeather's recordings in a replay: a forecast is answered with the recording nearest the point asked; in
 /// the demo it is moved by the whole 3-hour model steps since it was recorded, so it starts now.

@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// MET Norway's recordings in a replay: any point is answered with the recording (the demo serves one forecast
 /// everywhere it stands in); in the demo its times are moved by whole multiples of six hours since it was

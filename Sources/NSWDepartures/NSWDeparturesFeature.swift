@@ -3,7 +3,7 @@ import Feature
 import Foundation
 import HTTPServer
 import Limits
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with

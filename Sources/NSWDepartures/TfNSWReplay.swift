@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// TfNSW's recordings in a replay: a stop (`name_dm`) gets its own recording, else the one recorded for any other
 /// stop (`name_dm=*`); in the demo its departures are moved by the whole minutes since, so they leave from now on.

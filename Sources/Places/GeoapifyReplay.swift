@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// Geoapify's recordings in a replay: a geocoding search (`text`) gets its own recording, else the one recorded
 /// for any other text (`text=*`); places answer with the recording of their path.

@@ -2,7 +2,7 @@ import Basics
 import Feature
 import Foundation
 import HTTPServer
-import Replay
+import ReplayMatching
 
 /// The Smart City Guide app's points of interest and city search: Geoapify Places and Geocoding on demand,
 /// with Pier's key, one budget in credits per UTC day and answers kept for days (`/v1/places`, `/v1/geocode`;

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import Logging
+import ReplayMatching
 import Scheduling
 import UpstreamHTTP
 

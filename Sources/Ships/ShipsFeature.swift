@@ -1,6 +1,6 @@
 import Feature
 import HTTPServer
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.

@@ -1,6 +1,6 @@
 import Foundation
 import Parsing
-import Replay
+import ReplayMatching
 
 /// ZSG's recordings in a replay: a day page (`timestamp`, the date in epoch milliseconds) is answered with the
 /// recorded day at the same distance from today as it was from the recording's first day, so a recording made

@@ -2,7 +2,7 @@ import Basics
 import Feature
 import HTTPServer
 import Limits
-import Replay
+import ReplayMatching
 import Scheduling
 import Ships
 

@@ -1,7 +1,7 @@
 import Feature
 import Foundation
 import HTTPServer
-import Replay
+import ReplayMatching
 import Scheduling
 
 /// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with

@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// The warnings feed and its CAP documents in a replay: each is recorded under its own path; in the demo the
 /// documents' times (local, with their offset) are moved by the whole hours since they were recorded, so a

@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// FMI's recordings in a replay: a stored query is answered with the recording of the same `storedquery_id` (a
 /// point forecast serves any point); in the demo its times are moved by the whole hours since it was recorded.

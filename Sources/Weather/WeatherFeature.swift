@@ -2,7 +2,7 @@ import Feature
 import HTTPServer
 import Logging
 import METNorway
-import Replay
+import ReplayMatching
 import Scheduling
 import UpstreamHTTP
 import Warnings

@@ -1,7 +1,7 @@
 import Feature
 import HTTPServer
 import Logging
-import Replay
+import ReplayMatching
 
 /// The Smart City Guide app's Wikipedia enrichment: page summaries and title searches on demand, kept for
 /// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).

@@ -1,5 +1,5 @@
 import Foundation
-import Replay
+import ReplayMatching
 
 /// Wikipedia's recordings in a replay: a search (`search`) gets its own recording, else the one recorded for any
 /// other text (`search=*`); a summary is its title's recording.

@@ -1,6 +1,7 @@
 import Foundation
 import Parsing
 import Replay
+import ReplayMatching
 import Ships
 import UpstreamHTTP
 import Weather

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Replay
+import ReplayMatching
 
 /// Alplakes' 1D simulations: a lake's profile or surface series, moved so that the profile's model step is the
 /// current 3-hour step (the series then runs from the next step for 48 hours); an unknown lake is the upstream's

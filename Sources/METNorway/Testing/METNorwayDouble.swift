@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import Parsing
-import Replay
+import ReplayMatching
 
 /// MET Norway's Locationforecast 2.0 `compact`: the recorded answer (lat 60, lon 11, 2024-02-04) moved to now by whole
 /// multiples of six hours, with `Last-Modified` and `Expires` half an hour later, as MET sends them. It keeps MET's

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Replay
+import ReplayMatching
 
 /// TfNSW's `departure_mon` for the stop in `name_dm`, its times moved so that the fixture's "now" is this minute;
 /// an unknown stop gets the unknown-stop answer (HTTP 200, like the real service).

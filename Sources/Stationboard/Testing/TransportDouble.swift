@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import Parsing
-import Replay
+import ReplayMatching
 
 /// transport.opendata.ch's stationboards of ``FixtureUpstream/transportStation``: for the requested date
 /// (`datetime`'s, `date`, else today in Zurich) the fixture whose ZSG page is served for that date, moved to it, and

@@ -1,7 +1,7 @@
 import Foundation
 import HTTPServer
 import Parsing
-import Replay
+import ReplayMatching
 
 /// FMI's warnings service (alerts.fmi.fi): the RSS feed of the current publication (`feed-previous/` in the
 /// ``FixtureUpstream/Mode/previousPublication`` mode) and the CAP documents its items link, every time moved to

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPServer
-import Replay
+import ReplayMatching
 
 /// FMI's WFS: the all-stations observations or a point forecast (by `storedquery_id`), moved to now. A forecast asked
 /// by `place=` is the edited forecast with the place's name and position (``FixtureUpstream/fmiPlaces``); a place it
