@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "Parsing", dependencies: [], swiftSettings: strict),
         .target(name: "UpstreamHTTP", dependencies: ["Parsing"], swiftSettings: strict),
         .target(name: "Limits", dependencies: ["Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
-        .target(name: "Scheduling", dependencies: ["Basics", "Markup", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
+        .target(name: "Scheduling", dependencies: ["Basics", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Points on Earth: a coordinate validated where it enters, distances as PostGIS measures them.
         .target(name: "Geography", dependencies: ["HTTPServer"], swiftSettings: strict),
         // FMI's warnings' words every user of them shares — languages, CAP's severities — without the parser or the store.

@@ -63,7 +63,7 @@ public final class LakeService: Sendable {
         let now = Date()
         let page = try await client.page()
         var readings: [LakeReading]
-        do { readings = try MeteoNewsPageParser.parse(page.body) } catch { throw FetchError.unreadable(error, url: page.url) }
+        do { readings = try MeteoNewsPageParser.parse(page.body) } catch { throw FetchError.unreadable("\(error)", url: page.url) }
         readings = deduplicated(readings)
         let previous = try await store.snapshot()?.readings.count ?? 0
         if let problem = LakeDriftCheck.problem(with: readings, previousCount: previous) {

@@ -1,13 +1,12 @@
 import Foundation
-import Markup
 import Postgres
 import UpstreamHTTP
 
 /// Why a fetch run did not store new data. Each case maps to an outcome in `fetch_runs`.
 public enum FetchError: Error, Sendable, CustomStringConvertible {
     case upstream(UpstreamError)
-    /// The body could not be read as the expected document.
-    case unreadable(MarkupError, url: String)
+    /// The body could not be read as the expected document: why, in the parser's words (Scheduling knows no parser).
+    case unreadable(String, url: String)
     /// The page parsed but looks wrong; `reason` says which check failed.
     case suspect(String)
     /// Part of the run failed after the rest was stored (one lake of many): `stored` items are new and are
@@ -34,7 +33,7 @@ public enum FetchError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case let .upstream(error): "\(error)"
-        case let .unreadable(error, url): "\(url): \(error)"
+        case let .unreadable(reason, url): "\(url): \(reason)"
         case let .suspect(reason): "suspect scrape: \(reason)"
         case let .partial(reason, stored, suspect): "\(suspect ? "suspect answers: " : "")\(reason); \(stored) stored"
         case let .timedOut(seconds): "the run took longer than \(seconds.formatted(.number.precision(.fractionLength(0...1)))) s"

@@ -65,7 +65,7 @@ public final class ShipService: Sendable {
         var checked: [ShipDriftCheck.Day] = []
         for page in pages {
             let day: ZSGPageParser.Day
-            do { day = try ZSGPageParser.read(page.body) } catch { throw FetchError.unreadable(error, url: page.url) }
+            do { day = try ZSGPageParser.read(page.body) } catch { throw FetchError.unreadable("\(error)", url: page.url) }
             checked.append(ShipDriftCheck.Day(date: page.date, bodyBytes: page.body, shipCount: day.shipCount, routes: day.routes))
         }
         let previous = try await store.routeCounts(from: today)

@@ -74,7 +74,7 @@ public struct FMIClient: Sendable {
         do {
             return try FMIDocumentParser.parse(body)
         } catch let .unreadable(error) {
-            throw FetchError.unreadable(error, url: url)
+            throw FetchError.unreadable("\(error)", url: url)
         }
     }
 
