@@ -67,11 +67,22 @@ let package = Package(
         // settings (SettingsReader). Domain-free.
         .target(
             name: "Feature",
-            dependencies: ["Geography", 
-                "AnswerCaching", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "ReplayMatching", .product(name: "Logging", package: "swift-log"),
+            dependencies: [
+                "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "ReplayMatching",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict),
+        // The one engine for upstreams asked on a user's behalf: memory → PostgreSQL → one call per key → budget and quota →
+        // upstream, stale or unavailable, and the one refusal rule (with what a registration may cost).
+        .target(
+            name: "OnDemand",
+            dependencies: [
+                "AnswerCaching", "Basics", "Feature", "Geography", "HTTPServer", "Identity", "Limits", "Metrics", "Postgres", "Scheduling", "UpstreamHTTP",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict),
+        // The one store of slowly changing upstream answers (`upstream_answers`), with the nearest stored point.
+        .target(name: "SharedAnswers", dependencies: ["Geography", "OnDemand", "Postgres", "Scheduling"], swiftSettings: strict),
         .target(name: "Ships", dependencies: ["AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
@@ -122,7 +133,7 @@ let package = Package(
         // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
         // backoff), APNs' answers acted on; features hand it "this payload to these devices".
         .target(
-            name: "Push", dependencies: ["APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Push", dependencies: ["OnDemand", "APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Supabase Realtime's wire as the apps subscribe with it (Phoenix channels, postgres_changes) over the server's
         // WebSockets: joins, heartbeats, tokens and the fan-out of the changes a feature publishes. Knows no table or secret.
@@ -131,7 +142,7 @@ let package = Package(
         // cruise it carries, read and checked (no repair) — no database, no network (fuzzed on its own).
         .target(name: "CruiseImportFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: the route, the service (its spending, its ports placed) and Gemini's client.
-        .target(name: "CruiseImport", dependencies: ["CruiseImportFormat", "Geography", "ReplayMatching", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "CruiseImport", dependencies: ["OnDemand", "CruiseImportFormat", "Geography", "ReplayMatching", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -145,7 +156,7 @@ let package = Package(
         // nightly archive, statistics, leaderboard and badge pushes.
         .target(
             name: "NextWave",
-            dependencies: ["AnswerCaching", 
+            dependencies: ["OnDemand", "AnswerCaching", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Lakes", "Limits", "Metrics", "Parsing", "Postgres",
                 "PostgRESTFormat", "Push", "Realtime", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -157,7 +168,7 @@ let package = Package(
         // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
         .target(
             name: "WarningPush",
-            dependencies: ["WarningsFormat", "Geography", 
+            dependencies: ["OnDemand", "WarningsFormat", "Geography", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Scheduling", "Warnings",
                 "WarningPushFormat",
                 .product(name: "Logging", package: "swift-log"),
@@ -165,24 +176,24 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
         .target(
-            name: "METNorway", dependencies: ["Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
+            name: "METNorway", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
         .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
@@ -194,7 +205,7 @@ let package = Package(
         .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
-            dependencies: [
+            dependencies: ["SharedAnswers", "OnDemand", 
                 "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "ReplayMatching", "Ships",
             ],
             exclude: ["Testing"], swiftSettings: strict),
@@ -278,29 +289,29 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "WarningsTests", dependencies: ["WarningsFormat", "Geography", "Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "StationboardTests", dependencies: ["Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
-            dependencies: ["Geography", "Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["SharedAnswers", "OnDemand", "Geography", "Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "AlplakesTests", dependencies: ["Basics", "Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "NSWDeparturesTests",
-            dependencies: ["NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
+            dependencies: ["SharedAnswers", "OnDemand", "NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
             swiftSettings: strict),
         .testTarget(
-            name: "PlacesTests", dependencies: ["Basics", "Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "PlacesTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "WikipediaTests", dependencies: ["Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "WikipediaTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "PromoTilesTests", dependencies: ["PromoTiles", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayMatching", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["OnDemand", "Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),

@@ -1,5 +1,6 @@
 import Feature
 import HTTPServer
+import OnDemand
 
 /// Why an import gave no cruise, mapped to HTTP in one place (``httpError``), and named in
 /// `pier_cruise_imports_total{outcome}` (``outcome``). None of its sentences holds the pasted text or the model's answer.

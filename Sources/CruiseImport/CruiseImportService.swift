@@ -6,6 +6,7 @@ import Geography
 import Limits
 import Logging
 import Metrics
+import OnDemand
 import Scheduling
 import UpstreamHTTP
 

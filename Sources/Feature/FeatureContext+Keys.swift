@@ -19,3 +19,8 @@ extension FeatureContext {
         return DailyQuota(upstream: upstream, limit: perDay, timeZone: timeZone, shares: shares, pool: pool)
     }
 }
+
+extension BudgetSettings {
+    /// No limit worth the name: for upstreams that are recordings on loopback (``FeatureContext/upstreamsAreRecordings``).
+    public static var unlimited: Self { Self(ratePerMinute: 1_000_000, burst: 100_000, clientShare: 1) }
+}

@@ -23,20 +23,6 @@ extension SettingsReader {
 }
 
 extension SettingsReader {
-    /// An on-demand upstream's settings: its budget (``budget(_:default:)``, or ``perSecondBudget(_:default:)`` when
-    /// `perSecond`) and, when `perDay` names a variable, its daily quota (`0`: never call), each defaulting to `value`'s;
-    /// the fair shares every upstream shares (``fairShares(default:)``, ``waiting(default:)``).
-    public func upstream(_ prefix: String, perSecond: Bool, perDay: String? = nil, default value: OnDemandUpstream.Settings) throws
-        -> OnDemandUpstream.Settings
-    {
-        var settings = value
-        settings.budget = try perSecond ? perSecondBudget(prefix, default: value.budget) : budget(prefix, default: value.budget)
-        if let perDay { settings.perDay = try int(perDay, default: value.perDay ?? 0, in: 0...100_000_000) }
-        settings.shares = try fairShares(default: value.shares)
-        settings.waiting = try waiting(default: value.waiting)
-        return settings
-    }
-
     /// `PIER_DAILY_SHARE_SUBSCRIBER`, `PIER_DAILY_SHARE_NETWORK`, `PIER_DAILY_RESERVE`, `PIER_DAILY_SHARE_ANONYMOUS` (the
     /// pool of clients without an App Attest token, with `PIER_APP_ATTEST=prefer`): how every daily quota is split.
     public func fairShares(default value: DailyShares) throws -> DailyShares {
@@ -57,9 +43,4 @@ extension SettingsReader {
         waiting.requestsPerClient = try int("PIER_CLIENT_REQUESTS_AT_ONCE", default: value.requestsPerClient, in: 1...1000)
         return waiting
     }
-}
-
-extension BudgetSettings {
-    /// No limit worth the name: for upstreams that are recordings on loopback (``FeatureContext/upstreamsAreRecordings``).
-    public static var unlimited: Self { Self(ratePerMinute: 1_000_000, burst: 100_000, clientShare: 1) }
 }

@@ -3,8 +3,10 @@ import Feature
 import Geography
 import HTTPServer
 import Limits
+import OnDemand
 import ReplayMatching
 import Scheduling
+import SharedAnswers
 
 /// Next Wave's lake weather as one feature: OpenWeather's forecast per cell on demand, with Pier's key,
 /// budget and daily quota; `/v1/lake-weather`. Without `PIER_OPENWEATHER_KEY` the route answers `503` and

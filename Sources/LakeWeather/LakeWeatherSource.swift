@@ -3,6 +3,8 @@ import Foundation
 import Geography
 import Logging
 import Metrics
+import OnDemand
+import SharedAnswers
 
 /// OpenWeather's forecasts per grid cell, as the ``OnDemand`` engine asks for them: the cell is the key, a
 /// forecast is fresh for ``Settings/ttl`` (never below ten minutes: OpenWeather's model updates no more often),

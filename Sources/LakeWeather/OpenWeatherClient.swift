@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import OnDemand
 import UpstreamHTTP
 
 /// OpenWeather's 5-day / 3-hour forecast: `GET {base}/forecast?lat=…&lon=…&appid=…&units=metric`. The key

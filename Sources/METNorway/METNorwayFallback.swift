@@ -4,6 +4,7 @@ import Foundation
 import Identity
 import Limits
 import Metrics
+import OnDemand
 import Scheduling
 
 /// MET Norway's Locationforecast standing in for another upstream (FMI, for the weather): asked only for a point that

@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Foundation
 import Postgres
+import SharedAnswers
 
 /// MET Norway's forecast per point, as MET's own steps, shared by the replicas: in the shared answer store (kind
 /// `metno`, key the cell's indices) like every other on-demand answer — the body `{"last_modified": …, "steps": […]}`,

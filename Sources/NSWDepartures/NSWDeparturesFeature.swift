@@ -3,8 +3,10 @@ import Feature
 import Foundation
 import HTTPServer
 import Limits
+import OnDemand
 import ReplayMatching
 import Scheduling
+import SharedAnswers
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with
 /// Pier's key, budget and daily quota; `/v1/nsw/departures`. Without `PIER_NSW_API_KEY` the route answers

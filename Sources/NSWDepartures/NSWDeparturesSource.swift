@@ -3,8 +3,10 @@ import Foundation
 import Limits
 import Logging
 import Metrics
+import OnDemand
 import Parsing
 import Scheduling
+import SharedAnswers
 
 /// Sydney departures from TfNSW's `departure_mon` as the ``OnDemand`` engine asks for them: one call per stop
 /// (every mode; the mode is filtered from Pier's copy), fresh for ``Settings/ttl`` at best — when many stops are

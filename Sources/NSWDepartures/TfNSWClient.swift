@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import OnDemand
 import Parsing
 import UpstreamHTTP
 

@@ -5,6 +5,7 @@ import Foundation
 import Identity
 import Limits
 import Metrics
+import OnDemand
 import Postgres
 import SupabaseAuth
 import Synchronization

@@ -1,6 +1,7 @@
 import APNsFormat
 import Feature
 import Limits
+import OnDemand
 import Push
 import Realtime
 

@@ -5,6 +5,7 @@ import HTTPServer
 import Identity
 import Limits
 import Metrics
+import OnDemand
 
 /// What the community's requests may cost, one kind of request each — writes (check-ins, names, device tokens,
 /// verified sessions, session refreshes) and reads (tables, the functions, counts that memory cannot answer): each

@@ -1,6 +1,8 @@
 import Feature
 import Foundation
+import OnDemand
 import Parsing
+import SharedAnswers
 import UpstreamHTTP
 
 /// Geoapify's Places (`GET {base}/v2/places`) and Geocoding (`GET {base}/v1/geocode/search`) APIs. The key

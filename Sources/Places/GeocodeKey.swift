@@ -1,5 +1,6 @@
 import Feature
 import HTTPServer
+import SharedAnswers
 
 /// A geocoding request: the text normalised (trimmed, inner whitespace one space, lower-cased — "Nürnberg",
 /// " nürnberg " and "NÜRNBERG" are one request) and the language.

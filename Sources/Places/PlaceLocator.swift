@@ -2,7 +2,9 @@ import Basics
 import Feature
 import Foundation
 import Geography
+import OnDemand
 import Parsing
+import SharedAnswers
 
 /// Where a named place lies, for other features (a cruise's ports): Geoapify's geocoding through the `geocode` engine,
 /// so a name asked once is answered from memory or PostgreSQL for everyone after, and a miss spends the asking client's

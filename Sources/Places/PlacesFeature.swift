@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import HTTPServer
 import ReplayMatching
+import SharedAnswers
 
 /// The Smart City Guide app's points of interest and city search: Geoapify Places and Geocoding on demand,
 /// with Pier's key, one budget in credits per UTC day and answers kept for days (`/v1/places`, `/v1/geocode`;

@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import SharedAnswers
 
 /// A places request as Pier asks Geoapify for it: a point (rounded to 1e-5°, about a metre) and the rest of
 /// the request — radius, category set (sorted: any order is one request), limit and language. Requests

@@ -4,7 +4,9 @@ import Foundation
 import Geography
 import Limits
 import Metrics
+import OnDemand
 import Scheduling
+import SharedAnswers
 import Synchronization
 
 /// Geoapify places and geocoding for everyone, on one Geoapify upstream (calls per second, each client's share,

@@ -2,6 +2,7 @@ import APNsFormat
 import Feature
 import Foundation
 import Logging
+import OnDemand
 import Parsing
 import Synchronization
 

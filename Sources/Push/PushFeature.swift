@@ -4,6 +4,7 @@ import Feature
 import Foundation
 import HTTPServer
 import Logging
+import OnDemand
 
 /// The push delivery engine as a feature: APNs' settings read once, the outbox delivered by every replica, `/health`'s
 /// `push` member and the push metrics. It serves no route of its own; the features that register devices (official

@@ -2,8 +2,10 @@ import Basics
 import Feature
 import HTTPServer
 import Limits
+import OnDemand
 import ReplayMatching
 import Scheduling
+import SharedAnswers
 import Ships
 
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,

@@ -1,7 +1,9 @@
 import Basics
 import Feature
 import Foundation
+import OnDemand
 import Parsing
+import SharedAnswers
 import Ships
 
 /// Stationboards from transport.opendata.ch as the ``OnDemand`` engine asks for them: one answer per distinct

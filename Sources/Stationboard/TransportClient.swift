@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import OnDemand
 import UpstreamHTTP
 
 /// transport.opendata.ch's `/v1/stationboard`: `GET {base}/stationboard?id=…&limit=…&date=…`.

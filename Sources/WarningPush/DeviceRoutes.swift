@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import Geography
 import HTTPServer
+import OnDemand
 import Parsing
 import Push
 import WarningPushFormat

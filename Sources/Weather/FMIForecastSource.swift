@@ -1,6 +1,7 @@
 import Feature
 import Foundation
 import Geography
+import OnDemand
 import Scheduling
 
 /// FMI's point forecasts per grid cell as the ``OnDemandCore`` asks for them: the cell is the key, located at its centre

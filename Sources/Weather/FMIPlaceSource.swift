@@ -1,8 +1,10 @@
 import Basics
 import Feature
 import Foundation
+import OnDemand
 import Postgres
 import Scheduling
+import SharedAnswers
 
 /// FMI's answers for place names as the ``OnDemandCore`` asks for them: the normalised name is the key, a
 /// resolution (a place, or none by that name) holds a day, kept in the shared answer store (kind `fmi-place`); the

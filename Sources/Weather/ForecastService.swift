@@ -7,6 +7,7 @@ import Limits
 import Logging
 import METNorway
 import Metrics
+import OnDemand
 import Scheduling
 
 /// Point forecasts by grid cell, kind to FMI: the own cell's forecast is the ``OnDemandCore``'s (its memory, then

@@ -4,6 +4,7 @@ import Foundation
 import Identity
 import Limits
 import Metrics
+import OnDemand
 import Postgres
 import Scheduling
 

@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import Parsing
 import Postgres
+import SharedAnswers
 
 /// Stations and observations in PostgreSQL/PostGIS; the forecast cells in the shared answer store (kind `fmi-forecast`,
 /// key the cell's indices, located at its centre) like every other on-demand answer.

@@ -1,5 +1,6 @@
 import Feature
 import HTTPServer
+import SharedAnswers
 
 /// An `action=opensearch` request: language, search text (trimmed, inner whitespace one space; case is kept:
 /// Wikipedia ranks by it) and limit.

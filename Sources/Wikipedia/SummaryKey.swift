@@ -1,5 +1,6 @@
 import Feature
 import HTTPServer
+import SharedAnswers
 
 /// A page summary request: the language and the title in Wikipedia's normalised form (underscores for
 /// spaces, one at a time, none at either end — what RESTBase would redirect to), so `Schöner Brunnen` and

@@ -1,5 +1,7 @@
 import Feature
 import Foundation
+import OnDemand
+import SharedAnswers
 import UpstreamHTTP
 
 /// Wikipedia's page summaries (RESTBase, `GET {base}/api/rest_v1/page/summary/{title}`) and title search

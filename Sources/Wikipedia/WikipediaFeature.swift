@@ -2,6 +2,7 @@ import Feature
 import HTTPServer
 import Logging
 import ReplayMatching
+import SharedAnswers
 
 /// The Smart City Guide app's Wikipedia enrichment: page summaries and title searches on demand, kept for
 /// everyone (`/v1/wikipedia/{lang}/summary/{title}`, `/v1/wikipedia/{lang}/opensearch`; source `wikipedia`).

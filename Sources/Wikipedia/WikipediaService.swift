@@ -3,8 +3,10 @@ import Feature
 import Foundation
 import Limits
 import Metrics
+import OnDemand
 import Parsing
 import Scheduling
+import SharedAnswers
 
 /// Wikipedia's page summaries and title searches for everyone: an ``OnDemand`` engine for each on one polite
 /// upstream — at most ``Settings/upstream`` requests a second to Wikimedia from this process, each client a

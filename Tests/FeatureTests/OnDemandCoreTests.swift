@@ -4,6 +4,7 @@ import Foundation
 import Geography
 import HTTPServer
 import Limits
+import OnDemand
 import Scheduling
 import Synchronization
 import XCTest

@@ -6,8 +6,10 @@ import Geography
 import HTTPServer
 @testable import LakeWeather
 import Limits
+import OnDemand
 import Postgres
 import Scheduling
+import SharedAnswers
 import UpstreamHTTP
 import UpstreamTesting
 import XCTest

@@ -5,9 +5,11 @@ import Foundation
 import HTTPServer
 import Limits
 @testable import NSWDepartures
+import OnDemand
 import Parsing
 import Postgres
 import Scheduling
+import SharedAnswers
 import UpstreamHTTP
 import UpstreamTesting
 import XCTest

@@ -4,9 +4,11 @@ import Feature
 import Foundation
 import HTTPServer
 import Limits
+import OnDemand
 @testable import Places
 import Postgres
 import Scheduling
+import SharedAnswers
 import UpstreamHTTP
 import UpstreamTesting
 import XCTest

@@ -3,9 +3,11 @@ import DatabaseTesting
 import Feature
 import Foundation
 import HTTPServer
+import OnDemand
 import Parsing
 import Postgres
 import Scheduling
+import SharedAnswers
 import Ships
 @testable import Stationboard
 import UpstreamHTTP

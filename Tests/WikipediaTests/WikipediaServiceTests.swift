@@ -3,8 +3,10 @@ import DatabaseTesting
 import Feature
 import Foundation
 import HTTPServer
+import OnDemand
 import Postgres
 import Scheduling
+import SharedAnswers
 import UpstreamHTTP
 import UpstreamTesting
 @testable import Wikipedia

@@ -44,7 +44,7 @@ OWNERS = {
     "Push": ["push_devices", "push_outbox", "push_payloads"],
     "Ships": ["ship_days", "ship_deployments"],
     "Stationboard": ["stationboard_answers"],
-    "Feature": ["upstream_answers"],
+    "SharedAnswers": ["upstream_answers"],
     "WarningPush": ["warning_notified", "warning_push_roots", "warning_subscriptions"],
     "Weather": ["weather_forecast_cells", "weather_forecast_points", "weather_observations", "weather_places", "weather_stations"],
     "Warnings": ["weather_warnings"],

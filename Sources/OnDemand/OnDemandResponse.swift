@@ -1,4 +1,5 @@
 import Basics
+import Feature
 import Foundation
 import HTTPServer
 

@@ -1,3 +1,4 @@
+import Feature
 import HTTPServer
 
 extension OnDemandUnavailable {

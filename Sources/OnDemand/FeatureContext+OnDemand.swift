@@ -1,3 +1,4 @@
+import Feature
 
 extension FeatureContext {
     /// An upstream as on-demand engines share it: its budget (lifted when the upstreams are recordings), its daily

@@ -1,4 +1,5 @@
 import Foundation
+import OnDemand
 
 /// Upstream answers that change slowly (places, geocoding, encyclopaedia pages) as the ``OnDemand`` engine asks
 /// for them: kept in `upstream_answers` under the source's kind (``SharedAnswerKind``: retention and row limit),

@@ -1,3 +1,4 @@
+import Feature
 import Synchronization
 
 /// A request let past memory for a key, decided on the event loop before any work for it: while one is held, another
