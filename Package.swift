@@ -50,12 +50,18 @@ let package = Package(
         // Ready answers held in memory, under one rule (bounded in entries and bytes, started over past either): the
         // routes' answers, the on-demand engine's renderings, the community's tables.
         .target(name: "AnswerCaching", dependencies: ["HTTPServer", "Metrics"], swiftSettings: strict),
+        // Settings read from the environment (secrets from <NAME>_FILE), every name read remembered; each default is
+        // written where it is read.
+        .target(name: "Settings", swiftSettings: strict),
+        // What a feature's own `pier` subcommand needs of the executable (the migrated database, the change feed), and
+        // running async work from a command.
+        .target(name: "FeatureCommands", dependencies: ["Postgres", "Scheduling"], swiftSettings: strict),
         // Upstreams without domain knowledge, one concern each: JSON and date parsing every module may use; the HTTP
         // client for upstreams; limits (budgets, shares, single-flight, daily quotas); scheduling (jobs, runs, the
         // scheduler, leader election, the change feed, the status board).
         .target(name: "Parsing", dependencies: [], swiftSettings: strict),
         .target(name: "UpstreamHTTP", dependencies: ["Parsing"], swiftSettings: strict),
-        .target(name: "Limits", dependencies: ["Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
+        .target(name: "Limits", dependencies: ["Settings", "Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
         .target(name: "Scheduling", dependencies: ["Basics", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Points on Earth: a coordinate validated where it enters, distances as PostGIS measures them.
         .target(name: "Geography", dependencies: ["HTTPServer"], swiftSettings: strict),
@@ -76,21 +82,21 @@ let package = Package(
         // upstream, stale or unavailable, and the one refusal rule (with what a registration may cost).
         .target(
             name: "OnDemand",
-            dependencies: [
+            dependencies: ["Settings", 
                 "AnswerCaching", "Basics", "Feature", "Geography", "HTTPServer", "Identity", "Limits", "Metrics", "Postgres", "Scheduling", "UpstreamHTTP",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strict),
         // The one store of slowly changing upstream answers (`upstream_answers`), with the nearest stored point.
         .target(name: "SharedAnswers", dependencies: ["Geography", "OnDemand", "Postgres", "Scheduling"], swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["Settings", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "Lakes",
-            dependencies: ["AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["FeatureCommands", "Settings", "AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
         .target(
-            name: "Warnings", dependencies: ["WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["OnDemand", "Settings", "WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -103,6 +109,7 @@ let package = Package(
         .target(
             name: "AppAttest",
             dependencies: [
+                "OnDemand", "FeatureCommands", "Settings", 
                 "AppAttestFormat", "Basics", "CBOR", "Feature", "Parsing", "Limits", "HTTPServer", "Identity", "Metrics", "Postgres", "Scheduling",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -133,7 +140,7 @@ let package = Package(
         // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
         // backoff), APNs' answers acted on; features hand it "this payload to these devices".
         .target(
-            name: "Push", dependencies: ["OnDemand", "APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Push", dependencies: ["Settings", "OnDemand", "APNs", "APNsFormat", "Basics", "Feature", "HTTPServer", "Limits", "Metrics", "Parsing", "Postgres", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict),
         // Supabase Realtime's wire as the apps subscribe with it (Phoenix channels, postgres_changes) over the server's
         // WebSockets: joins, heartbeats, tokens and the fan-out of the changes a feature publishes. Knows no table or secret.
@@ -142,7 +149,7 @@ let package = Package(
         // cruise it carries, read and checked (no repair) — no database, no network (fuzzed on its own).
         .target(name: "CruiseImportFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         // ShipTrip's booking import: the route, the service (its spending, its ports placed) and Gemini's client.
-        .target(name: "CruiseImport", dependencies: ["OnDemand", "CruiseImportFormat", "Geography", "ReplayMatching", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "CruiseImport", dependencies: ["Settings", "OnDemand", "CruiseImportFormat", "Geography", "ReplayMatching", "Feature", "Identity", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // PostgREST's wire as the Supabase clients speak it (a query's filters, select, order and limit; `Prefer`; the error
         // shape; a write's rows) and the auth server's request bodies, read for shape only: no database, no cryptography
         // (fuzzed on its own).
@@ -156,7 +163,7 @@ let package = Package(
         // nightly archive, statistics, leaderboard and badge pushes.
         .target(
             name: "NextWave",
-            dependencies: ["OnDemand", "AnswerCaching", 
+            dependencies: ["FeatureCommands", "Settings", "OnDemand", "AnswerCaching", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Identity", "Lakes", "Limits", "Metrics", "Parsing", "Postgres",
                 "PostgRESTFormat", "Push", "Realtime", "Scheduling", "SupabaseAuth", .product(name: "Crypto", package: "swift-crypto"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -179,33 +186,33 @@ let package = Package(
             name: "METNorway", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["Settings", "SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["Settings", "AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Wikipedia", dependencies: ["SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        .target(name: "Wikipedia", dependencies: ["Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
         .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
         .target(
             name: "PromoTiles",
-            dependencies: ["AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["FeatureCommands", "AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
             name: "Stationboard",
-            dependencies: ["SharedAnswers", "OnDemand", 
+            dependencies: ["Settings", "SharedAnswers", "OnDemand", 
                 "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "ReplayMatching", "Ships",
             ],
             exclude: ["Testing"], swiftSettings: strict),
@@ -222,7 +229,7 @@ let package = Package(
         .executableTarget(name: "OpenAPIJSON", swiftSettings: strict),
         .executableTarget(
             name: "Pier",
-            dependencies: [
+            dependencies: ["FeatureCommands", "Settings", 
                 "Alplakes", "AppAttest", "Backups", "CruiseImport", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
                 "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres", "PromoTiles",
                 "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "WarningPush", "Weather", "Wikipedia",
@@ -311,11 +318,11 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayMatching", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
-        .testTarget(name: "FeatureTests", dependencies: ["OnDemand", "Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
+        .testTarget(name: "FeatureTests", dependencies: ["Settings", "OnDemand", "Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "CruiseImportTests", dependencies: ["CruiseImportFormat", "CruiseImport", "Feature"], swiftSettings: strict),
+        .testTarget(name: "CruiseImportTests", dependencies: ["Settings", "CruiseImportFormat", "CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),
         .testTarget(
             name: "HTTPServerTests", dependencies: ["AnswerCaching", "HTTPServer", "HTTPTesting", "Metrics", .product(name: "Logging", package: "swift-log")],

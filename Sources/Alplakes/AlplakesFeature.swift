@@ -2,6 +2,7 @@ import Feature
 import HTTPServer
 import ReplayMatching
 import Scheduling
+import Settings
 
 /// Lake temperatures from Alplakes (Eawag) as one feature: every configured lake hourly, one at a time;
 /// the drop-in routes under `/v1/alplakes/…` and `/v1/lake-temperatures`.

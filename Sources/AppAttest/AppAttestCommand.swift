@@ -2,6 +2,7 @@ import ArgumentParser
 import Basics
 import Crypto
 import Feature
+import FeatureCommands
 import Foundation
 import Logging
 

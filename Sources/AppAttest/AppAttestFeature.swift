@@ -7,6 +7,7 @@ import Identity
 import Limits
 import Logging
 import Scheduling
+import Settings
 import X509
 
 /// App Attest as one feature: the routes that turn a genuine app instance's attestation and assertions into

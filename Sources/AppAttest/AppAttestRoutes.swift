@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import HTTPServer
 import Identity
+import OnDemand
 
 /// `POST /v1/app-attest/challenge`, `/register` and `/token`: JSON in, JSON out, never cached. Refusals are `401`
 /// with the reason (`400` when the body is not the documented JSON: members missing, not base64, a key id or challenge

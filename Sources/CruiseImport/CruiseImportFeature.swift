@@ -6,6 +6,7 @@ import HTTPServer
 import Identity
 import Metrics
 import ReplayMatching
+import Settings
 
 /// ShipTrip's booking import as a service (`POST /v1/cruise-import`; source `cruise-import`): the pasted confirmation
 /// read by Gemini with the operator's key and Pier's instructions, checked, its ports placed — and nothing kept.

@@ -6,6 +6,7 @@ import Limits
 import OnDemand
 import ReplayMatching
 import Scheduling
+import Settings
 import SharedAnswers
 
 /// Next Wave's lake weather as one feature: OpenWeather's forecast per cell on demand, with Pier's key,

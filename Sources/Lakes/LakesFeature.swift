@@ -2,6 +2,7 @@ import ArgumentParser
 import Feature
 import HTTPServer
 import Scheduling
+import Settings
 
 /// Swiss lakes' water temperature and level as one feature: the MeteoNews table (every 6 hours), `/api/water-temp`,
 /// and each lake's level history (`/v1/water-levels`).

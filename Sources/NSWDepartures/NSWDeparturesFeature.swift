@@ -6,6 +6,7 @@ import Limits
 import OnDemand
 import ReplayMatching
 import Scheduling
+import Settings
 import SharedAnswers
 
 /// The Trip Planner app's Sydney departures as one feature: TfNSW's `departure_mon` per stop on demand, with

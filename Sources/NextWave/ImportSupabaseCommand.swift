@@ -1,6 +1,8 @@
 import ArgumentParser
 import Feature
+import FeatureCommands
 import Foundation
+import Settings
 
 /// `pier import nextwave-supabase DIR`: the Next Wave project's users, sessions, check-ins, ride history, names,
 /// badges, device tokens and verified sessions, from the export `deploy/nextwave/supabase-export.sql` writes.

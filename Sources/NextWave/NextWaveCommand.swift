@@ -1,7 +1,9 @@
 import ArgumentParser
 import Feature
+import FeatureCommands
 import Foundation
 import Push
+import Settings
 
 /// `pier nextwave …`: the community's jobs, run now.
 struct NextWaveCommand: ParsableCommand {

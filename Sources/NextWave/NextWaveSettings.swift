@@ -4,6 +4,7 @@ import Limits
 import OnDemand
 import Push
 import Realtime
+import Settings
 
 /// Next Wave's community: its settings, each default written here once. Off unless `PIER_NEXTWAVE=on`; on, it needs
 /// the JWT secret the apps' public key is signed with.

@@ -6,6 +6,7 @@ import Identity
 import Limits
 import Metrics
 import Postgres
+import Settings
 
 /// What making something new for a client may cost (a device's push registration, a community's sign-up), decided
 /// before anything is stored, cheapest first. It spends like any other request that costs work: it counts as whoever

@@ -1,4 +1,5 @@
 import Feature
+import Settings
 
 extension SettingsReader {
     /// An on-demand upstream's settings: its budget (``budget(_:default:)``, or ``perSecondBudget(_:default:)`` when

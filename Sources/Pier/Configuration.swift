@@ -4,6 +4,7 @@ import HTTPServer
 import Identity
 import ArgumentParser
 import Logging
+import Settings
 
 /// The process's own settings — the server, the database, logging, the fetcher every feature shares — read once
 /// from the environment (and command-line overrides). Each feature reads its own section from the same

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Feature
+import FeatureCommands
 import Logging
 import Postgres
 

@@ -1,4 +1,5 @@
 import Feature
+import FeatureCommands
 import Logging
 import Postgres
 import Scheduling

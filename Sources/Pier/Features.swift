@@ -11,6 +11,7 @@ import NextWave
 import Places
 import PromoTiles
 import Push
+import Settings
 import Ships
 import Stationboard
 import Sun

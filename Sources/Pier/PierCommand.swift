@@ -1,5 +1,6 @@
 import ArgumentParser
 import Feature
+import FeatureCommands
 
 /// The `pier` executable: wiring only; every capability lives in a module.
 @main

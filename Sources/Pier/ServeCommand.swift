@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import Feature
+import FeatureCommands
 import Foundation
 import Glibc
 import HTTPServer

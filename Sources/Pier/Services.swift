@@ -8,6 +8,7 @@ import Metrics
 import Postgres
 import Replay
 import Scheduling
+import Settings
 import UpstreamHTTP
 
 /// The features wired onto the shared infrastructure: the status board, the fetch runner and its log, and the

@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import HTTPServer
 import ReplayMatching
+import Settings
 import SharedAnswers
 
 /// The Smart City Guide app's points of interest and city search: Geoapify Places and Geocoding on demand,

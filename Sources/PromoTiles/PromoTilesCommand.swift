@@ -1,5 +1,6 @@
 import ArgumentParser
 import Feature
+import FeatureCommands
 import Foundation
 
 /// `pier promo-tiles …`: the operator's hand on the tiles Next Wave shows.

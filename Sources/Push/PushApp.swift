@@ -1,4 +1,5 @@
 import Feature
+import Settings
 
 /// An app the engine pushes to, named by the feature that registers its devices: its device tokens are its own (the
 /// same token registered for another app never takes one of this app's), and its pushes go with its APNs topic, signed

@@ -2,6 +2,7 @@ import APNsFormat
 import Feature
 import Limits
 import OnDemand
+import Settings
 
 /// The push engine's settings. Without the four key settings the engine is off: `/health` says `disabled` and the
 /// features' device routes answer `503`.

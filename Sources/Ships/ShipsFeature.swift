@@ -2,6 +2,7 @@ import Feature
 import HTTPServer
 import ReplayMatching
 import Scheduling
+import Settings
 
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
 public struct ShipsFeature: Feature {

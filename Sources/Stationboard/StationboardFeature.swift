@@ -5,6 +5,7 @@ import Limits
 import OnDemand
 import ReplayMatching
 import Scheduling
+import Settings
 import SharedAnswers
 import Ships
 

@@ -2,6 +2,7 @@ import Feature
 import Foundation
 import Geography
 import HTTPServer
+import OnDemand
 import Parsing
 import WarningsFormat
 

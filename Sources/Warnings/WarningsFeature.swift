@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import ReplayMatching
 import Scheduling
+import Settings
 
 /// FMI's official weather warnings (CAP) as one feature: the feed read every five minutes into PostgreSQL with
 /// each warning's area as PostGIS geometry, and `/v1/warnings` (at a point, or at a place the weather feature names:

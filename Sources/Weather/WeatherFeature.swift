@@ -4,6 +4,7 @@ import Logging
 import METNorway
 import ReplayMatching
 import Scheduling
+import Settings
 import UpstreamHTTP
 import Warnings
 

@@ -2,6 +2,7 @@ import Feature
 import HTTPServer
 import Logging
 import ReplayMatching
+import Settings
 import SharedAnswers
 
 /// The Smart City Guide app's Wikipedia enrichment: page summaries and title searches on demand, kept for

@@ -1,5 +1,6 @@
 import CruiseImport
 import Feature
+import Settings
 import XCTest
 
 /// The operator's settings: a model's name is one path segment of Google's URL, nothing else; the budget and the day

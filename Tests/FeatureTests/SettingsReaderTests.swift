@@ -1,5 +1,6 @@
 import Feature
 import Limits
+import Settings
 import XCTest
 
 final class SettingsReaderTests: XCTestCase {

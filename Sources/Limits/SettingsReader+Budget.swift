@@ -1,5 +1,5 @@
 import Basics
-import Limits
+import Settings
 
 extension SettingsReader {
     /// An upstream's request budget: `<prefix>_REQUESTS_PER_MINUTE`, `<prefix>_BURST` and `<prefix>_CLIENT_SHARE`
