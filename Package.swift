@@ -207,7 +207,7 @@ let package = Package(
         .target(
             name: "PromoTiles",
             dependencies: ["FeatureCommands", "AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict),
+            exclude: ["Testing"], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         .target(
@@ -314,7 +314,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(
             name: "WikipediaTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
-        .testTarget(name: "PromoTilesTests", dependencies: ["PromoTiles", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "PromoTilesTests", dependencies: ["PromoTiles", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayMatching", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),

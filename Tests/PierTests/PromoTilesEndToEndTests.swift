@@ -1,24 +1,10 @@
 import Foundation
 import HTTPTesting
+import UpstreamTesting
 import XCTest
 
 /// `pier promo-tiles import` and `/v1/promo-tiles` through the real binary and PostgreSQL, on two replicas.
 final class PromoTilesEndToEndTests: EndToEndTestCase {
-    /// Next Wave's `PromoTilesResponse` as the app decodes it (`.iso8601` dates; `image`/`link`).
-    struct Tiles: Decodable {
-        struct Tile: Decodable {
-            let id: String
-            let title: String
-            let text: String
-            let image: String?
-            let link: String?
-            let validFrom: Date?
-            let targetOS: String?
-        }
-        let version: Int?
-        let tiles: [Tile]
-    }
-
     private func importTiles(_ text: String, _ options: [String] = []) throws -> (status: Int32, output: String) {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("pier-tiles-\(UUID().uuidString).json")
         try Data(text.utf8).write(to: file)
@@ -28,12 +14,10 @@ final class PromoTilesEndToEndTests: EndToEndTestCase {
         ])
     }
 
-    private func tiles(_ pier: PierProcess) throws -> Tiles? {
+    private func tiles(_ pier: PierProcess) throws -> AppPromoTiles? {
         let response = try RawClient.request(port: pier.port, "/v1/promo-tiles")
         guard response.status == 200 else { return nil }
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        return try decoder.decode(Tiles.self, from: Data(response.body))
+        return try AppPromoTiles.decode(response.body)
     }
 
     func testAnImportedSetIsServedByEveryReplicaAsTheAppDecodesIt() throws {
@@ -64,7 +48,7 @@ final class PromoTilesEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(imported.status, 0, imported.output)
         XCTAssertTrue(imported.output.contains("imported 1 promo tiles (version 2)"), imported.output)
         for pier in [first, second] {
-            var served: Tiles?
+            var served: AppPromoTiles?
             XCTAssertTrue(try eventually(within: 10) {
                 served = try tiles(pier)
                 return served != nil

@@ -1,32 +1,12 @@
 import Foundation
 import HTTPServer
+import UpstreamTesting
 import XCTest
 
 @testable import PromoTiles
 
 /// An operator's file read as the app will read the served set: every problem named, nothing half taken.
 final class PromoTileFileTests: XCTestCase {
-    /// The app's decoding (Next Wave's `PromoTilesResponse`/`PromoTile`): `.iso8601` dates, `image`/`link`, defaults for
-    /// `isActive` (true), `priority` (1) and `version` (1). Written here from its contract, to decode what Pier serves.
-    struct AppResponse: Decodable {
-        struct Tile: Decodable {
-            let id: String
-            let title: String
-            let subtitle: String?
-            let text: String
-            let image: String?
-            let link: String?
-            let isActive: Bool?
-            let priority: Int?
-            let validFrom: Date?
-            let validUntil: Date?
-            let targetOS: String?
-            let chipType: String?
-        }
-        let version: Int?
-        let tiles: [Tile]
-    }
-
     static let good = """
         {"version": 3, "tiles": [
           {"id": "wakeguide", "title": "Wake guide", "subtitle": "New", "text": "Read it before your first wave.",
@@ -46,9 +26,7 @@ final class PromoTileFileTests: XCTestCase {
         XCTAssertEqual(set.tiles[1].priority, 1)
 
         let body = try JSONBody.encode(set)
-        let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .iso8601
-        let app = try decoder.decode(AppResponse.self, from: Data(body))
+        let app = try AppPromoTiles.decode(body)
         XCTAssertEqual(app.version, 3)
         XCTAssertEqual(app.tiles.count, 2)
         XCTAssertEqual(app.tiles[0].image, "https://www.nextwaveapp.ch/img/guide.png")
