@@ -1,6 +1,7 @@
 import ArgumentParser
 import Feature
 import HTTPServer
+import Logging
 import Scheduling
 
 /// Next Wave's promo tiles, served from Pier instead of a static file on the app's website: the operator imports a
@@ -19,8 +20,15 @@ public struct PromoTilesFeature: Feature {
         routes = PromoTileRoutes(maxAge: context.cacheMaxAge, metrics: context.metrics)
     }
 
+    /// A stored set that no longer reads (a later check is stricter) is not served — `404`, the app's "no tiles" — and
+    /// never keeps the service from starting; the operator imports it again.
     public func load() async throws {
-        routes.hold(try await store.current())
+        do {
+            routes.hold(try await store.current())
+        } catch let invalid as PromoTileFile.Invalid {
+            Logger(label: "pier.promo-tiles").error("the stored promo tiles do not read; serving none", metadata: ["problems": "\(invalid.problems.count)"])
+            routes.hold(nil)
+        }
     }
 
     public func reload(_ topic: ChangeTopic) async throws {

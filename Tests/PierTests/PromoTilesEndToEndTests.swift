@@ -71,5 +71,11 @@ final class PromoTilesEndToEndTests: EndToEndTestCase {
         XCTAssertNotEqual(try RawClient.request(port: second.port, "/v1/promo-tiles", headers: [("If-None-Match", tag)]).status, 304)
         XCTAssertEqual(first.stop(), 0)
         XCTAssertEqual(second.stop(), 0)
+
+        // A stored set that no longer reads is not served, and never keeps the service from starting.
+        _ = try database.connection().query(#"UPDATE promo_tile_sets SET document = '{"tiles":[{"id":1}]}'"#)
+        let third = try startPier(settings)
+        XCTAssertEqual(try RawClient.request(port: third.port, "/v1/promo-tiles").status, 404)
+        XCTAssertEqual(third.stop(), 0)
     }
 }
