@@ -206,7 +206,7 @@ let package = Package(
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
         .target(
             name: "PromoTiles",
-            dependencies: ["FeatureCommands", "AnswerCaching", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            dependencies: ["Feature", "FeatureCommands", "HTTPServer", "Parsing", "Postgres", "Scheduling", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Testing"], swiftSettings: strict),

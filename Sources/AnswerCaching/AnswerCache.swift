@@ -1,6 +1,5 @@
-import HTTPServer
 import Foundation
-import Synchronization
+import HTTPServer
 
 /// Ready-encoded answers (``CachedResponse``: its ETag made once) by what a request means, each until its own deadline:
 /// the one in-memory answer cache the routes use where they hold whole answers (Ships' and Lakes' variants, the sun's
@@ -26,21 +25,21 @@ public final class AnswerCache<Key: Hashable & Sendable>: Sendable {
         }
     }
 
-    // Inlinable (with BoundedTable): specialized for the caller's key, a hit holds the lock for one dictionary lookup.
-    @usableFromInline let table: Mutex<BoundedTable<Key, Held>>
+    // Inlinable (with AnswerTable): specialized for the caller's key, a hit holds the lock for one dictionary lookup.
+    @usableFromInline let table: AnswerTable<Key, Held>
 
     /// What the answers held may cost at most.
     public let budgetBytes: Int
 
     public init(entries: Int, bytes: Int) {
-        table = Mutex(BoundedTable(entries: entries, bytes: bytes))
+        table = AnswerTable(entries: entries, bytes: bytes)
         budgetBytes = bytes
     }
 
     /// The answer held for `key` while `now` is before its deadline.
     @inlinable
     public func answer(for key: Key, now: Date = Date()) -> CachedResponse? {
-        guard let held = table.withLock({ $0[key] }), now < held.until else { return nil }
+        guard let held = table[key], now < held.until else { return nil }
         return held.answer
     }
 
@@ -48,15 +47,15 @@ public final class AnswerCache<Key: Hashable & Sendable>: Sendable {
     @inlinable
     public func keep(_ answer: CachedResponse, for key: Key, until: Date = .distantFuture, keyBytes: Int = 0) {
         let cost = answer.response.body.count + keyBytes + MemoryLayout<Key>.size + Self.overhead
-        table.withLock { $0.set(Held(answer: answer, until: until), for: key, cost: cost) }
+        table.set(Held(answer: answer, until: until), for: key, cost: cost)
     }
 
     /// Forgets every answer (the data changed), giving the memory back.
     public func removeAll() {
-        table.withLock { $0.removeAll() }
+        table.removeAll()
     }
 
     /// What the answers held cost, and how many there are.
-    public var bytes: Int { table.withLock { $0.bytes } }
-    public var count: Int { table.withLock { $0.count } }
+    public var bytes: Int { table.bytes }
+    public var count: Int { table.count }
 }

@@ -1,8 +1,8 @@
 import Synchronization
 
-/// A ``BoundedTable`` behind its own lock: ready answers of a kind ``AnswerCache`` does not hold — the on-demand
-/// engine's renderings, which carry what they were made from — under the same rule (bounded in entries and bytes,
-/// started over past either).
+/// A ``BoundedTable`` behind its own lock: what ``AnswerCache`` is built on, and the holder of ready answers of other
+/// shapes — the on-demand engine's renderings, which carry what they were made from — under the same rule (bounded in
+/// entries and bytes, started over past either).
 public final class AnswerTable<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     // Inlinable (with BoundedTable): a hit, on the event loop, holds the lock for one dictionary lookup.
     @usableFromInline let table: Mutex<BoundedTable<Key, Value>>

@@ -17,7 +17,7 @@ public struct PromoTilesFeature: Feature {
 
     public init(context: FeatureContext) {
         store = PromoTileStore(pool: context.pool)
-        routes = PromoTileRoutes(maxAge: context.cacheMaxAge, metrics: context.metrics)
+        routes = PromoTileRoutes(maxAge: context.cacheMaxAge)
     }
 
     /// A stored set that no longer reads (a later check is stricter) is not served — `404`, the app's "no tiles" — and
