@@ -3,7 +3,8 @@
 
 PIER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
-log() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+# Each line says when it was written (the minutes and seconds since the script began: where a run's time goes).
+log() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # Runs a command as root (directly, or through sudo when we are not root).
