@@ -10,8 +10,8 @@ public enum RouteHandler: Sendable {
     /// deferred handler — a closure that keeps what the fast part already worked out (the parsed query), so
     /// a miss does not parse the request twice.
     case hybrid(@Sendable (HTTPRequest) throws -> FastAnswer)
-    /// Upgrades to WebSocket (RFC 6455): the server checks the handshake, then asks this, on the loop, whether to accept.
-    case webSocket(@Sendable (HTTPRequest) throws -> WebSocketDecision)
+    /// May switch the connection to another protocol (``ProtocolUpgrade``; WebSocket: ``Router/webSocket(_:access:_:)``).
+    case upgrade(ProtocolUpgrade)
 }
 
 /// What a hybrid handler's fast part decided.

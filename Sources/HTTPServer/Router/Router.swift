@@ -94,10 +94,10 @@ public struct Router: Sendable {
         add(method, path, .hybrid(answer), access: access)
     }
 
-    /// Registers a WebSocket route on `GET path` (``RouteHandler/webSocket(_:)``): `decide` accepts or refuses each
-    /// upgrade whose handshake the server found valid.
+    /// Registers a WebSocket route on `GET path` (``WebSocketUpgrade``): `decide` accepts or refuses each upgrade whose
+    /// handshake the server found valid.
     public mutating func webSocket(_ path: String, access: RouteAccess = .public, _ decide: @escaping @Sendable (HTTPRequest) throws -> WebSocketDecision) {
-        add(.get, path, .webSocket(decide), access: access)
+        add(.get, path, .upgrade(WebSocketUpgrade.route(decide)), access: access)
     }
 
     /// Registers a handler that answers on the loop when `fast` can, and off it through `slow` otherwise.

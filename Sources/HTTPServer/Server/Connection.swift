@@ -32,9 +32,8 @@ final class Connection {
         case closingAfterWrite
         /// Our side is shut for writing; input is drained until EOF so the client reads the response.
         case lingering(until: UInt64)
-        /// Upgraded: frames both ways (the session is ``upgraded``; no payload here, so that the phase stays a plain
-        /// value every HTTP request reads without reference counting).
-        case webSocket
+        /// Switched to another protocol after a `101` (``ProtocolUpgrade``): the socket is another connection's now.
+        case switched
     }
 
     /// A connection of the liveness reserve must send its request within this: a health check asks at once, and a
@@ -47,15 +46,12 @@ final class Connection {
     let fd: Int32
     let serial: UInt64
     /// The socket peer, handed to every request of this connection.
-    let peer: IPAddress
-    unowned let loop: EventLoop
-    var input = InputBuffer()
+    private let peer: IPAddress
+    private unowned let loop: EventLoop
+    private var input = InputBuffer()
     private var parser: RequestParser
-    var output: [UInt8] = []
-    private var outputSent = 0
-    var phase = Phase.reading
-    /// Set once upgraded: the socket leaves the counts when the connection closes, whatever phase it is in by then.
-    var upgraded: WebSocketSession?
+    private var output = OutputQueue()
+    private var phase = Phase.reading
     private var interest: UInt32 = 0
     private var peerClosed = false
     private var closed = false
@@ -79,7 +75,7 @@ final class Connection {
         lastWriteProgress = loop.now
     }
 
-    var pendingOutput: Int { output.count - outputSent }
+    private var pendingOutput: Int { output.pending }
 
     private var maxBufferedInput: Int {
         let limits = parser.limits
@@ -116,20 +112,12 @@ final class Connection {
             input.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
             if case .reading = phase {
                 process()
-            } else if case .webSocket = phase, let session = upgraded {
-                processFrames(session)
             } else {
                 updateInterest()
             }
         } else if count == 0 {
             peerClosed = true
             if case .lingering = phase {
-                close()
-                return
-            }
-            if case .webSocket = phase, let session = upgraded {
-                // The peer dropped the connection without a closing handshake (or after ours).
-                session.tellClosed(nil)
                 close()
                 return
             }
@@ -156,7 +144,7 @@ final class Connection {
             case .needMore:
                 break parsing
             case .continueNeeded:
-                output.append(contentsOf: ResponseEncoder.continueBytes)
+                output.bytes.append(contentsOf: ResponseEncoder.continueBytes)
             case .request(var request, let keepAlive):
                 requestStartedAt = nil
                 request.peer = peer
@@ -167,6 +155,8 @@ final class Connection {
                 respond(.error(error.status, error.message), context: .closing(route: "invalid"))
             }
         }
+        // Switched to another protocol: the socket and what was read after the request went with it.
+        if case .switched = phase { return }
         if case .reading = phase, requestStartedAt == nil, !(input.isEmpty && parser.isIdle) {
             requestStartedAt = loop.now
         }
@@ -211,8 +201,8 @@ final class Connection {
                 respond(response, context: context)
             case .deferred(let body):
                 runDeferred(body, request: request, context: context)
-            case .webSocket(let decide):
-                upgrade(request, decide: decide, context: context)
+            case .upgrade(let upgrade):
+                switchProtocols(upgrade, request: request, context: context)
             case .hybrid(let answer):
                 do {
                     switch try answer(request) {
@@ -225,6 +215,25 @@ final class Connection {
                     respond(EventLoop.response(for: error, route: route, request: request.id, logger: loop.shared.logger), context: context)
                 }
             }
+        }
+    }
+
+    /// Asks an upgrade route; when it switches, writes the `101` and hands the socket, with what was read after the
+    /// request and the unwritten `101`, to the other protocol's connection.
+    private func switchProtocols(_ upgrade: ProtocolUpgrade, request: HTTPRequest, context: RequestContext) {
+        switch upgrade.answer(request, loop, context.route) {
+        case .respond(let response):
+            respond(response, context: context)
+        case .switching(let headers, let take):
+            ResponseEncoder.encode(
+                HTTPResponse(status: .switchingProtocols, headers: headers), into: &output.bytes, date: loop.date.bytes, keepAlive: true,
+                http10: false, omitBody: true, fixed: loop.shared.fixedHeaders, upgrade: true)
+            loop.record(route: context.route, status: HTTPStatus.switchingProtocols.code, seconds: Double(MonotonicClock.now() &- context.startedAt) / 1e9)
+            phase = .switched
+            loop.release(self)
+            take(UpgradedSocket(fd: fd, serial: serial, peer: peer, input: input, output: output))
+            input = InputBuffer()
+            output = OutputQueue()
         }
     }
 
@@ -246,12 +255,12 @@ final class Connection {
         }
     }
 
-    func respond(_ response: HTTPResponse, context: RequestContext) {
+    private func respond(_ response: HTTPResponse, context: RequestContext) {
         // Shutting down, a connection stays open while it holds requests it already sent: the last one is
         // answered with `Connection: close`.
         let keepAlive = context.keepAlive && !(loop.shuttingDown && !holdsMoreInput())
         ResponseEncoder.encode(
-            response, into: &output, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
+            response, into: &output.bytes, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
             omitBody: context.isHead, fixed: loop.shared.fixedHeaders, cors: context.cors)
         let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
         loop.record(route: context.route, status: response.status.code, seconds: elapsed)
@@ -265,36 +274,19 @@ final class Connection {
 
     // MARK: - Writing
 
-    func flush() {
-        while pendingOutput > 0 {
-            let sent = output.withUnsafeBytes { bytes in
-                Glibc.send(fd, bytes.baseAddress.map { $0 + outputSent }, pendingOutput, Int32(MSG_NOSIGNAL))
-            }
-            if sent > 0 {
-                outputSent += sent
-                lastWriteProgress = loop.now
-            } else {
-                let error = errno
-                if sent < 0 && (error == EAGAIN || error == EWOULDBLOCK) { break }
-                if sent < 0 && error == EINTR { continue }
-                close()
-                return
-            }
+    private func flush() {
+        var progressed = false
+        let written = output.write(to: fd, progressed: &progressed)
+        if progressed { lastWriteProgress = loop.now }
+        if case .failed = written {
+            close()
+            return
         }
-        if pendingOutput == 0 {
-            if output.count > 1 << 20 {
-                output = []
-            } else {
-                output.removeAll(keepingCapacity: true)
-            }
-            outputSent = 0
+        if case .all = written {
+            output.written(keeping: 1 << 20)
             lastActivity = loop.now
             if case .closingAfterWrite = phase {
                 startLingering()
-                return
-            }
-            if case .webSocket = phase, let session = upgraded {
-                webSocketOutputWritten(session)
                 return
             }
             if case .reading = phase, pausedForOutput {
@@ -326,7 +318,7 @@ final class Connection {
         updateInterest()
     }
 
-    func updateInterest() {
+    private func updateInterest() {
         var wanted: UInt32 = 0
         if !peerClosed {
             switch phase {
@@ -338,9 +330,8 @@ final class Connection {
                 break
             case .lingering:
                 wanted |= PIER_EPOLLIN
-            case .webSocket:
-                // Frames are parsed as they arrive and one longer than the bound is refused from its header.
-                wanted |= PIER_EPOLLIN
+            case .switched:
+                return
             }
         }
         if pendingOutput > 0 { wanted |= PIER_EPOLLOUT }
@@ -376,10 +367,8 @@ final class Connection {
             } else if now &- lastActivity > (livenessOnly ? Self.reserveTimeout : configuration.idleTimeout).nanoseconds {
                 close()
             }
-        case .awaitingHandler, .closingAfterWrite:
+        case .awaitingHandler, .closingAfterWrite, .switched:
             break
-        case .webSocket:
-            if let upgraded { checkWebSocketTimeouts(upgraded, now: now) }
         }
     }
 
@@ -387,10 +376,6 @@ final class Connection {
     /// connection is half-closed and drained until the client closes. Closing with unread data in the socket
     /// would make the kernel reset the connection, destroying answers the client has not read yet.
     func shutdownRequested() {
-        if case .webSocket = phase {
-            closeWebSocket(.goingAway, reason: "the server is shutting down")
-            return
-        }
         guard case .reading = phase else { return }
         absorbPending()
         if input.isEmpty && parser.isIdle && pendingOutput == 0 {
@@ -426,7 +411,6 @@ final class Connection {
     func close() {
         guard !closed else { return }
         closed = true
-        if let upgraded { webSocketEnded(upgraded) }
         loop.remove(self)
     }
 }

@@ -22,12 +22,15 @@ final class EventLoop: @unchecked Sendable {
     private let thread = Atomic<UInt>(0)
 
     // Loop-confined state.
+    /// HTTP/1.1 connections; each tick checks their timeouts.
     private var connections: [Int32: Connection] = [:]
-    /// What each tick checks for timeouts: every connection but open WebSockets, whose only timeout (silence, 90 s)
-    /// needs no tick's precision — at 20,000 sockets, checking each four times a second cost more than their heartbeats.
-    private var swept: [Int32: Connection] = [:]
-    /// Open WebSockets, checked a slice a tick (all within ``webSocketSweepTicks``); a socket that closed since is
-    /// dropped when its turn comes. A closing socket is swept every tick again (``sweepEveryTick(_:)``).
+    /// Sockets switched to WebSocket (their epoll token carries ``WebSocketConnection/tokenMark``).
+    private var webSockets: [Int32: WebSocketConnection] = [:]
+    /// Closing WebSockets, checked every tick (their close and linger timeouts are seconds).
+    private var closingWebSockets: [Int32: WebSocketConnection] = [:]
+    /// Open WebSockets, checked a slice a tick (all within ``webSocketSweepTicks``): their only timeout (silence, 90 s)
+    /// needs no tick's precision — at 20,000 sockets, checking each four times a second cost more than their
+    /// heartbeats. A socket that closed or began closing since is dropped when its turn comes.
     private var webSocketSweep: [(fd: Int32, serial: UInt64)] = []
     private var webSocketCursor = 0
     private let webSocketSweepTicks: Int
@@ -90,10 +93,9 @@ final class EventLoop: @unchecked Sendable {
         isCurrent ? work() : execute(work)
     }
 
-    /// The upgraded connection on `fd`, if it is still the one with `serial` (a socket closed and its descriptor
-    /// reused is not).
-    func webSocketConnection(_ fd: Int32, serial: UInt64) -> Connection? {
-        guard let connection = connections[fd], connection.serial == serial, connection.upgraded != nil else { return nil }
+    /// The WebSocket on `fd`, if it is still the one with `serial` (a socket closed and its descriptor reused is not).
+    func webSocketConnection(_ fd: Int32, serial: UInt64) -> WebSocketConnection? {
+        guard let connection = webSockets[fd], connection.serial == serial else { return nil }
         return connection
     }
 
@@ -139,7 +141,7 @@ final class EventLoop: @unchecked Sendable {
                 nextTick = now &+ tickNanoseconds
                 tick()
             }
-            if shuttingDown && connections.isEmpty && shared.listenerClosed && inbox.withLock({ $0.isEmpty }) { break }
+            if shuttingDown && connections.isEmpty && webSockets.isEmpty && shared.listenerClosed && inbox.withLock({ $0.isEmpty }) { break }
         }
         stopListening()
     }
@@ -158,8 +160,12 @@ final class EventLoop: @unchecked Sendable {
             }
             for item in work { item() }
         default:
-            guard let connection = connections[Int32(truncatingIfNeeded: token)] else { return }
-            connection.handle(events: events)
+            let fd = Int32(truncatingIfNeeded: token)
+            if token & WebSocketConnection.tokenMark == 0 {
+                connections[fd]?.handle(events: events)
+            } else {
+                webSockets[fd]?.handle(events: events)
+            }
         }
     }
 
@@ -204,7 +210,6 @@ final class EventLoop: @unchecked Sendable {
         nextSerial &+= 1
         let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self, livenessOnly: livenessOnly)
         connections[fd] = connection
-        swept[fd] = connection
         connection.register()
         if shuttingDown { connection.shutdownRequested() }
     }
@@ -281,13 +286,41 @@ final class EventLoop: @unchecked Sendable {
         _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_MOD, fd, events, UInt64(fd))
     }
 
+    func modify(_ fd: Int32, events: UInt32, token: UInt64) {
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_MOD, fd, events, token)
+    }
+
     func remove(_ connection: Connection) {
         guard connections[connection.fd] === connection else { return }
         connections[connection.fd] = nil
-        swept[connection.fd] = nil
-        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, connection.fd, 0, 0)
-        Glibc.close(connection.fd)
+        closeSocket(connection.fd)
+    }
+
+    func remove(_ connection: WebSocketConnection) {
+        guard webSockets[connection.fd] === connection else { return }
+        webSockets[connection.fd] = nil
+        closingWebSockets[connection.fd] = nil
+        closeSocket(connection.fd)
+    }
+
+    private func closeSocket(_ fd: Int32) {
+        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, fd, 0, 0)
+        Glibc.close(fd)
         shared.openConnections.release()
+    }
+
+    /// An HTTP connection whose socket switched protocols (``ProtocolUpgrade``) leaves the loop without closing it:
+    /// the socket's next connection is adopted next.
+    func release(_ connection: Connection) {
+        guard connections[connection.fd] === connection else { return }
+        connections[connection.fd] = nil
+    }
+
+    /// Takes a socket switched to WebSocket, swept slowly while open.
+    func adopt(_ connection: WebSocketConnection) {
+        webSockets[connection.fd] = connection
+        webSocketSweep.append((connection.fd, connection.serial))
+        connection.register()
     }
 
     /// Delivers an async handler's response to the connection that asked, if it is still open.
@@ -353,22 +386,18 @@ final class EventLoop: @unchecked Sendable {
         if !listening && !shuttingDown && now >= acceptPausedUntil { startListening() }
         if now >= forceCloseAt {
             for connection in Array(connections.values) { connection.close() }
+            for connection in Array(webSockets.values) { connection.close() }
             return
         }
-        for connection in Array(swept.values) { connection.checkTimeouts() }
+        for connection in Array(connections.values) { connection.checkTimeouts() }
+        for connection in Array(closingWebSockets.values) { connection.checkTimeouts() }
         sweepWebSockets()
     }
 
-    /// An open WebSocket leaves the tick's sweep for the slower one.
-    func sweepSlowly(_ connection: Connection) {
-        guard swept.removeValue(forKey: connection.fd) != nil else { return }
-        webSocketSweep.append((connection.fd, connection.serial))
-    }
-
-    /// A WebSocket that started closing is swept every tick again (its close and linger timeouts are seconds).
-    func sweepEveryTick(_ connection: Connection) {
-        guard connections[connection.fd] === connection else { return }
-        swept[connection.fd] = connection
+    /// A WebSocket that started closing is swept every tick (its close and linger timeouts are seconds).
+    func sweepEveryTick(_ connection: WebSocketConnection) {
+        guard webSockets[connection.fd] === connection else { return }
+        closingWebSockets[connection.fd] = connection
     }
 
     /// This tick's slice of the open WebSockets.
@@ -377,7 +406,7 @@ final class EventLoop: @unchecked Sendable {
         while budget > 0, !webSocketSweep.isEmpty {
             if webSocketCursor >= webSocketSweep.count { webSocketCursor = 0 }
             let entry = webSocketSweep[webSocketCursor]
-            if let connection = connections[entry.fd], connection.serial == entry.serial, swept[entry.fd] == nil {
+            if let connection = webSockets[entry.fd], connection.serial == entry.serial, closingWebSockets[entry.fd] == nil {
                 connection.checkTimeouts()
                 webSocketCursor += 1
             } else {
@@ -399,6 +428,7 @@ final class EventLoop: @unchecked Sendable {
         now = MonotonicClock.now()
         forceCloseAt = now &+ shared.configuration.shutdownGracePeriod.nanoseconds
         for connection in Array(connections.values) { connection.shutdownRequested() }
+        for connection in Array(webSockets.values) { connection.shutdownRequested() }
         if shared.loopsStoppedListening.add(1, ordering: .acquiringAndReleasing).newValue == shared.loops.count {
             drainAcceptQueue()
             shared.closeListener()

@@ -20,12 +20,12 @@ public final class WebSocket: Sendable {
     /// Sends a message.
     public func send(_ message: WebSocketMessage) {
         let frame = Self.frame(message)
-        onLoop { $0.sendWebSocketFrame(frame) }
+        onLoop { $0.send(frame) }
     }
 
     /// Starts the closing handshake with `code`; the handler is told at once.
     public func close(_ code: WebSocketCloseCode = .normal, reason: String = "") {
-        onLoop { $0.closeWebSocket(code, reason: reason) }
+        onLoop { $0.close(code, reason: reason) }
     }
 
     /// Runs `work` on the socket's loop, where its handler is called.
@@ -41,7 +41,7 @@ public final class WebSocket: Sendable {
         for socket in sockets { byLoop[socket.loop.index, default: (socket.loop, [])].sockets.append(socket) }
         for (_, group) in byLoop {
             group.loop.perform {
-                for socket in group.sockets { group.loop.webSocketConnection(socket.fd, serial: socket.serial)?.sendWebSocketFrame(frame) }
+                for socket in group.sockets { group.loop.webSocketConnection(socket.fd, serial: socket.serial)?.send(frame) }
             }
         }
     }
@@ -53,7 +53,7 @@ public final class WebSocket: Sendable {
         }
     }
 
-    private func onLoop(_ work: @escaping @Sendable (Connection) -> Void) {
+    private func onLoop(_ work: @escaping @Sendable (WebSocketConnection) -> Void) {
         let (loop, fd, serial) = (loop, fd, serial)
         loop.perform { if let connection = loop.webSocketConnection(fd, serial: serial) { work(connection) } }
     }
