@@ -202,7 +202,7 @@ let package = Package(
         .target(name: "Places", dependencies: ["Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Wikipedia", dependencies: ["Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
-        .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict),
+        .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres", "Settings"], swiftSettings: strict),
         // Next Wave's promo tiles: a set the operator imports, served as the app decodes it.
         .target(
             name: "PromoTiles",

@@ -39,10 +39,12 @@ public final class BackupMonitor: Sendable {
     public static let interval: Duration = .seconds(30)
 
     private let pool: PostgresPool
+    private let schedule: BackupSchedule
     private let reading = Mutex(Reading())
 
-    public init(pool: PostgresPool) {
+    public init(pool: PostgresPool, schedule: BackupSchedule) {
         self.pool = pool
+        self.schedule = schedule
     }
 
     public var report: Report {
@@ -82,6 +84,11 @@ public final class BackupMonitor: Sendable {
         registry.gauge("pier_backup_last_success_timestamp_seconds", help: help, labels: [("type", "differential")]) { [self] in
             reading.withLock { $0.differential ?? 0 }
         }
+        // The schedule, so that the alerts say a backup is overdue by the deployment's own schedule.
+        let due = "How often a backup of each type is due (the backup service's schedule: PIER_BACKUP_FULL_EVERY_D, PIER_BACKUP_DIFF_EVERY_H)."
+        let (full, differential) = (Double(schedule.fullEveryDays * 86_400), Double(schedule.differentialEveryHours * 3600))
+        registry.gauge("pier_backup_due_every_seconds", help: due, labels: [("type", "full")]) { full }
+        registry.gauge("pier_backup_due_every_seconds", help: due, labels: [("type", "differential")]) { differential }
         registry.gauge("pier_wal_archiving", help: "1 when PostgreSQL archives WAL (archive_mode on).") { [self] in
             reading.withLock { $0.archiving ? 1 : 0 }
         }

@@ -56,14 +56,6 @@ struct Configuration: Sendable {
         var leaderCheck: Duration = .seconds(2)
     }
 
-    /// `PIER_*` variables that are not pier's settings but belong to the programs around it: the scripts and
-    /// tests (which run pier with their environment) and the Caddyfile.
-    static let neighbourVariables: Set<String> = [
-        "PIER_PG_CLUSTER_DIR", "PIER_PG_BINDIR", "PIER_PG_PORT", "PIER_PG_SOCKET_DIR", "PIER_PG_FSYNC", "PIER_PYTHON",
-        "PIER_SCHEMATHESIS", "PIER_SCHEMATHESIS_EXAMPLES", "PIER_SCHEMATHESIS_SEED", "PIER_CLIENT_CHECK", "PIER_FIXTURES_DIR", "PIER_BACKUP_FULL_EVERY_D", "PIER_BACKUP_DIFF_EVERY_H",
-        "PIER_FUZZ", "PIER_FUZZ_SECONDS", "PIER_RUNTIME_CACHE", "PIER_REPLAY_CONFIGURATION", "PIER_UPSTREAM_HOST", "PIER_UPSTREAM_PORT",
-    ]
-
     /// Reads the environment variables docs/operations.md documents (the process's own; see ``Features``).
     static func fromEnvironment(_ environment: [String: String] = Configuration.processEnvironment()) throws -> Configuration {
         var configuration = Configuration()
@@ -140,7 +132,6 @@ struct Configuration: Sendable {
     func unknownVariables(readElsewhere: Set<String>) -> [String] {
         environment.keys.filter { name in
             name.hasPrefix("PIER_") && !readVariables.contains(name) && !readElsewhere.contains(name)
-                && !Self.neighbourVariables.contains(name)
         }.sorted()
     }
 

@@ -57,7 +57,7 @@ enum Features {
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
             CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
             PromoTilesFeature(context: context),
-            BackupsFeature(context: context),
+            BackupsFeature(schedule: try .init(reader), context: context),
         ]
     }
 

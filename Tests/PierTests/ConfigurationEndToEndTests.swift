@@ -31,6 +31,8 @@ final class ConfigurationEndToEndTests: EndToEndTestCase {
             "DATABASE_URL": "", "DATABASE_URL_FILE": try secretFile("database-url", url),
             "PIER_REFRESH_TOKEN": "", "PIER_REFRESH_TOKEN_FILE": try secretFile("refresh-token", token),
             "PIER_FECTH": "off", "LOG_LEVEL": "debug",
+            // The backup service's schedule, from the same `.env`: the Backups module declares it as its settings.
+            "PIER_BACKUP_FULL_EVERY_D": "3", "PIER_BACKUP_DIFF_EVERY_H": "6",
         ])
         // The URL from the file reached the database, the token from the file guards the refresh.
         let refreshed = try RawClient.request(port: pier.port, "/api/ships/refresh", method: "POST", headers: [("Authorization", "Bearer \(token)")])
@@ -42,6 +44,9 @@ final class ConfigurationEndToEndTests: EndToEndTestCase {
             refused.bodyText, try RawClient.request(port: pier.port, "/health").bodyText,
             try RawClient.request(port: pier.port, "/metrics").bodyText, try RawClient.request(port: pier.port, "/openapi.json").bodyText,
         ]
+        // The alerts read the schedule (deploy/monitoring/prometheus/rules/pier.yml).
+        XCTAssertTrue(shown[2].contains(#"pier_backup_due_every_seconds{type="full"} 259200"#), shown[2])
+        XCTAssertTrue(shown[2].contains(#"pier_backup_due_every_seconds{type="differential"} 21600"#), shown[2])
         XCTAssertEqual(pier.stop(), 0)
         let logs = pier.standardOutput()
         for text in shown + [logs] {

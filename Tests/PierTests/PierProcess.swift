@@ -20,7 +20,8 @@ final class PierProcess {
         port = try Self.freePort()
         process.executableURL = Self.binary
         process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        // The test run's own PIER_* variables (scripts/test's: the cluster's, the tools') are not pier's settings.
+        var env = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("PIER_") }
         env["PORT"] = String(port)
         env["HOST"] = "127.0.0.1"
         env["DATABASE_URL"] = database?.childURL

@@ -7,6 +7,21 @@ PIER_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 log() { printf '\033[1m==> [%d:%02d] %s\033[0m\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# The scripts' own PIER_* variables (the throw-away cluster's PIER_PG_*, the test tools', the fuzzer's) are not pier's
+# settings, and pier warns of every PIER_* variable none of its settings reads (a typo would keep a default silently).
+# So the scripts start pier without theirs: `pier_environment; "${PIER_ENV[@]}" pier serve …` (env, then pier: the same
+# process, so `$!` is pier's).
+pier_environment() {
+    local name
+    PIER_ENV=(env)
+    for name in $(compgen -e); do
+        case "$name" in
+            PIER_PG_* | PIER_PYTHON | PIER_SCHEMATHESIS* | PIER_CLIENT_CHECK | PIER_FUZZ* | PIER_RUNTIME_CACHE | PIER_REPLAY_CONFIGURATION | PIER_BIN)
+                PIER_ENV+=(-u "$name") ;;
+        esac
+    done
+}
+
 # Runs a command as root (directly, or through sudo when we are not root).
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"

@@ -44,14 +44,15 @@ for _ in range(3):
     s = socket.socket(); s.bind(("127.0.0.1", 0)); ports.append(s); 
 print(*[s.getsockname()[1] for s in ports])')
     local pier="$PIER_ROOT/.build/debug/pier" dead="http://127.0.0.1:9"
-    (cd "$PIER_ROOT" && PIER_MIGRATIONS_DIR=Migrations exec "$pier" serve --demo --port "$demo_port") >"$work/demo.log" 2>&1 &
+    pier_environment
+    (cd "$PIER_ROOT" && PIER_MIGRATIONS_DIR=Migrations exec "${PIER_ENV[@]}" "$pier" serve --demo --port "$demo_port") >"$work/demo.log" 2>&1 &
     pids+=($!)
     # Every upstream's key set and its URL at a closed port (both read from the sources, so a new upstream needs no
     # edit here): quotas and budgets exist, calls fail at once, nothing leaves the machine.
     local settings=() name
     for name in $(grep -rhoE '"PIER_[A-Z_]+_KEY"' "$PIER_ROOT/Sources" | tr -d '"' | sort -u); do settings+=("$name=monitoring-test"); done
     for name in $(grep -rhoE '"PIER_[A-Z_]+_URL"' "$PIER_ROOT/Sources" | tr -d '"' | grep -v PIER_APNS_URL | sort -u); do settings+=("$name=$dead"); done
-    (cd "$PIER_ROOT" && exec env PIER_MIGRATIONS_DIR=Migrations PIER_FETCH=off "${settings[@]}" \
+    (cd "$PIER_ROOT" && exec "${PIER_ENV[@]}" PIER_MIGRATIONS_DIR=Migrations PIER_FETCH=off "${settings[@]}" \
         PIER_APP_ATTEST=monitor PIER_APP_ATTEST_APPS=ABCDE12345.fi.example.weather PIER_APP_ATTEST_SECRET=monitoring-test-secret-0123456789abcdef \
         "$pier" serve --port "$live_port") >"$work/live.log" 2>&1 &
     pids+=($!)
