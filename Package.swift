@@ -89,14 +89,22 @@ let package = Package(
             swiftSettings: strict),
         // The one store of slowly changing upstream answers (`upstream_answers`), with the nearest stored point.
         .target(name: "SharedAnswers", dependencies: ["Geography", "OnDemand", "Postgres", "Scheduling"], swiftSettings: strict),
-        .target(name: "Ships", dependencies: ["Settings", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        // ZSG's timetable pages read into ship routes (the fuzz target's module; libxml2 for the HTML).
+        .target(name: "ShipsFormat", dependencies: ["Markup"], swiftSettings: strict),
+        .target(name: "Ships", dependencies: ["ShipsFormat", "Settings", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", "Metrics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
+        // MeteoNews' lake pages read into readings (the fuzz target's module; libxml2 for the HTML).
+        .target(name: "MeteoNewsFormat", dependencies: ["Markup"], swiftSettings: strict),
+        // Lake levels, the hydrological CSV, read and checked (the fuzz target's module).
+        .target(name: "LakesFormat", dependencies: ["Parsing"], swiftSettings: strict),
         .target(
             name: "Lakes",
-            dependencies: ["FeatureCommands", "Settings", "AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MeteoNewsFormat", "LakesFormat", "FeatureCommands", "Settings", "AnswerCaching", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", "Metrics", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // FMI's CAP warnings: the feed read into PostGIS, looked up by point (served by Weather's routes).
+        // FMI's warning feed and its CAP alerts read and checked (the fuzz target's module; libxml2 for the XML).
+        .target(name: "CAPFormat", dependencies: ["Basics", "Markup", "Parsing", "WarningsFormat"], swiftSettings: strict),
         .target(
-            name: "Warnings", dependencies: ["OnDemand", "Settings", "WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Markup", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["CAPFormat", "OnDemand", "Settings", "WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).
@@ -175,31 +183,43 @@ let package = Package(
         // Official warnings pushed to the places people saved: the device routes and the notifier (CAP's semantics).
         .target(
             name: "WarningPush",
-            dependencies: ["OnDemand", "WarningsFormat", "Geography", 
+            dependencies: ["CAPFormat", "OnDemand", "WarningsFormat", "Geography", 
                 "APNsFormat", "Basics", "BearerSecrets", "Feature", "HTTPServer", "Metrics", "Parsing", "Postgres", "Push", "Scheduling", "Warnings",
                 "WarningPushFormat",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["Testing"], swiftSettings: strict),
         // MET Norway's Locationforecast: the forecast that stands in when FMI cannot answer (used by Weather).
+        // MET Norway's forecasts read and checked (the fuzz target's module).
+        .target(name: "METNorwayFormat", dependencies: [], swiftSettings: strict),
         .target(
-            name: "METNorway", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
+            name: "METNorway", dependencies: ["METNorwayFormat", "SharedAnswers", "OnDemand", "Basics", "Feature", "Identity", "Limits", "Metrics", "Parsing", "Postgres", "Scheduling", "UpstreamHTTP", "ReplayMatching", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
+        // FMI's forecast documents (WFS) read and checked (the fuzz target's module; libxml2 for the XML).
+        .target(name: "FMIFormat", dependencies: ["Markup", "Parsing", "UpstreamHTTP"], swiftSettings: strict),
         .target(
-            name: "Weather", dependencies: ["Settings", "SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Markup", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
+            name: "Weather", dependencies: ["FMIFormat", "METNorwayFormat", "Settings", "SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
+        // OpenWeather's forecasts read and summed up per day (the fuzz target's module).
+        .target(name: "LakeWeatherFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
-            dependencies: ["Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["LakeWeatherFormat", "Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
+        // Alplakes' answers read and checked (the fuzz target's module: nothing but the parser).
+        .target(name: "AlplakesFormat", dependencies: ["Parsing"], swiftSettings: strict),
         .target(
-            name: "Alplakes", dependencies: ["Settings", "AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
+            name: "Alplakes", dependencies: ["AlplakesFormat", "Settings", "AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
+        // Transport for NSW's departure monitor read, and the departure list as the app reads it (the fuzz target's module).
+        .target(name: "NSWDeparturesFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
-            dependencies: ["Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["NSWDeparturesFormat", "Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
-        .target(name: "Places", dependencies: ["Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
+        // Geoapify's place collections read and checked (the fuzz target's module).
+        .target(name: "PlacesFormat", dependencies: ["Parsing"], swiftSettings: strict),
+        .target(name: "Places", dependencies: ["PlacesFormat", "Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics"], exclude: ["Testing"], swiftSettings: strict),
         .target(name: "Wikipedia", dependencies: ["Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")], exclude: ["Testing"], swiftSettings: strict),
         // What /health and the metrics say of the deployment's backups (the `backup` service's runs, WAL archiving).
         .target(name: "Backups", dependencies: ["Feature", "HTTPServer", "Metrics", "Postgres", "Settings"], swiftSettings: strict),
@@ -212,9 +232,11 @@ let package = Package(
             exclude: ["Testing"], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
         .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
+        // transport.opendata.ch's stationboards read and checked (the fuzz target's module).
+        .target(name: "StationboardFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
         .target(
             name: "Stationboard",
-            dependencies: ["Settings", "SharedAnswers", "OnDemand", 
+            dependencies: ["StationboardFormat", "Settings", "SharedAnswers", "OnDemand", 
                 "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Basics", "ReplayMatching", "Ships",
             ],
             exclude: ["Testing"], swiftSettings: strict),
@@ -281,7 +303,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
         .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
-        .testTarget(name: "WeatherTests", dependencies: ["Geography", "Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "WeatherTests", dependencies: ["FMIFormat", "METNorwayFormat", "Geography", "Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsFormat", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(
@@ -295,23 +317,23 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             ],
             swiftSettings: strict),
         .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting", "Basics", "Realtime", "Scheduling"], swiftSettings: strict),
-        .testTarget(name: "WarningsTests", dependencies: ["WarningsFormat", "Geography", "Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
-        .testTarget(name: "ShipsTests", dependencies: ["Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "LakesTests", dependencies: ["Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
-        .testTarget(name: "StationboardTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
+        .testTarget(name: "WarningsTests", dependencies: ["CAPFormat", "WarningsFormat", "Geography", "Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
+        .testTarget(name: "ShipsTests", dependencies: ["ShipsFormat", "Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
+        .testTarget(name: "LakesTests", dependencies: ["MeteoNewsFormat", "LakesFormat", "Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
+        .testTarget(name: "StationboardTests", dependencies: ["ShipsFormat", "StationboardFormat", "SharedAnswers", "OnDemand", "Basics", "Stationboard", "Ships", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Feature"], swiftSettings: strict),
         .testTarget(
             name: "LakeWeatherTests",
-            dependencies: ["SharedAnswers", "OnDemand", "Geography", "Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            dependencies: ["LakeWeatherFormat", "SharedAnswers", "OnDemand", "Geography", "Basics", "LakeWeather", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
-            name: "AlplakesTests", dependencies: ["Basics", "Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "AlplakesTests", dependencies: ["AlplakesFormat", "Basics", "Alplakes", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "NSWDeparturesTests",
-            dependencies: ["SharedAnswers", "OnDemand", "NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
+            dependencies: ["NSWDeparturesFormat", "SharedAnswers", "OnDemand", "NSWDepartures", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres", "Basics"],
             swiftSettings: strict),
         .testTarget(
-            name: "PlacesTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
+            name: "PlacesTests", dependencies: ["PlacesFormat", "SharedAnswers", "OnDemand", "Basics", "Places", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(
             name: "WikipediaTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
@@ -322,7 +344,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Settings", "OnDemand", "Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
-        .testTarget(name: "PierTests", dependencies: ["Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        .testTarget(name: "PierTests", dependencies: ["ShipsFormat", "Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),
         .testTarget(name: "CruiseImportTests", dependencies: ["Settings", "CruiseImportFormat", "CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),

@@ -1,3 +1,4 @@
+import AlplakesFormat
 import Foundation
 import UpstreamHTTP
 

@@ -1,3 +1,4 @@
+import AlplakesFormat
 import Feature
 import HTTPServer
 import ReplayMatching

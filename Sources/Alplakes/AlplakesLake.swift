@@ -1,3 +1,4 @@
+import AlplakesFormat
 import Foundation
 
 /// One lake as Pier holds it: its last good profile and surface series, and how its last fetch went.

@@ -1,3 +1,4 @@
+import AlplakesFormat
 import AnswerCaching
 import Foundation
 import HTTPServer

@@ -1,3 +1,4 @@
+import AlplakesFormat
 import Basics
 import Foundation
 import Logging

@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Geography
 import HTTPServer
+import LakeWeatherFormat
 import Limits
 import OnDemand
 import ReplayMatching

@@ -1,6 +1,7 @@
 import Feature
 import Foundation
 import Geography
+import LakeWeatherFormat
 import Logging
 import Metrics
 import OnDemand

@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import LakeWeatherFormat
 import OnDemand
 import UpstreamHTTP
 

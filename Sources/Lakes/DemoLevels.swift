@@ -1,4 +1,5 @@
 import Foundation
+import LakesFormat
 import Parsing
 
 /// The demo's level history (`pier serve --demo`): the recordings hold one lake table, so the history an app's

@@ -2,6 +2,7 @@ import ArgumentParser
 import Feature
 import FeatureCommands
 import Foundation
+import LakesFormat
 import Parsing
 import Scheduling
 

@@ -1,3 +1,5 @@
+import LakesFormat
+import MeteoNewsFormat
 /// Decides whether a scraped lake table looks like the real thing before it may replace stored data.
 public enum LakeDriftCheck {
     /// A table with fewer than this fraction of the stored lakes is suspect (a partial or changed page).

@@ -1,3 +1,4 @@
+import LakesFormat
 import Parsing
 
 /// The level history served: for each lake (MeteoNews' name), one level per day, ascending — the last year, as

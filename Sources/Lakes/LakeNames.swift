@@ -1,3 +1,5 @@
+import LakesFormat
+import MeteoNewsFormat
 /// The Next Wave app's own names for lakes MeteoNews names otherwise. The app looks lakes up by the names in its
 /// `stations.json`, case-insensitively, and takes the first match: "Lac Léman" and "Lago di Lugano" are Genfersee and
 /// Luganersee at MeteoNews. Pier answers both names (the app's as extra entries with the same readings, after

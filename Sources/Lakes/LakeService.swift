@@ -1,5 +1,7 @@
 import Foundation
+import LakesFormat
 import Logging
+import MeteoNewsFormat
 import Parsing
 import Scheduling
 

@@ -1,4 +1,6 @@
 import Foundation
+import LakesFormat
+import MeteoNewsFormat
 
 /// The lake readings served: one table scraped at one time.
 public struct LakeSnapshot: Sendable, Equatable {

@@ -1,4 +1,6 @@
 import Foundation
+import LakesFormat
+import MeteoNewsFormat
 import Parsing
 import Postgres
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import Feature
 import HTTPServer
+import LakesFormat
+import MeteoNewsFormat
 import Scheduling
 import Settings
 

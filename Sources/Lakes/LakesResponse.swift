@@ -1,4 +1,6 @@
 import Foundation
+import LakesFormat
+import MeteoNewsFormat
 import Parsing
 
 /// The body of `GET /api/water-temp` (contract: docs/api.md).

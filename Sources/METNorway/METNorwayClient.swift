@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import METNorwayFormat
 import Parsing
 import UpstreamHTTP
 

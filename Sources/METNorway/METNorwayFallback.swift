@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import Identity
 import Limits
+import METNorwayFormat
 import Metrics
 import OnDemand
 import Scheduling

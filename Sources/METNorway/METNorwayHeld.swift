@@ -1,4 +1,5 @@
 import Foundation
+import METNorwayFormat
 
 /// MET Norway's forecast for a point as Pier keeps it: MET's steps, when they were fetched, until when MET asks not
 /// to be asked again (`Expires`), and the `Last-Modified` to send back.

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import METNorwayFormat
 import OnDemand
 import Scheduling
 import UpstreamHTTP

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import METNorwayFormat
 import Postgres
 import SharedAnswers
 

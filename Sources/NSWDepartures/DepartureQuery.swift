@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import NSWDeparturesFormat
 import Parsing
 
 /// The parameters of a `/v1/nsw/departures` request, checked: the stop, the mode Pier filters its copy by, and

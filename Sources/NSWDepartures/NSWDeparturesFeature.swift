@@ -3,6 +3,7 @@ import Feature
 import Foundation
 import HTTPServer
 import Limits
+import NSWDeparturesFormat
 import OnDemand
 import ReplayMatching
 import Scheduling

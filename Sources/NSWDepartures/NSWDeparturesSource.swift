@@ -3,6 +3,7 @@ import Foundation
 import Limits
 import Logging
 import Metrics
+import NSWDeparturesFormat
 import OnDemand
 import Parsing
 import Scheduling

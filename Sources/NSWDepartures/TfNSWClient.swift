@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import NSWDeparturesFormat
 import OnDemand
 import Parsing
 import UpstreamHTTP

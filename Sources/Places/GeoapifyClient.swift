@@ -2,6 +2,7 @@ import Feature
 import Foundation
 import OnDemand
 import Parsing
+import PlacesFormat
 import SharedAnswers
 import UpstreamHTTP
 

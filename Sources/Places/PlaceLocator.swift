@@ -4,6 +4,7 @@ import Foundation
 import Geography
 import OnDemand
 import Parsing
+import PlacesFormat
 import SharedAnswers
 
 /// Where a named place lies, for other features (a cruise's ports): Geoapify's geocoding through the `geocode` engine,

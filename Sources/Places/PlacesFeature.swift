@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Foundation
 import HTTPServer
+import PlacesFormat
 import ReplayMatching
 import Settings
 import SharedAnswers

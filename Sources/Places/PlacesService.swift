@@ -5,6 +5,7 @@ import Geography
 import Limits
 import Metrics
 import OnDemand
+import PlacesFormat
 import Scheduling
 import SharedAnswers
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import Parsing
+import ShipsFormat
 
 /// One Zurich service date's routes, as stored and served.
 public struct ShipDay: Sendable, Equatable {

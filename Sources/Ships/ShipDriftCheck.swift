@@ -1,4 +1,5 @@
 import Parsing
+import ShipsFormat
 
 /// Decides whether a week of ZSG pages looks like the real thing before it may replace stored data.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Parsing
 import Scheduling
+import ShipsFormat
 
 /// Ship deployments: scrapes ZSG into PostgreSQL and keeps the served days in memory (``days``); announces
 /// every change (``changes``) so that the route layer rebuilds its answers. Speaks no HTTP.

@@ -1,6 +1,7 @@
 import Foundation
 import Parsing
 import Postgres
+import ShipsFormat
 
 /// `ship_days` and `ship_deployments`: a day is replaced as a whole, all days of a scrape in one transaction.
 public struct ShipStore: Sendable {

@@ -3,6 +3,7 @@ import HTTPServer
 import ReplayMatching
 import Scheduling
 import Settings
+import ShipsFormat
 
 /// Ship deployments on Lake Zurich as one feature: the ZSG scrape (daily), `/api/ships` and its refresh.
 public struct ShipsFeature: Feature {

@@ -1,5 +1,6 @@
 import Foundation
 import Parsing
+import ShipsFormat
 
 /// The body of `GET /api/ships` (contract: docs/api.md). Keys are the shipped client's.
 public struct ShipsResponse: Codable, Sendable, Equatable {

@@ -8,6 +8,7 @@ import Scheduling
 import Settings
 import SharedAnswers
 import Ships
+import StationboardFormat
 
 /// A pier's departures as one feature: transport.opendata.ch's stationboard on demand, cached and shared,
 /// with the ship of each course from the ships feature's course index; `/v1/stationboard`.

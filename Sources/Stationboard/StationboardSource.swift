@@ -5,6 +5,7 @@ import OnDemand
 import Parsing
 import SharedAnswers
 import Ships
+import StationboardFormat
 
 /// Stationboards from transport.opendata.ch as the ``OnDemand`` engine asks for them: one answer per distinct
 /// request, fresh for ``Settings/ttlToday`` when it is today's board (delays change) and ``Settings/ttl``

@@ -1,6 +1,7 @@
 import Feature
 import Foundation
 import OnDemand
+import StationboardFormat
 import UpstreamHTTP
 
 /// transport.opendata.ch's `/v1/stationboard`: `GET {base}/stationboard?id=…&limit=…&date=…`.

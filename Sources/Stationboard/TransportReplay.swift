@@ -1,6 +1,7 @@
 import Foundation
 import Parsing
 import ReplayMatching
+import StationboardFormat
 
 /// transport.opendata.ch's recordings in a replay: a board's date (`date`, `datetime`, else today in Zurich) is
 /// answered with the recorded board at the same distance from today as it was from the recording's first date,

@@ -1,5 +1,6 @@
 import APNsFormat
 import Basics
+import CAPFormat
 import Parsing
 import Warnings
 import WarningsFormat

@@ -1,3 +1,4 @@
+import CAPFormat
 import Postgres
 import WarningsFormat
 

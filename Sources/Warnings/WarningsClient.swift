@@ -1,3 +1,4 @@
+import CAPFormat
 import Foundation
 import UpstreamHTTP
 

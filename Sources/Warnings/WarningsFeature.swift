@@ -1,3 +1,4 @@
+import CAPFormat
 import Feature
 import Foundation
 import HTTPServer

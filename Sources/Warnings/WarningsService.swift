@@ -1,4 +1,5 @@
 import Basics
+import CAPFormat
 import Feature
 import Foundation
 import Geography

@@ -1,3 +1,4 @@
+import FMIFormat
 import Foundation
 import Parsing
 import Scheduling

@@ -1,5 +1,6 @@
 import Foundation
 import METNorway
+import METNorwayFormat
 
 extension GridCell {
     /// The cell as MET Norway is asked for it: its centre, kept under its indices.

@@ -1,3 +1,4 @@
+import FMIFormat
 import Foundation
 
 /// A point forecast for one grid cell, hourly, kept compact (``HourlySeries``).

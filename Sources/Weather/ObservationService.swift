@@ -1,3 +1,4 @@
+import FMIFormat
 import Foundation
 import Logging
 import Scheduling

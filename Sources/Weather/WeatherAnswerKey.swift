@@ -1,3 +1,4 @@
+import FMIFormat
 import Feature
 import Foundation
 import Geography

@@ -1,7 +1,9 @@
+import FMIFormat
 import Feature
 import HTTPServer
 import Logging
 import METNorway
+import METNorwayFormat
 import ReplayMatching
 import Scheduling
 import Settings

@@ -1,4 +1,5 @@
 import Basics
+import FMIFormat
 import Feature
 import Foundation
 import Parsing

@@ -1,4 +1,5 @@
 @testable import Alplakes
+@testable import AlplakesFormat
 import Basics
 import DatabaseTesting
 import Foundation

@@ -2,6 +2,7 @@ import Feature
 import Foundation
 import Geography
 @testable import LakeWeather
+@testable import LakeWeatherFormat
 import UpstreamTesting
 import XCTest
 

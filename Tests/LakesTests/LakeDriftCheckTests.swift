@@ -1,4 +1,6 @@
 import Lakes
+@testable import LakesFormat
+@testable import MeteoNewsFormat
 import XCTest
 
 final class LakeDriftCheckTests: XCTestCase {

@@ -1,6 +1,8 @@
 import Foundation
 @testable import Lakes
+@testable import LakesFormat
 import Markup
+@testable import MeteoNewsFormat
 import UpstreamTesting
 import XCTest
 

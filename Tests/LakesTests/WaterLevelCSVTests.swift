@@ -1,4 +1,5 @@
 @testable import Lakes
+@testable import LakesFormat
 import Parsing
 import XCTest
 

@@ -1,4 +1,5 @@
 import Foundation
+@testable import NSWDeparturesFormat
 import UpstreamTesting
 import XCTest
 

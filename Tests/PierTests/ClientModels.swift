@@ -1,3 +1,4 @@
+import ShipsFormat
 /// The response types as the shipped iOS apps declare them: decoding our JSON with these is the contract test.
 struct ShipsAPIResponse: Codable {
     struct DailyDeployment: Codable {

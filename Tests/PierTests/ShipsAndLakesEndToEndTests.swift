@@ -3,6 +3,7 @@ import Foundation
 import HTTPTesting
 import Parsing
 import Postgres
+import ShipsFormat
 import Synchronization
 import UpstreamTesting
 import XCTest

@@ -1,4 +1,5 @@
 import Foundation
+@testable import PlacesFormat
 import UpstreamTesting
 import XCTest
 

@@ -1,5 +1,6 @@
 import Parsing
 import Ships
+import ShipsFormat
 import XCTest
 
 final class ShipDriftCheckTests: XCTestCase {

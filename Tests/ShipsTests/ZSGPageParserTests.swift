@@ -1,6 +1,7 @@
 import Foundation
 import Markup
 import Ships
+import ShipsFormat
 import UpstreamTesting
 import XCTest
 

@@ -2,6 +2,8 @@ import Foundation
 import Parsing
 import Ships
 @testable import Stationboard
+@testable import ShipsFormat
+@testable import StationboardFormat
 import UpstreamTesting
 import XCTest
 

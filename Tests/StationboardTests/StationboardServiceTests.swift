@@ -10,6 +10,8 @@ import Scheduling
 import SharedAnswers
 import Ships
 @testable import Stationboard
+@testable import ShipsFormat
+@testable import StationboardFormat
 import UpstreamHTTP
 import UpstreamTesting
 import XCTest

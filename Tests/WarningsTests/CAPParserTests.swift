@@ -1,3 +1,4 @@
+@testable import CAPFormat
 import Foundation
 import Parsing
 import UpstreamHTTP

@@ -1,3 +1,4 @@
+@testable import FMIFormat
 import Foundation
 import UpstreamTesting
 @testable import Weather

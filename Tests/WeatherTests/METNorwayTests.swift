@@ -4,6 +4,7 @@ import Feature
 import Foundation
 import Limits
 import METNorway
+@testable import METNorwayFormat
 import Parsing
 import Postgres
 import UpstreamHTTP

@@ -1,3 +1,4 @@
+@testable import FMIFormat
 import Feature
 import Foundation
 import Geography

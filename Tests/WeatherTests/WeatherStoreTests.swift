@@ -1,4 +1,5 @@
 import DatabaseTesting
+@testable import FMIFormat
 import Foundation
 import Postgres
 import Synchronization

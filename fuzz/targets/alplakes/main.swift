@@ -1,4 +1,4 @@
-import Alplakes
+import AlplakesFormat
 import Foundation
 
 // Alplakes answers (profile and surface series) on arbitrary bytes. Properties: no crash; a series restricted to

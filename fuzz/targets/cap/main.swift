@@ -1,5 +1,5 @@
+import CAPFormat
 import Foundation
-import Warnings
 
 // FMI's CAP documents and its RSS feed on arbitrary bytes. Properties: no crash; an alert has an identifier, and
 // every info an onset and an expiry; what Pier stores of it — each language's entry — is valid JSON with that

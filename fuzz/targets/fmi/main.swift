@@ -1,4 +1,4 @@
-import Weather
+import FMIFormat
 
 // The streaming FMI WFS parser on arbitrary bytes. Properties: no crash, no NaN or infinity ever comes out
 // as a value (missing is nil), and every series' points are in the order FMI sent them.

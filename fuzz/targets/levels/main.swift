@@ -1,4 +1,4 @@
-import Lakes
+import LakesFormat
 import Parsing
 
 // The CSV reader of `pier import water-levels` on arbitrary bytes. Properties: no crash; every row has a lake name,

@@ -1,5 +1,5 @@
-import Lakes
 import Markup
+import MeteoNewsFormat
 
 // The MeteoNews lake-table parser on arbitrary bytes. Properties: no crash, temperatures are finite and
 // plausible for water, names are non-empty.

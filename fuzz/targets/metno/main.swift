@@ -1,4 +1,4 @@
-import METNorway
+import METNorwayFormat
 
 // MET Norway's Locationforecast reader on arbitrary bytes. Properties: no crash; a forecast has steps in strictly
 // increasing time; every value is finite, precipitation never negative; a period is one or six hours; a symbol is a

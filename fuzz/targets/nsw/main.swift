@@ -1,5 +1,5 @@
 import Foundation
-import NSWDepartures
+import NSWDeparturesFormat
 import Parsing
 
 // TfNSW departure_mon answers (the strict JSON scanner and the departure monitor) on arbitrary bytes. Properties:

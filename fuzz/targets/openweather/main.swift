@@ -1,4 +1,4 @@
-import LakeWeather
+import LakeWeatherFormat
 
 // OpenWeather forecasts (the strict JSON scanner and the forecast document) on arbitrary bytes. Properties: no
 // crash; an accepted answer renders (slots the app cannot decode left out, `daily` added) to text that is

@@ -1,6 +1,6 @@
 import Foundation
 import Parsing
-import Places
+import PlacesFormat
 
 // Geoapify answers (the strict JSON scanner and the places cleaning) on arbitrary bytes, as places and as geocoding.
 // Properties: no crash; an accepted answer is JSON whose features are all ones the app's model decodes (a Point

@@ -1,4 +1,4 @@
-import Stationboard
+import StationboardFormat
 
 // transport.opendata.ch answers (the strict JSON scanner and the stationboard document) on arbitrary bytes.
 // Properties: no crash; an accepted answer renders to text that is accepted again with the same journeys, each

@@ -1,5 +1,5 @@
 import Markup
-import Ships
+import ShipsFormat
 
 // The ZSG day-fragment parser on arbitrary bytes. Properties: no crash, and every route it returns has a
 // trimmed ship name without line breaks or "Kurs", and a trimmed course number.

@@ -32,7 +32,8 @@ public struct StationboardDocument: Sendable {
     /// The byte offset of the `stationboard` array's closing `]`.
     let listEnd: Int
 
-    static let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
+    /// The time zone of the stationboard's local times (its replay reads them too).
+    public static let zurich = TimeZone(identifier: "Europe/Zurich") ?? .current
 
     public init(parsing body: [UInt8]) throws(Problem) {
         let root: JSONNode

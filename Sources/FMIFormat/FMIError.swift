@@ -20,13 +20,13 @@ public enum FMIError: Error, Sendable, Equatable, CustomStringConvertible {
 
 extension FMIError {
     /// FMI's answer to a `place=` it does not know ("No locations found for the place with the requested language!").
-    var isUnknownPlace: Bool {
+    public var isUnknownPlace: Bool {
         guard case .exceptionReport(_, let texts) = self else { return false }
         return texts.contains { $0.localizedCaseInsensitiveContains("no locations found") }
     }
 
     /// What went wrong, without the request (an exception report quotes the URL, and so the place asked for).
-    static func state(of error: any Error) -> String {
+    public static func state(of error: any Error) -> String {
         switch error {
         case let fmi as FMIError:
             if case .exceptionReport(let code, _) = fmi { return "FMI refused the request (\(code))" }
