@@ -8,6 +8,7 @@
   names it outside comments (another module asks through the owner's typed API); likewise the change feed's channel:
   only Scheduling's ChangeFeed writes or listens (`pg_notify`, `LISTEN`, `NOTIFY`, the channel's name) — a feature
   announces a ChangeTopic through it;
+- each fuzz target imports exactly what its target.conf declares;
 - the README stays short enough to read in two minutes (at most 10,000 bytes).
 
 Usage: check_seams.py PACKAGE_JSON (the output of `swift package dump-package`), from the repository's root.
@@ -118,6 +119,27 @@ def declared(target):
     return names
 
 
+def fuzz_target_problems():
+    """Each fuzz target (fuzz/targets/<name>, built only with PIER_FUZZ, so absent from the package's dump) imports exactly
+    the modules its target.conf declares: a stale import links whatever a previous build left in .build-fuzz."""
+    problems = []
+    for name in sorted(os.listdir("fuzz/targets")):
+        folder = os.path.join("fuzz/targets", name)
+        conf = os.path.join(folder, "target.conf")
+        if not os.path.isfile(conf):
+            continue
+        lines = open(conf).read().splitlines()
+        needed = {module for line in lines if line.startswith("dependencies=") for module in line[len("dependencies="):].split()}
+        imported = set()
+        for source in (os.path.join(folder, entry) for entry in os.listdir(folder) if entry.endswith(".swift")):
+            with open(source, encoding="utf-8") as text:
+                imported.update(match.group(1) for match in map(IMPORT.match, text) if match)
+        imported -= SYSTEM
+        problems += [f"fuzz-{name} imports {module} without declaring it in {conf}" for module in sorted(imported - needed)]
+        problems += [f"fuzz-{name} declares {module} in {conf} and never imports it" for module in sorted(needed - imported)]
+    return problems
+
+
 def main():
     package = json.load(open(sys.argv[1]))
     problems = []
@@ -134,6 +156,7 @@ def main():
             problems.append(f"{target['name']} imports {module} without declaring it in Package.swift")
         for module in sorted(needed - imported):
             problems.append(f"{target['name']} declares {module} and never imports it")
+    problems += fuzz_target_problems()
     tables, table_count, debts = table_problems()
     problems += tables
     size = os.path.getsize("README.md")
