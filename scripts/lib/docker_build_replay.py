@@ -18,8 +18,9 @@ with the failing step when the stage does not build.
 
 PIER_REPLAY_CONFIGURATION (`debug` unless set) is the configuration `swift build -c release` is replayed in: the
 optimiser's release build of every module is the costliest step of the whole test run (about 17 CPU-minutes here,
-where the debug build of the same product takes a third of that), and what the replay is for — the context, the
-manifest evaluated from it, the product linked statically and run in the runtime stage — is the same in both.
+where the debug build of the same product, without debug information, takes under a third of that), and what the
+replay is for — the context, the manifest evaluated from it, the product linked statically and run in the runtime
+stage — is the same in both.
 `PIER_REPLAY_CONFIGURATION=release` replays the line exactly (before changing the Dockerfile or the compiler flags;
 scripts/bench and scripts/ab build release too).
 
@@ -191,7 +192,9 @@ def main():
             command = re.sub(r"(?<![\w/.])/out/", str(image_root / "out") + "/", argument)
             configuration = os.environ.get("PIER_REPLAY_CONFIGURATION", "debug")
             if configuration != "release" and "swift build" in command:
-                command = command.replace("-c release", f"-c {configuration}")
+                # No DWARF either: nothing reads it here, and writing it (the static link's above all) is CPU the test
+                # command's last minutes wait on.
+                command = command.replace("-c release", f"-c {configuration} -debug-info-format none")
                 print(f"RUN (in {configuration}: PIER_REPLAY_CONFIGURATION=release replays it exactly)", flush=True)
             print(f"RUN {argument}", flush=True)
             result = subprocess.run(["sh", "-c", command], cwd=workdir)
