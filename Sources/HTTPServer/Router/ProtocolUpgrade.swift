@@ -7,7 +7,7 @@ public struct ProtocolUpgrade: Sendable {
         /// Not switched: this answer instead, and the connection goes on with HTTP.
         case respond(HTTPResponse)
         /// Switched: `headers` go into the `101`, then `take` is given the socket.
-        case switching(headers: HTTPHeaders, take: (UpgradedSocket) -> Void)
+        case switching(headers: HTTPHeaders, take: (consuming UpgradedSocket) -> Void)
     }
 
     /// Called with the request, the loop it arrived on and its route's name (for a logged failure).

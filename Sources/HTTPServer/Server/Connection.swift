@@ -231,9 +231,11 @@ final class Connection {
             loop.record(route: context.route, status: HTTPStatus.switchingProtocols.code, seconds: Double(MonotonicClock.now() &- context.startedAt) / 1e9)
             phase = .switched
             loop.release(self)
-            take(UpgradedSocket(fd: fd, serial: serial, peer: peer, input: input, output: output))
+            // The buffers move with the socket: kept here too, the other connection's first write would copy them.
+            let socket = UpgradedSocket(fd: fd, serial: serial, peer: peer, input: input, output: output)
             input = InputBuffer()
             output = OutputQueue()
+            take(socket)
         }
     }
 

@@ -25,7 +25,7 @@ final class WebSocketConnection {
     private var lingeringUntil: UInt64?
     private var lastWriteProgress: UInt64
 
-    init(_ upgraded: UpgradedSocket, loop: EventLoop, session: WebSocketSession) {
+    init(_ upgraded: consuming UpgradedSocket, loop: EventLoop, session: WebSocketSession) {
         fd = upgraded.fd
         serial = upgraded.serial
         self.loop = loop

@@ -34,7 +34,7 @@ enum WebSocketUpgrade {
         }
         return .switching(headers: ["Upgrade": "websocket", "Sec-WebSocket-Accept": accept]) { upgraded in
             let socket = WebSocket(loop: loop, fd: upgraded.fd, serial: upgraded.serial, peer: upgraded.peer, client: client)
-            let connection = WebSocketConnection(upgraded, loop: loop, session: WebSocketSession(socket: socket, settings: settings, now: loop.now))
+            let connection = WebSocketConnection(consume upgraded, loop: loop, session: WebSocketSession(socket: socket, settings: settings, now: loop.now))
             loop.adopt(connection)
             connection.session.handler = open(socket)
             connection.start()
