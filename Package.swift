@@ -246,7 +246,7 @@ let package = Package(
         // Recorded upstream answers served as the upstreams (replay of captures, the offline demo).
         .target(name: "Replay", dependencies: ["ReplayMatching", "UpstreamHTTP", "Scheduling", "HTTPServer", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         .target(
-            name: "Operations", dependencies: ["Basics", "Scheduling", "HTTPServer", "Metrics", "Postgres"], swiftSettings: strict,
+            name: "Operations", dependencies: ["Basics", "Feature", "Scheduling", "HTTPServer", "Metrics", "Postgres", "Settings"], swiftSettings: strict,
             plugins: ["EmbedOpenAPI"]),
         // openapi.yaml → its JSON form in Operations, at build time (the served document is always the repository's).
         .plugin(name: "EmbedOpenAPI", capability: .buildTool(), dependencies: ["OpenAPIJSON"]),

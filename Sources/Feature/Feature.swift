@@ -46,6 +46,10 @@ public protocol Feature: Sendable {
     /// is no source's (App Attest's mode). States only, never what a request asked.
     var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { get }
 
+    /// Conditions the service cannot serve without, which this feature watches (the database's monitor): `/health`
+    /// reports each and answers `503` while one is not ready.
+    var readiness: [Readiness] { get }
+
     /// How recordings of the feature's upstreams answer requests they were not made for (`--replay`, `--demo`).
     var replay: [any ReplayMatcher] { get }
 
@@ -91,6 +95,7 @@ extension Feature {
     }
     public func healthDetails(for source: String) -> (any Encodable & Sendable)? { nil }
     public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] { [:] }
+    public var readiness: [Readiness] { [] }
     public var replay: [any ReplayMatcher] { [] }
     public var spenderResolver: (any SpenderResolver)? { nil }
     public static var clientKinds: [ClientGroup.Kind] { [] }

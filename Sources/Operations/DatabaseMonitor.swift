@@ -1,8 +1,9 @@
+import Feature
 import Postgres
 import Synchronization
 
-/// Pings PostgreSQL in the background and remembers the answer, so `/health` reports the database without
-/// waiting on it: the answer is at most one interval old, and each ping is bounded by a timeout.
+/// Remembers PostgreSQL's answer to the last pings (``DatabaseFeature`` pings in the background), so `/health` reports
+/// the database without waiting on it: the answer is at most one interval old, and each ping is bounded by a timeout.
 ///
 /// Once the database has answered, one slow or failed ping is not enough to report it unreachable: it takes
 /// two in a row. A saturated machine (seen in benchmarks: both cores busy) can miss one ping's timeout, and
@@ -18,26 +19,21 @@ public final class DatabaseMonitor: Sendable {
     private let current = Mutex<State>(.ok)
     /// Consecutive failed pings, and whether any ping ever succeeded.
     private let history = Mutex<(failures: Int, succeeded: Bool)>((0, false))
-    private let periodic: PeriodicCheck
 
-    public init(pool: PostgresPool, interval: Duration = .seconds(2), timeout: Duration = .seconds(1)) {
+    public init(pool: PostgresPool, timeout: Duration = .seconds(1)) {
         self.pool = pool
         self.timeout = timeout
-        periodic = PeriodicCheck(every: interval)
     }
 
     public var state: State { current.withLock { $0 } }
 
-    /// Pings once now (so the first `/health` is already right), then keeps pinging until ``stop()``.
-    public func start() async {
-        await periodic.start { [self] in await check() }
+    /// The condition as `/health` reports it (`database`: `ok` or `unreachable`).
+    public var readiness: Readiness {
+        Readiness(name: "database", states: (State.ok.rawValue, State.unreachable.rawValue)) { [self] in state == .ok }
     }
 
-    public func stop() {
-        periodic.stop()
-    }
-
-    func check() async {
+    /// Pings once and remembers the answer.
+    public func check() async {
         let reachable = await pool.ping(timeout: timeout)
         let state = history.withLock { history -> State in
             if reachable {

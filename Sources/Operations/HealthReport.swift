@@ -6,7 +6,8 @@ import Scheduling
 public struct HealthReport: Sendable, Encodable {
     public var version: String
     public var uptimeSeconds: Int
-    public var database: DatabaseMonitor.State
+    /// The conditions the service cannot serve without (``Readiness``: the database), each a member in this order.
+    public var conditions: [Condition]
     /// Every fetched source in a fixed order.
     public var sources: [SourceStatus]
     /// This process's part in fetching: `leader` (runs the fetches), `standby` (another replica does), `off`.
@@ -20,12 +21,12 @@ public struct HealthReport: Sendable, Encodable {
     public var members: [String: any Encodable & Sendable]
 
     public init(
-        version: String, uptimeSeconds: Int, database: DatabaseMonitor.State, sources: [SourceStatus] = [], fetcher: String? = nil,
+        version: String, uptimeSeconds: Int, conditions: [Condition] = [], sources: [SourceStatus] = [], fetcher: String? = nil,
         details: [String: MergedObject] = [:], mode: String = "live", members: [String: any Encodable & Sendable] = [:]
     ) {
         self.version = version
         self.uptimeSeconds = uptimeSeconds
-        self.database = database
+        self.conditions = conditions
         self.sources = sources
         self.fetcher = fetcher
         self.details = details
@@ -33,9 +34,23 @@ public struct HealthReport: Sendable, Encodable {
         self.members = members
     }
 
-    /// `200` while the service can serve, `503` when PostgreSQL cannot be reached. A failing source does not
-    /// make the service unhealthy: it keeps serving the last good data, and says so under `sources`.
-    public var canServe: Bool { database == .ok }
+    /// A ``Readiness``'s state as the report says it.
+    public struct Condition: Sendable, Equatable {
+        public let name: String
+        public let state: String
+        public let ready: Bool
+
+        public init(name: String, state: String, ready: Bool) {
+            self.name = name
+            self.state = state
+            self.ready = ready
+        }
+    }
+
+    /// `200` while the service can serve, `503` while a condition is not ready (PostgreSQL cannot be reached). A
+    /// failing source does not make the service unhealthy: it keeps serving the last good data, and says so under
+    /// `sources`.
+    public var canServe: Bool { conditions.allSatisfy(\.ready) }
 
     public var status: String { canServe ? "ok" : "unavailable" }
 
@@ -55,7 +70,7 @@ public struct HealthReport: Sendable, Encodable {
         try container.encode(status, forKey: "status")
         try container.encode(version, forKey: "version")
         try container.encode(uptimeSeconds, forKey: "uptime_s")
-        try container.encode(database.rawValue, forKey: "database")
+        for condition in conditions { try container.encode(condition.state, forKey: Name(condition.name)) }
         try container.encode(mode, forKey: "mode")
         try container.encode(OrderedObject(sources.map { ($0.source, MergedObject([$0, details[$0.source]])) }), forKey: "sources")
         if let fetcher { try container.encode(fetcher, forKey: "fetcher") }

@@ -1,4 +1,5 @@
 import Basics
+import Feature
 import Foundation
 import HTTPServer
 import Scheduling
@@ -6,7 +7,7 @@ import Synchronization
 
 /// `GET /health`: whether the service can serve, for operators and uptime checks.
 ///
-/// Answered on the event loop from remembered state (the database monitor pings in the background), and
+/// Answered on the event loop from remembered state (the database's monitor pings in the background), and
 /// encoded at most once a second or when that state changes.
 public final class HealthRoute: Sendable {
     public static let path = "/health"
@@ -17,29 +18,31 @@ public final class HealthRoute: Sendable {
     private static let live = HTTPResponse.json((try? OrderedJSONEncoder.encode(["status": "ok"])) ?? [], headers: ["Cache-Control": "no-store"])
 
     private let version: String
-    private let database: DatabaseMonitor
+    private let readiness: [Readiness]
     private let sources: SourceStatusBoard?
     private let fetcher: (@Sendable () -> String)?
     private let details: [String: @Sendable () -> MergedObject]
     private let members: [String: @Sendable () -> any Encodable & Sendable]
     private let mode: String
     private let startedAt: Int
-    private let cache = Mutex<(second: Int, database: DatabaseMonitor.State, sources: Int, fetcher: String?, body: [UInt8])>((-1, .ok, -1, nil, []))
+    /// The body made last, and what it was made from (``readiness`` as a mask of the conditions not ready).
+    private let cache = Mutex<(second: Int, notReady: UInt64, sources: Int, fetcher: String?, body: [UInt8])>((-1, 0, -1, nil, []))
 
     /// - Parameters:
+    ///   - readiness: the conditions the service cannot serve without (the features offer them); at most 64.
     ///   - sources: the fetcher's board; `nil` lists no sources.
     ///   - fetcher: this process's fetching role (`leader`, `standby`, `off`), reported as `fetcher`.
     ///   - details: more members for a source's object, by source name; read at most once a second.
     ///   - members: more top-level members, a value by name (a feature's state that is no source's); read at most once
     ///     a second.
     public init(
-        version: String, database: DatabaseMonitor, sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
+        version: String, readiness: [Readiness] = [], sources: SourceStatusBoard? = nil, fetcher: (@Sendable () -> String)? = nil,
         details: [String: @Sendable () -> MergedObject] = [:], mode: String = "live",
         members: [String: @Sendable () -> any Encodable & Sendable] = [:]
     ) {
         self.mode = mode
         self.version = version
-        self.database = database
+        self.readiness = Array(readiness.prefix(64))
         self.sources = sources
         self.fetcher = fetcher
         self.details = details
@@ -54,24 +57,29 @@ public final class HealthRoute: Sendable {
 
     public func report() -> HealthReport {
         HealthReport(
-            version: version, uptimeSeconds: Self.seconds() - startedAt, database: database.state,
+            version: version, uptimeSeconds: Self.seconds() - startedAt,
+            conditions: readiness.map { condition in
+                let ready = condition.isReady()
+                return .init(name: condition.name, state: ready ? condition.states.ready : condition.states.notReady, ready: ready)
+            },
             sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() }, mode: mode,
             members: members.mapValues { $0() })
     }
 
     func response() -> HTTPResponse {
         let now = Self.seconds()
-        let state = database.state
+        var notReady: UInt64 = 0
+        for (index, condition) in readiness.enumerated() where !condition.isReady() { notReady |= 1 << UInt64(index) }
         let sourcesVersion = sources?.version ?? 0
         let role = fetcher?()
         let body = cache.withLock { cache -> [UInt8] in
-            if cache.second != now || cache.database != state || cache.sources != sourcesVersion || cache.fetcher != role {
-                cache = (now, state, sourcesVersion, role, report().body)
+            if cache.second != now || cache.notReady != notReady || cache.sources != sourcesVersion || cache.fetcher != role {
+                cache = (now, notReady, sourcesVersion, role, report().body)
             }
             return cache.body
         }
         return .json(
-            body, status: state == .ok ? .ok : .serviceUnavailable,
+            body, status: notReady == 0 ? .ok : .serviceUnavailable,
             headers: ["Cache-Control": "no-store"])
     }
 

@@ -19,7 +19,6 @@ struct Configuration: Sendable {
     var databasePoolSize = 10
     var databaseAcquireTimeout: Duration = .seconds(5)
     var migrationsDirectory = "Migrations"
-    var healthPingInterval: Duration = .seconds(2)
     /// `PIER_TRUSTED_PROXIES`: peers whose `X-Forwarded-For` names the client (per-client limits).
     var trustedProxies = TrustedProxies.loopback
     /// `PIER_DEMO_DIR`: the bundled recordings `serve --demo` replays.
@@ -97,7 +96,6 @@ struct Configuration: Sendable {
         configuration.databasePoolSize = try reader.int("PIER_DB_POOL_SIZE", default: configuration.databasePoolSize, in: 1...1000)
         configuration.databaseAcquireTimeout = try reader.seconds("PIER_DB_ACQUIRE_TIMEOUT_S", default: configuration.databaseAcquireTimeout)
         configuration.migrationsDirectory = reader.string("PIER_MIGRATIONS_DIR") ?? configuration.migrationsDirectory
-        configuration.healthPingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: configuration.healthPingInterval)
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch)
         if let text = reader.string("PIER_TRUSTED_PROXIES") {
             guard let ranges = AddressRange.list(text) else {

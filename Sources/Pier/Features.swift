@@ -8,6 +8,7 @@ import LakeWeather
 import Lakes
 import NSWDepartures
 import NextWave
+import Operations
 import Places
 import PromoTiles
 import Push
@@ -58,6 +59,7 @@ enum Features {
             CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
             PromoTilesFeature(context: context),
             BackupsFeature(schedule: try .init(reader), context: context),
+            DatabaseFeature(settings: try .init(reader), context: context),
         ]
     }
 
@@ -66,7 +68,7 @@ enum Features {
         ShipsFeature.self, LakesFeature.self, WeatherFeature.self, WarningsFeature.self, StationboardFeature.self, LakeWeatherFeature.self,
         AlplakesFeature.self, SunFeature.self, NSWDeparturesFeature.self, PlacesFeature.self, WikipediaFeature.self, AppAttestFeature.self,
         PushFeature.self, WarningPushFeature.self, NextWaveFeature.self, CruiseImportFeature.self, PromoTilesFeature.self,
-        BackupsFeature.self,
+        BackupsFeature.self, DatabaseFeature.self,
     ]
 
     /// The features' own `pier` subcommands.

@@ -14,7 +14,7 @@ struct RoutesCommand: ParsableCommand {
         let pool = PostgresPool(configuration: .init(url: configuration.databaseURL ?? ""))
         let registry = MetricsRegistry()
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry)
-        let health = HealthRoute(version: PierCommand.version, database: DatabaseMonitor(pool: pool, interval: .seconds(60)))
+        let health = HealthRoute(version: PierCommand.version)
         let router = ServeCommand.router(configuration: configuration, sources: sources, health: health, registry: registry)
         for operation in router.operations { print(operation) }
     }

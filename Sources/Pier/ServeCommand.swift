@@ -64,8 +64,6 @@ struct ServeCommand: ParsableCommand {
         let sources = try Services(configuration: configuration, pool: pool, metrics: registry, replay: upstream)
         Configuration.warnAboutUnknownVariables(sources.unknownVariables)
         try Database.migrateAtStart(pool, configuration, logger: logger)
-        let database = DatabaseMonitor(pool: pool, interval: configuration.healthPingInterval)
-        try runBlocking { await database.start() }
         // Replicas share one database: one of them (the advisory-lock holder) fetches, and every process
         // reloads a source when another announces new data for it.
         let databaseURL = configuration.databaseURL ?? ""
@@ -93,9 +91,9 @@ struct ServeCommand: ParsableCommand {
             throw ExitCode.failure
         }
 
-        ServiceMetrics.register(in: registry, version: PierCommand.version, database: database, pool: pool, leader: election)
+        ServiceMetrics.register(in: registry, version: PierCommand.version, leader: election)
         let health = HealthRoute(
-            version: PierCommand.version, database: database, sources: sources.board,
+            version: PierCommand.version, readiness: sources.features.flatMap(\.readiness), sources: sources.board,
             fetcher: { election.map { $0.isLeader ? "leader" : "standby" } ?? "off" }, details: sources.healthDetails,
             mode: demo ? "demo" : "live", members: sources.healthMembers)
         let router = Self.router(configuration: configuration, sources: sources, health: health, registry: registry)
@@ -123,7 +121,6 @@ struct ServeCommand: ParsableCommand {
         scheduler.stop()
         election?.stop()
         changes.stop()
-        database.stop()
         pool.close()
         logger.info("exit")
     }

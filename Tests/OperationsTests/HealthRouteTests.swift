@@ -11,10 +11,10 @@ import XCTest
 /// `/health` over a real socket, backed by a real PostgreSQL (from DATABASE_URL) or an unreachable one.
 final class HealthRouteTests: XCTestCase {
     func serveHealth(pool: PostgresPool) async throws -> (HTTPServer, DatabaseMonitor) {
-        let monitor = DatabaseMonitor(pool: pool, interval: .seconds(60), timeout: .seconds(2))
-        await monitor.start()
+        let monitor = DatabaseMonitor(pool: pool, timeout: .seconds(2))
+        await monitor.check()
         var router = Router()
-        HealthRoute(version: "9.9.9", database: monitor).register(in: &router)
+        HealthRoute(version: "9.9.9", readiness: [monitor.readiness]).register(in: &router)
         let server = try HTTPServer(configuration: ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 1), router: router)
         try server.start()
         return (server, monitor)
@@ -31,8 +31,8 @@ final class HealthRouteTests: XCTestCase {
     func testReachableDatabaseIs200() async throws {
         let url = try TestDatabase.serverURL()
         let pool = PostgresPool(configuration: .init(url: url))
-        let (server, monitor) = try await serveHealth(pool: pool)
-        defer { monitor.stop(); server.stop() }
+        let (server, _) = try await serveHealth(pool: pool)
+        defer { server.stop() }
         let (response, json) = try health(port: server.port)
         XCTAssertEqual(response.status, 200)
         XCTAssertEqual(json["status"] as? String, "ok")
@@ -55,7 +55,7 @@ final class HealthRouteTests: XCTestCase {
     func testMembersAreTopLevelJSONInNameOrder() throws {
         let source = SourceStatus(source: "ships", state: .stale, lastSuccess: nil, ageSeconds: nil, lastError: "a \"quote\"", lastOutcome: .failed)
         let report = HealthReport(
-            version: "9.9.9", uptimeSeconds: 1, database: .ok, sources: [source],
+            version: "9.9.9", uptimeSeconds: 1, conditions: [.init(name: "database", state: "ok", ready: true)], sources: [source],
             details: ["ships": MergedObject([Capture(capture: nil), Count(n: 2)])], members: ["zeta": Count(n: 1), "app_attest": Mode(mode: "off")])
         let text = String(decoding: report.body, as: UTF8.self)
         XCTAssertEqual(text, #"{"status":"ok","version":"9.9.9","uptime_s":1,"database":"ok","mode":"live","sources":{"ships":{"status":"stale","#
@@ -68,8 +68,8 @@ final class HealthRouteTests: XCTestCase {
 
     func testUnreachableDatabaseIs503() async throws {
         let pool = PostgresPool(configuration: .init(url: "postgresql:///pier?host=/nonexistent-socket-dir&user=pier"))
-        let (server, monitor) = try await serveHealth(pool: pool)
-        defer { monitor.stop(); server.stop() }
+        let (server, _) = try await serveHealth(pool: pool)
+        defer { server.stop() }
         let (response, json) = try health(port: server.port)
         XCTAssertEqual(response.status, 503)
         XCTAssertEqual(json["status"] as? String, "unavailable")
@@ -78,7 +78,7 @@ final class HealthRouteTests: XCTestCase {
 
     func testOneMissedPingIsNotAnOutageButTwoAre() async throws {
         let pool = PostgresPool(configuration: .init(url: try TestDatabase.serverURL()))
-        let monitor = DatabaseMonitor(pool: pool, interval: .seconds(60), timeout: .seconds(2))
+        let monitor = DatabaseMonitor(pool: pool, timeout: .seconds(2))
         await monitor.check()
         XCTAssertEqual(monitor.state, .ok)
         pool.close()
