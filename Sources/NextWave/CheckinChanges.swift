@@ -1,49 +1,76 @@
-import Parsing
+import Logging
+import Postgres
 import Realtime
 import Scheduling
+import Synchronization
 
-/// Check-ins as Realtime publishes them (`public.wave_checkins`): what the table's trigger announces
-/// (`nextwave_checkins_changed` in `Migrations/0033_change_notices.sql`), read into Realtime's changes. The trigger
-/// writes the wave, station, lake and departure only; so do the changes — no subscriber learns who checked in.
-enum CheckinChanges {
-    /// The change feed's topic of the trigger's notices.
-    static let topic = ChangeTopic("nextwave-checkin-rows")
+/// Check-ins as Realtime publishes them (`public.wave_checkins`): the notices their table declares once in SQL
+/// (`pier_announce_rows` in Migrations/0040: the wave, station, lake and departure — no subscriber learns who checked
+/// in), read into Realtime's changes. The topic and the columns come from that declaration, read at load; each notice is
+/// the one announcement of a check-in change, heard by every replica (the writer's too): its memory's counts, then
+/// Realtime's subscribers.
+final class CheckinChanges: Sendable {
+    /// The table whose notices these are.
+    static let table = "nextwave_checkins"
+    /// The name the apps subscribe with.
+    static let published = "wave_checkins"
 
-    /// The table as the apps subscribe to it, with the columns its changes carry.
-    static let table = RealtimeTable(name: "wave_checkins", columns: columns.map { RealtimeTable.Column($0.name, $0.type) })
-    private static let columns: [(name: String, type: String)] = [
-        ("wave_id", "text"), ("station_id", "text"), ("lake_id", "text"), ("departure_at", "timestamptz"),
-    ]
+    private let pool: PostgresPool
+    private let notices: ChangeNotices
+    private let realtime: RealtimeServer
+    private let community: CommunityService
+    private let started = Mutex(false)
+    private let logger = Logger(label: "pier.nextwave.realtime")
 
-    /// The changes a notice's `body` holds (one per wave), or `nil` when it is not the trigger's shape.
-    static func read(_ body: String) -> [TableChange]? {
-        let text = Array(body.utf8)
-        guard let notice = try? JSONScanner.parse(text), let type = notice["type"]?.string, let kind = TableChange.Kind(rawValue: type),
-            let stamp = notice["commit_timestamp"]?.string, let rows = notice["rows"]?.elements
-        else { return nil }
-        var changes: [TableChange] = []
-        for row in rows {
-            let record = row["record"].flatMap(values)
-            let old = row["old_record"].flatMap(values)
-            guard let wave = (record ?? old)?.first?.value else { return nil }
-            changes.append(TableChange(table: table.name, kind: kind, record: record, oldRecord: old, commitTimestamp: stamp, coalescing: wave))
-        }
-        return changes
+    init(pool: PostgresPool, notices: ChangeNotices, realtime: RealtimeServer, community: CommunityService) {
+        self.pool = pool
+        self.notices = notices
+        self.realtime = realtime
+        self.community = community
     }
 
-    /// The published columns of a row object, in the table's order; `nil` if one is missing or not text or null.
-    private static func values(_ node: JSONNode) -> [TableChange.Value]? {
-        var values: [TableChange.Value] = []
-        for column in columns {
-            guard let member = node[column.name] else { return nil }
-            if member.isNull {
-                values.append(.init(column.name, nil))
-            } else if let text = member.string {
-                values.append(.init(column.name, text))
-            } else {
-                return nil
+    /// Reads the declaration, publishes the table and listens for its notices — once: a reload after the change feed
+    /// reconnected calls it again.
+    func start() async throws {
+        guard !started.withLock({ $0 }) else { return }
+        let declaration = try await RowNoticeDeclaration.read(table: Self.table, on: pool)
+        guard !started.withLock({ started in defer { started = true }; return started }) else { return }
+        realtime.publish(table: Self.realtimeTable(declaration))
+        let community = community, realtime = realtime, logger = logger
+        notices.subscribe(declaration.topic) { body in
+            community.changed(.checkins)
+            guard let changes = Self.changes(body, declaration) else {
+                logger.error("a check-in notice is not the declared shape; dropped", metadata: ["bytes": "\(body.utf8.count)"])
+                return
             }
+            for change in changes { realtime.publish(change) }
         }
-        return values
+    }
+
+    /// The table as the apps subscribe to it, with the declared columns.
+    static func realtimeTable(_ declaration: RowNoticeDeclaration) -> RealtimeTable {
+        RealtimeTable(name: published, columns: declaration.columns.map { RealtimeTable.Column($0.name, $0.type) })
+    }
+
+    /// The changes a notice's `body` holds (one per wave), or `nil` when it is not the declared shape.
+    static func changes(_ body: String, _ declaration: RowNoticeDeclaration) -> [TableChange]? {
+        guard let notice = RowNotice(body, columns: declaration.columns),
+            let wave = declaration.columns.firstIndex(where: { $0.name == declaration.coalescing })
+        else { return nil }
+        let kind: TableChange.Kind =
+            switch notice.kind {
+            case .insert: .insert
+            case .update: .update
+            case .delete: .delete
+            }
+        let names = declaration.columns.map(\.name)
+        func values(_ row: [String?]?) -> [TableChange.Value]? {
+            row.map { zip(names, $0).map { TableChange.Value($0, $1) } }
+        }
+        return notice.rows.map { row in
+            TableChange(
+                table: published, kind: kind, record: values(row.record), oldRecord: values(row.oldRecord),
+                commitTimestamp: notice.commitTimestamp, coalescing: (row.record ?? row.oldRecord)?[wave])
+        }
     }
 }

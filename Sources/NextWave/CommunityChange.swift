@@ -4,7 +4,7 @@ import Scheduling
 /// What changed in the community's tables that memory holds answers of — told to this replica's memory at once and to
 /// the others through the change feed once the transaction commits.
 ///
-/// Check-ins announce themselves once: their table's trigger (`nextwave_checkins_changed`), whose notices feed both
+/// Check-ins announce themselves once: their table's declared notices (`pier_announce_rows`), which feed both
 /// Realtime's subscribers and every replica's memory (``CheckinChanges``) — so a check-in written by any statement
 /// (a route, the archive, a deleted user's cascade, an import) is heard the same way, and nothing announces it again.
 enum CommunityChange: Sendable, Equatable {

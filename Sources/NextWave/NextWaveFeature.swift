@@ -22,6 +22,8 @@ public struct NextWaveFeature: Feature {
     /// Live check-ins (`/realtime/v1/websocket`): every replica hears the check-ins' trigger through the change feed
     /// and fans the changes out to its own subscribers, whichever replica wrote them or leads the fetcher.
     private let realtime: RealtimeServer?
+    /// The check-ins' notices (read at load: their declaration names the topic and the columns).
+    private let checkins: CheckinChanges?
     private let job: FetchJob?
     private let engine: PushEngine?
 
@@ -31,26 +33,16 @@ public struct NextWaveFeature: Feature {
         guard settings.on, let secret = settings.jwtSecret else {
             service = nil
             realtime = nil
+            checkins = nil
             job = nil
             return
         }
         let service = CommunityService(settings: settings, secret: secret, context: context)
         self.service = service
         let realtime = RealtimeServer(
-            tables: [CheckinChanges.table], access: CommunityRealtimeAccess(community: service, spenders: context.spenders),
-            settings: settings.realtime, metrics: context.metrics)
+            access: CommunityRealtimeAccess(community: service, spenders: context.spenders), settings: settings.realtime, metrics: context.metrics)
         self.realtime = realtime
-        let notices = Logger(label: "pier.nextwave.realtime")
-        // The one announcement of a check-in change, heard by every replica (the writer's too): its memory's counts,
-        // then Realtime's subscribers.
-        context.notices.subscribe(CheckinChanges.topic) { body in
-            service.changed(.checkins)
-            guard let changes = CheckinChanges.read(body) else {
-                notices.error("a check-in notice is not the trigger's shape; dropped", metadata: ["bytes": "\(body.utf8.count)"])
-                return
-            }
-            for change in changes { realtime.publish(change) }
-        }
+        checkins = CheckinChanges(pool: context.pool, notices: context.notices, realtime: realtime, community: service)
         let schedule = FetchSchedule.daily(hour: settings.archiveHour, minute: settings.archiveMinute, timeZone: Self.zurich)
         let archive = CommunityArchive(pool: context.pool, pushing: push != nil, rides: settings.rides)
         let logger = Logger(label: "pier.nextwave")
@@ -77,9 +69,10 @@ public struct NextWaveFeature: Feature {
     public var jobs: [FetchJob] { job.map { [$0] } ?? [] }
 
     /// The users counted for `/health` (kept by sign-ups, deletions and the nightly job); another replica's
-    /// check-ins and rides change the answers held here.
+    /// check-ins and rides change the answers held here, and the check-ins' notices start (before the change feed does).
     public func load() async throws {
         guard let service else { return }
+        try await checkins?.start()
         try await service.countUsers()
     }
 

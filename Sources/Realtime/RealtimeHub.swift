@@ -39,13 +39,13 @@ final class RealtimeHub: Sendable {
     }
 
     private let state = Mutex(State())
-    private let tables: [String: RealtimeTable]
+    private let tables: PublishedTables
     private let bindingsPerClient: Int
     private let events: Counter?
     private let deliveries: Counter?
 
-    init(tables: [RealtimeTable], bindingsPerClient: Int, metrics: MetricsRegistry?) {
-        self.tables = Dictionary(tables.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first })
+    init(tables: PublishedTables, bindingsPerClient: Int, metrics: MetricsRegistry?) {
+        self.tables = tables
         self.bindingsPerClient = bindingsPerClient
         events = metrics?.counter("pier_realtime_events_total", help: "Table changes fanned out to Realtime's subscribers (after coalescing).")
         deliveries = metrics?.counter(

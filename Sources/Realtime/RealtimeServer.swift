@@ -5,12 +5,12 @@ import Metrics
 /// The subset of Supabase Realtime the apps subscribe with, at `/realtime/v1/websocket`: Phoenix channels over
 /// Pier's WebSockets (`vsn` 1.0.0 objects or 2.0.0 arrays), each joined with postgres_changes bindings on the tables a
 /// feature publishes, and those tables' changes fanned out to every channel that wants them. Broadcast, presence and
-/// private channels are refused in the join's reply. Knows no table of its own: the feature hands it the changes
-/// (``publish(_:)``) and judges keys and tokens (``RealtimeAccess``).
+/// private channels are refused in the join's reply. Knows no table of its own: the feature hands it the tables
+/// (``publish(table:)``) and their changes (``publish(_:)``) and judges keys and tokens (``RealtimeAccess``).
 public final class RealtimeServer: Sendable {
     public static let path = "/realtime/v1/websocket"
 
-    let tables: [RealtimeTable]
+    let tables: PublishedTables
     let access: any RealtimeAccess
     let settings: RealtimeSettings
     let hub: RealtimeHub
@@ -18,11 +18,14 @@ public final class RealtimeServer: Sendable {
     private let joins: Counter?
     private let refusals: Counter?
 
-    public init(tables: [RealtimeTable], access: any RealtimeAccess, settings: RealtimeSettings = RealtimeSettings(), metrics: MetricsRegistry?) {
-        self.tables = tables
+    /// - Parameter tables: what it publishes from the start; more come with ``publish(table:)`` (a declaration read at
+    ///   load). A join binding a table not published is refused.
+    public init(tables: [RealtimeTable] = [], access: any RealtimeAccess, settings: RealtimeSettings = RealtimeSettings(), metrics: MetricsRegistry?) {
+        let published = PublishedTables(tables)
+        self.tables = published
         self.access = access
         self.settings = settings
-        let hub = RealtimeHub(tables: tables, bindingsPerClient: settings.bindingsPerClient, metrics: metrics)
+        let hub = RealtimeHub(tables: published, bindingsPerClient: settings.bindingsPerClient, metrics: metrics)
         self.hub = hub
         coalescer = ChangeCoalescer(window: settings.coalescingWindow) { hub.publish($0) }
         joins = metrics?.counter("pier_realtime_joins_total", help: "Realtime channel joins, by result.", labels: [("result", "ok")])
@@ -32,6 +35,11 @@ public final class RealtimeServer: Sendable {
         metrics?.gauge("pier_realtime_coalescing_windows", help: "Coalescing windows open (changes of one kind to one wave within the window).") {
             Double(coalescer.openWindows)
         }
+    }
+
+    /// Publishes `table` (replacing one of its name): joins may bind it, its changes reach them.
+    public func publish(table: RealtimeTable) {
+        tables.publish(table)
     }
 
     /// A change of a published table, from any replica: to every channel that wants it, coalesced

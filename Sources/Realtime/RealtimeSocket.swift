@@ -95,7 +95,7 @@ final class RealtimeSocket: WebSocketHandler {
         if let old = channels[topic] { close(topic, old) }
         guard channels.count < server.settings.channelsPerSocket else { return refuseJoin(message, .tooManyChannels) }
         let bindings: [PostgresChangeBinding]
-        switch Self.bindings(of: message.payload, published: server.tables, most: server.settings.bindingsPerChannel) {
+        switch Self.bindings(of: message.payload, published: server.tables.all, most: server.settings.bindingsPerChannel) {
         case .failure(let refusal): return refuseJoin(message, refusal)
         case .success(let read): bindings = read
         }

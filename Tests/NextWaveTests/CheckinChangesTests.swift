@@ -7,19 +7,23 @@ import Scheduling
 import Synchronization
 import XCTest
 
-/// The check-ins' trigger (Migrations/0033, 0035, 0037) through the real change feed: every statement that writes check-ins —
-/// a batch, an upsert's update, a rider's cascade — announces one change per wave, gathered into notices by bytes, with
-/// no rider in it; and no value a row may hold makes a notice fail its statement.
+/// The check-ins' notices as their table declares them (Migrations/0039, 0040) through the real change feed: every
+/// statement that writes check-ins — a batch, an upsert's update, a rider's cascade — announces one change per wave,
+/// gathered into notices by bytes, with no rider in it; and no value a row may hold makes a notice fail its statement.
 final class CheckinChangesTests: ServiceTestCase {
     private final class Heard: Sendable {
         let bodies = Mutex<[String]>([])
         var all: [String] { bodies.withLock { $0 } }
     }
 
+    private func declaration() async throws -> RowNoticeDeclaration {
+        try await RowNoticeDeclaration.read(table: CheckinChanges.table, on: pool)
+    }
+
     private func listening() async throws -> (Heard, ChangeFeed) {
         let heard = Heard()
         let notices = ChangeNotices()
-        notices.subscribe(CheckinChanges.topic) { body in heard.bodies.withLock { $0.append(body) } }
+        notices.subscribe(try await declaration().topic) { body in heard.bodies.withLock { $0.append(body) } }
         let feed = ChangeFeed(url: database.childURL, notices: notices) { _ in }
         feed.start()
         try await Task.sleep(for: .milliseconds(700))  // the feed's LISTEN is in place
@@ -29,8 +33,9 @@ final class CheckinChangesTests: ServiceTestCase {
     private func heardChanges(_ heard: Heard, atLeast wanted: Int) async throws -> [TableChange] {
         let deadline = Date().addingTimeInterval(10)
         var changes: [TableChange] = []
+        let declaration = try await declaration()
         while Date() < deadline {
-            changes = heard.all.compactMap(CheckinChanges.read).flatMap { $0 }
+            changes = heard.all.compactMap { CheckinChanges.changes($0, declaration) }.flatMap { $0 }
             if changes.count >= wanted { break }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -95,7 +100,7 @@ final class CheckinChangesTests: ServiceTestCase {
         _ = try await pool.query("DELETE FROM nextwave_users WHERE id = $1::uuid", [rider])
         changes = try await heardChanges(heard, atLeast: 500)
         XCTAssertEqual(changes.filter { $0.kind == .delete }.count, 200, "the cascade's deletes")
-        let prefix = "nextwave-checkin-rows database ".utf8.count
+        let prefix = try await declaration().topic.name.utf8.count + " database ".utf8.count
         for body in heard.all { XCTAssertLessThan(prefix + body.utf8.count, 8000) }
         XCTAssertGreaterThan(heard.all.map(\.utf8.count).max() ?? 0, 5000, "the notices were filled by bytes, not rows")
     }
@@ -113,13 +118,34 @@ final class CheckinChangesTests: ServiceTestCase {
             [rider])
         let deadline = Date().addingTimeInterval(10)
         while heard.all.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
-        XCTAssertEqual(heard.all.map(CheckinChanges.read).map { $0?.count }, [0], "one notice, without the row: \(heard.all)")
+        let declaration = try await declaration()
+        XCTAssertEqual(heard.all.map { CheckinChanges.changes($0, declaration) }.map { $0?.count }, [0], "one notice, without the row: \(heard.all)")
     }
 
-    func testANoticeNotOfTheTriggersShapeIsNotRead() {
-        XCTAssertNil(CheckinChanges.read("not json"))
-        XCTAssertNil(CheckinChanges.read(#"{"type":"TRUNCATE","commit_timestamp":"x","rows":[]}"#))
-        XCTAssertNil(CheckinChanges.read(#"{"type":"INSERT","commit_timestamp":"x","rows":[{"record":{"wave_id":1}}]}"#))
-        XCTAssertEqual(CheckinChanges.read(#"{"type":"INSERT","commit_timestamp":"x","rows":[]}"#)?.count, 0)
+    /// The declaration is the one place the topic and the columns are written: Realtime lists them (with Supabase's type
+    /// names) from it, and a notice lacking a declared column is not read.
+    func testTheDeclarationNamesTopicColumnsAndTypes() async throws {
+        let declaration = try await declaration()
+        XCTAssertEqual(declaration.topic, ChangeTopic("nextwave-checkin-rows"))
+        XCTAssertEqual(declaration.coalescing, "wave_id")
+        let table = CheckinChanges.realtimeTable(declaration)
+        XCTAssertEqual(table.name, "wave_checkins")
+        XCTAssertEqual(table.columns.map { "\($0.name):\($0.type)" }, ["wave_id:text", "station_id:text", "lake_id:text", "departure_at:timestamptz"])
+        XCTAssertNil(CheckinChanges.changes("not json", declaration))
+        XCTAssertNil(CheckinChanges.changes(#"{"type":"TRUNCATE","commit_timestamp":"x","rows":[]}"#, declaration))
+        XCTAssertNil(CheckinChanges.changes(#"{"type":"INSERT","commit_timestamp":"x","rows":[{"record":{"wave_id":1}}]}"#, declaration))
+        XCTAssertNil(CheckinChanges.changes(#"{"type":"INSERT","commit_timestamp":"x","rows":[{"record":{"wave_id":"w"}}]}"#, declaration))
+        XCTAssertEqual(CheckinChanges.changes(#"{"type":"INSERT","commit_timestamp":"x","rows":[]}"#, declaration)?.count, 0)
+        let row = #"{"wave_id":"w","station_id":null,"lake_id":"l","departure_at":"2026-06-18T14:32:00+00:00"}"#
+        let moved = try XCTUnwrap(CheckinChanges.changes(#"{"type":"UPDATE","commit_timestamp":"x","rows":[{"record":\#(row),"old_record":\#(row)}]}"#, declaration))
+        XCTAssertEqual(moved.first?.coalescing, "w")
+        XCTAssertEqual(moved.first?.record?.map(\.value), ["w", nil, "l", "2026-06-18T14:32:00+00:00"])
+        // Declaring a column the table lacks fails the migration that says it.
+        do {
+            _ = try await pool.query("SELECT pier_announce_rows('nextwave_checkins', 'x', 'id', 'wave_id', ARRAY['wave_id', 'user_name'])")
+            XCTFail("a missing column was declared")
+        } catch {
+            XCTAssertTrue("\(error)".contains("has no column user_name"), "\(error)")
+        }
     }
 }

@@ -33,7 +33,7 @@ OWNERS = {
     "Alplakes": ["alplakes_lakes"],
     "AppAttest": ["app_attest_debug_tokens", "app_attest_devices", "app_attest_registrations", "app_attest_spent_challenges"],
     "Limits": ["daily_counts", "upstream_quota", "upstream_share"],
-    "Scheduling": ["fetch_runs"],
+    "Scheduling": ["fetch_runs", "pier_row_notices"],
     "Backups": ["backup_runs"],
     "Lakes": ["lake_levels", "lake_readings"],
     "LakeWeather": ["lake_weather_forecasts"],
