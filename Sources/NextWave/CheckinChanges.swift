@@ -5,7 +5,7 @@ import Scheduling
 import Synchronization
 
 /// Check-ins as Realtime publishes them (`public.wave_checkins`): the notices their table declares once in SQL
-/// (`pier_announce_rows` in Migrations/0040: the wave, station, lake and departure — no subscriber learns who checked
+/// (`pier_announce_rows` in Migrations/NextWave/0040: the wave, station, lake and departure — no subscriber learns who checked
 /// in), read into Realtime's changes. The topic and the columns come from that declaration, read at load; each notice is
 /// the one announcement of a check-in change, heard by every replica (the writer's too): its memory's counts, then
 /// Realtime's subscribers.

@@ -9,7 +9,7 @@ import PostgRESTFormat
 enum DisplayName {
     /// Characters as the app counts them (Swift's: "🏄‍♀️" is one, of four code points).
     static let maximumLength = 40
-    /// Code points, which is what the tables bound (Migrations/0028): 40 characters of emoji sequences fit, and a
+    /// Code points, which is what the tables bound (Migrations/NextWave/0028): 40 characters of emoji sequences fit, and a
     /// "character" of hundreds of combining marks is cut at this many.
     static let maximumScalars = 200
 

@@ -16,24 +16,37 @@ public struct Migrator: Sendable {
         self.logger = logger
     }
 
-    /// Reads every `NNNN_description.sql` in `directory`; other `.sql` names are an error, other files ignored.
+    /// Reads every `NNNN_description.sql` in `directory` and in its folders, one level down — a module's own migrations
+    /// live in `Migrations/<Module>/`, so who owns a table is read from where it is created; the versions are one
+    /// sequence across all of them. Other `.sql` names are an error, other files ignored.
     public static func load(directory: String) throws -> [Migration] {
-        let files: [String]
+        var files: [(path: String, name: String)] = []
+        for entry in try entries(of: directory) {
+            let path = directory + "/" + entry
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                files += try entries(of: path).map { (path + "/" + $0, $0) }
+            } else {
+                files.append((path, entry))
+            }
+        }
+        var migrations: [Migration] = []
+        var seen = Set<Int>()
+        for file in files where file.name.hasSuffix(".sql") {
+            guard let (version, name) = Migration.parse(fileName: file.name) else { throw MigrationError.invalidFileName(file.name) }
+            guard let data = FileManager.default.contents(atPath: file.path) else { throw MigrationError.unreadableDirectory(file.path) }
+            guard seen.insert(version).inserted else { throw MigrationError.duplicateVersion(version) }
+            migrations.append(Migration(version: version, name: name, sql: String(decoding: data, as: UTF8.self)))
+        }
+        return migrations.sorted { $0.version < $1.version }
+    }
+
+    private static func entries(of directory: String) throws -> [String] {
         do {
-            files = try FileManager.default.contentsOfDirectory(atPath: directory)
+            return try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
             throw MigrationError.unreadableDirectory(directory)
         }
-        var migrations: [Migration] = []
-        for file in files.sorted() where file.hasSuffix(".sql") {
-            guard let (version, name) = Migration.parse(fileName: file) else { throw MigrationError.invalidFileName(file) }
-            guard let data = FileManager.default.contents(atPath: directory + "/" + file) else {
-                throw MigrationError.unreadableDirectory(directory + "/" + file)
-            }
-            if migrations.contains(where: { $0.version == version }) { throw MigrationError.duplicateVersion(version) }
-            migrations.append(Migration(version: version, name: name, sql: String(decoding: data, as: UTF8.self)))
-        }
-        return migrations
     }
 
     /// Applies what is missing; returns the versions applied by this call.

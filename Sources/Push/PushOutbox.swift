@@ -1,7 +1,7 @@
 import APNsFormat
 import Postgres
 
-/// The outbox in PostgreSQL (`push_outbox`, Migrations/0020_push.sql; its payloads once each in `push_payloads`, 0024): features enqueue, every replica claims what is
+/// The outbox in PostgreSQL (`push_outbox`, Migrations/Push/0020_push.sql; its payloads once each in `push_payloads`, 0024): features enqueue, every replica claims what is
 /// due under a lease and records what APNs answered. The statements are here and nowhere else.
 public final class PushOutbox: Sendable {
     /// What one round recorded, by what APNs answered.

@@ -1,7 +1,7 @@
 import Postgres
 
 /// What a table announces of its changed rows, as its owner declared it once in SQL (`pier_announce_rows`,
-/// Migrations/0039): the topic its notices travel under, the columns they carry with their types, and the column whose
+/// Migrations/Scheduling/0039): the topic its notices travel under, the columns they carry with their types, and the column whose
 /// value makes two changes the same to a subscriber. Read at start, so the topic and the columns are written nowhere
 /// else — the notices' bodies are ``RowNotice``s.
 public struct RowNoticeDeclaration: Sendable, Equatable {

@@ -68,7 +68,7 @@ public final class WarningNotifier: Sendable {
                 summary.allClears += try self.clear(root, headlines: headlines, on: connection)
                 summary.ended += 1
             }
-            // The roots' rows of warning_notified with them (no foreign key: Migrations/0026).
+            // The roots' rows of warning_notified with them (no foreign key: Migrations/0026; Push deletes them with their devices, Migrations/Push/0041).
             try connection.execute(
                 """
                 WITH forgotten AS (DELETE FROM warning_push_roots WHERE ended_at < now() - make_interval(secs => $1) RETURNING root)

@@ -7,7 +7,7 @@ import Scheduling
 import Synchronization
 import XCTest
 
-/// The check-ins' notices as their table declares them (Migrations/0039, 0040) through the real change feed: every
+/// The check-ins' notices as their table declares them (Migrations/Scheduling/0039, 0040) through the real change feed: every
 /// statement that writes check-ins — a batch, an upsert's update, a rider's cascade — announces one change per wave,
 /// gathered into notices by bytes, with no rider in it; and no value a row may hold makes a notice fail its statement.
 final class CheckinChangesTests: ServiceTestCase {

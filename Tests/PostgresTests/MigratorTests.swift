@@ -91,6 +91,24 @@ final class MigratorTests: XCTestCase {
         XCTAssertNil(Migration.parse(fileName: "0001_.sql"))
     }
 
+    /// A module's migrations live in its folder: the top level and every folder one level down are one sequence of
+    /// versions; a version used twice, in any two places, is refused; other files (a README) are not migrations.
+    func testFoldersAreOneSequenceOfVersions() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("migrations-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let files = ["0001_initial.sql": "SELECT 1;", "Ships/0002_ships.sql": "SELECT 2;", "Lakes/0003_lakes.sql": "SELECT 3;", "README.md": "#",
+                     "Ships/README.md": "#"]
+        for (path, text) in files {
+            let file = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: file)
+        }
+        XCTAssertEqual(try Migrator.load(directory: root.path).map(\.version), [1, 2, 3])
+        XCTAssertEqual(try Migrator.load(directory: root.path).map(\.name), ["initial", "ships", "lakes"])
+        try Data("SELECT 4;".utf8).write(to: root.appendingPathComponent("Lakes/0002_again.sql"))
+        XCTAssertThrowsError(try Migrator.load(directory: root.path)) { XCTAssertEqual($0 as? MigrationError, .duplicateVersion(2)) }
+    }
+
     func testTheProjectsMigrationsApplyWithPostGIS() async throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Migrations").path

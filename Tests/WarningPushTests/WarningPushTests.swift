@@ -144,7 +144,8 @@ final class WarningPushTests: ServiceTestCase {
 
     /// What the notifier told a device goes with the device, however it goes (its app deleting it, APNs saying its token
     /// is gone, the retention), and a forgotten warning's rows with it — kept by a trigger and the notifier's own
-    /// delete since the table has no foreign keys (Migrations/0026).
+    /// delete since the table has no foreign keys (Migrations/0026): Push deletes the rows it was told name devices
+    /// (`push_forget_devices_in`, Migrations/Push/0041 and WarningPush/0042).
     func testWhatADeviceWasToldGoesWithItAndWithItsWarning() async throws {
         upstream.set(.fmiWarnings, .normal)
         _ = try await warnings.refresh()

@@ -4,8 +4,11 @@
 - every target declares exactly the modules its Swift imports (`swift package dump-package` against the `import` lines):
   an undeclared import builds only while another target happens to pull the module in; an unused dependency is a
   coupling nobody can see;
-- a feature's tables are its own: every table a migration creates has one owning module, and no other module's Swift
-  names it outside comments (another module asks through the owner's typed API); likewise the change feed's channel:
+- a feature's tables are its own: a module's migrations live in its folder, Migrations/<Module>/, and what they create
+  (tables, functions) is its own; no other module's Swift names it outside comments (another module asks through the
+  owner's typed API), and no other folder's SQL names its tables or redefines its functions (a trigger, a key, a
+  statement on another module's table fails; calling a function the owner offers is how it is asked); the frozen
+  migrations from before the folders are listed with what they create; likewise the change feed's channel:
   only Scheduling's ChangeFeed writes or listens (`pg_notify`, `LISTEN`, `NOTIFY`, the channel's name) — a feature
   announces a ChangeTopic through it;
 - each fuzz target imports exactly what its target.conf declares;
@@ -28,46 +31,87 @@ SYSTEM = {
 RUNS_EXECUTABLE = {("PierTests", "Pier")}
 README_LIMIT = 10_000
 
-# Who owns each table the migrations create. A new migration's table needs a line here.
-OWNERS = {
-    "Alplakes": ["alplakes_lakes"],
-    "AppAttest": ["app_attest_debug_tokens", "app_attest_devices", "app_attest_registrations", "app_attest_spent_challenges"],
-    "Limits": ["daily_counts", "upstream_quota", "upstream_share"],
-    "Scheduling": ["fetch_runs", "pier_row_notices"],
-    "Backups": ["backup_runs"],
-    "Lakes": ["lake_levels", "lake_readings"],
-    "LakeWeather": ["lake_weather_forecasts"],
-    "METNorway": ["metno_forecasts"],
-    "NextWave": ["nextwave_badges", "nextwave_checkins", "nextwave_devices", "nextwave_history", "nextwave_profiles",
-                 "nextwave_refresh_tokens", "nextwave_sessions", "nextwave_users", "nextwave_verified_sessions"],
-    "NSWDepartures": ["nsw_departures"],
-    "PromoTiles": ["promo_tile_sets"],
-    "Push": ["push_devices", "push_outbox", "push_payloads"],
-    "Ships": ["ship_days", "ship_deployments"],
-    "Stationboard": ["stationboard_answers"],
-    "SharedAnswers": ["upstream_answers"],
-    "WarningPush": ["warning_notified", "warning_push_roots", "warning_subscriptions"],
-    "Weather": ["weather_forecast_cells", "weather_forecast_points", "weather_observations", "weather_places", "weather_stations"],
-    "Warnings": ["weather_warnings"],
+# A module's migrations live in its folder, Migrations/<Module>/: what a folder's files create — tables, views, functions —
+# is that module's. The files below came before the folders and change more than one module's schema; they are frozen
+# (a new migration goes in its module's folder, and a new file at the top fails this check), so the owners of what they
+# create are written here, once, for them alone.
+BEFORE_FOLDERS = {
+    "0001_initial.sql": {"Scheduling": ["fetch_runs"], "Ships": ["ship_days", "ship_deployments"], "Lakes": ["lake_readings"],
+                         "Weather": ["weather_stations", "weather_observations", "weather_forecast_cells", "weather_forecast_points"]},
+    "0018_one_answer_store.sql": {},
+    "0021_warning_push.sql": {"WarningPush": ["warning_subscriptions", "warning_push_roots", "warning_notified"]},
+    "0022_daily_counts.sql": {"Limits": ["daily_counts"]},
+    "0026_warning_notified_without_foreign_keys.sql": {"WarningPush": ["warning_notified_forget_devices"]},
+    "0027_nextwave_community.sql": {"NextWave": ["nextwave_users", "nextwave_sessions", "nextwave_refresh_tokens", "nextwave_checkins",
+                                                 "nextwave_history", "nextwave_profiles", "nextwave_badges", "nextwave_devices",
+                                                 "nextwave_verified_sessions"]},
+    "0029_push_devices_per_app.sql": {},
+    "0030_weather_places_shared.sql": {},
+    "0031_metno_shared.sql": {},
+    "0032_weather_forecasts_shared.sql": {},
+    "0033_change_notices.sql": {"Scheduling": ["pier_announce"], "NextWave": ["nextwave_checkin_public", "nextwave_checkins_changed"]},
 }
 # The change feed's channel and the SQL that writes or hears it: Scheduling's alone (ChangeFeed).
 CHANNEL_OWNER = "Scheduling"
 CHANNEL_SQL = re.compile(r"\bpg_notify\b|\bpier_data_changed\b|\bLISTEN\s|\bNOTIFY\s")
-# Pairs not moved yet: each line here is a debt (none left).
-NOT_YET: set = set()
 CREATED = re.compile(r"(?i)\bCREATE\s+(?:UNLOGGED\s+)?(?:TABLE|MATERIALIZED\s+VIEW|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?([a-z_][a-z0-9_]*)")
+FUNCTION = re.compile(r"(?i)\b(?:CREATE\s+(?:OR\s+REPLACE\s+)?|DROP\s+)FUNCTION\s+(?:IF\s+EXISTS\s+)?([a-z_][a-z0-9_]*)")
 COMMENT = re.compile(r"//.*")
+SQL_COMMENT = re.compile(r"--.*")
 
 
-def table_problems():
-    owner = {table: module for module, tables in OWNERS.items() for table in tables}
-    created = set()
-    for name in sorted(os.listdir("Migrations")):
-        if name.endswith(".sql"):
-            created.update(match.lower() for match in CREATED.findall(open(os.path.join("Migrations", name)).read()))
-    problems = [f"Migrations create {table}, which no module owns (scripts/lib/check_seams.py OWNERS)" for table in sorted(created - owner.keys())]
-    named = re.compile(r"\b(" + "|".join(sorted(created, key=len, reverse=True)) + r")\b")
-    debts = set()
+def migrations():
+    """(module or None for the frozen top level, file name, SQL without comments), in version order."""
+    found = []
+    for entry in os.listdir("Migrations"):
+        path = os.path.join("Migrations", entry)
+        if os.path.isdir(path):
+            found += [(entry, name, os.path.join(path, name)) for name in os.listdir(path) if name.endswith(".sql")]
+        elif entry.endswith(".sql"):
+            found.append((None, entry, path))
+    found.sort(key=lambda item: item[1])
+    return [(module, name, SQL_COMMENT.sub("", open(path, encoding="utf-8").read())) for module, name, path in found]
+
+
+def schema_owners(modules):
+    """Who owns each table and function the migrations create, and what the migrations' SQL does to other modules'."""
+    owner, problems = {}, []
+    for name, created in BEFORE_FOLDERS.items():
+        for module, objects in created.items():
+            owner.update((thing, module) for thing in objects)
+    files = migrations()
+    top = {name for module, name, _ in files if module is None}
+    problems += [f"Migrations/{name}: a new migration goes in its module's folder, Migrations/<Module>/" for name in sorted(top - BEFORE_FOLDERS.keys())]
+    problems += [f"Migrations/{name}: listed in BEFORE_FOLDERS (scripts/lib/check_seams.py) but gone" for name in sorted(BEFORE_FOLDERS.keys() - top)]
+    for module, name, sql in files:
+        if module is None:
+            continue
+        if module not in modules:
+            problems.append(f"Migrations/{module}/: no module {module} in Package.swift owns this folder")
+        for thing in CREATED.findall(sql) + [match.group(1) for match in FUNCTION.finditer(sql) if match.group(0).upper().startswith("CREATE")]:
+            owner.setdefault(thing.lower(), module)
+    # What a folder's files say of another module's tables (a trigger, a key, a statement) or functions (defining or
+    # dropping them) crosses a seam; calling a function another module offers (defines) is how it is asked.
+    for module, name, sql in files:
+        if module is None:
+            continue
+        defined = {match.group(1).lower() for match in FUNCTION.finditer(sql)}
+        for thing in sorted(set(re.findall(r"\b[a-z_][a-z0-9_]*\b", sql.lower()))):
+            other = owner.get(thing)
+            if other in (None, module):
+                continue
+            is_function = thing in defined or re.search(r"\b" + thing + r"\s*\(", sql.lower())
+            if is_function and thing not in defined:
+                continue  # a call: the owner offers it
+            what = "function" if is_function else "table"
+            problems.append(f"Migrations/{module}/{name}: {module} {'redefines or drops' if is_function else 'names'} {other}'s {what} {thing}"
+                            + ("" if is_function else " (ask its owner to offer a function)"))
+    return owner, problems
+
+
+def table_problems(modules):
+    owner, problems = schema_owners(modules)
+    named = re.compile(r"\b(" + "|".join(sorted(owner, key=len, reverse=True)) + r")\b")
     for folder, _, names in os.walk("Sources"):
         module = folder.split("/")[1] if folder.count("/") else None
         if module is None or "/Testing" in folder:
@@ -80,16 +124,10 @@ def table_problems():
                 code = COMMENT.sub("", line)
                 if module != CHANNEL_OWNER and CHANNEL_SQL.search(code):
                     problems.append(f"{path}:{number}: {module} writes or hears the change feed's channel (announce a ChangeTopic)")
-                for table in set(named.findall(code)):
-                    if owner.get(table) in (module, None):
-                        continue
-                    if (module, table) in NOT_YET:
-                        debts.add((module, table))
-                        continue
-                    problems.append(f"{path}:{number}: {module} names {owner[table]}'s table {table} (ask through its API)")
-    for module, table in sorted(NOT_YET - debts):
-        problems.append(f"{module} no longer names {table}: drop the pair from NOT_YET in scripts/lib/check_seams.py")
-    return problems, len(created), debts
+                for thing in set(named.findall(code)):
+                    if owner[thing] != module:
+                        problems.append(f"{path}:{number}: {module} names {owner[thing]}'s {thing} (ask through its API)")
+    return problems, len(owner)
 
 IMPORT = re.compile(
     r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|internal|package|private|fileprivate)\s+)?import\s+"
@@ -157,7 +195,7 @@ def main():
         for module in sorted(needed - imported):
             problems.append(f"{target['name']} declares {module} and never imports it")
     problems += fuzz_target_problems()
-    tables, table_count, debts = table_problems()
+    tables, object_count = table_problems({target["name"] for target in package["targets"]})
     problems += tables
     size = os.path.getsize("README.md")
     if size > README_LIMIT:
@@ -165,9 +203,9 @@ def main():
     if problems:
         print("\n".join(problems))
         sys.exit(1)
-    owed = "".join(f"; still owed: {module} names {table}" for module, table in sorted(debts))
-    print(f"seams: {len(package['targets'])} targets declare exactly what they import; {table_count} tables, each named only by"
-          f" its owner{owed}; the change feed's channel only by {CHANNEL_OWNER}; README.md {size:,} bytes")
+    print(f"seams: {len(package['targets'])} targets declare exactly what they import; {object_count} tables and functions, each"
+          f" owned by the folder of Migrations/ that creates it and named by no other module; the change feed's channel only by"
+          f" {CHANNEL_OWNER}; README.md {size:,} bytes")
 
 
 main()
