@@ -143,7 +143,7 @@ let package = Package(
         // target builds without BoringSSL.
         .target(name: "APNsFormat", dependencies: ["Parsing"], swiftSettings: strict),
         .target(
-            name: "APNs", dependencies: ["APNsFormat", "CCurl", "Parsing", .product(name: "Crypto", package: "swift-crypto")],
+            name: "APNs", dependencies: ["APNsFormat", "Basics", "CCurl", "Parsing", .product(name: "Crypto", package: "swift-crypto")],
             exclude: ["Testing"], swiftSettings: strict),
         // The push delivery engine: devices, the outbox every replica delivers (FOR UPDATE SKIP LOCKED, leases, retries with
         // backoff), APNs' answers acted on; features hand it "this payload to these devices".
@@ -201,7 +201,7 @@ let package = Package(
             name: "Weather", dependencies: ["FMIFormat", "METNorwayFormat", "Settings", "SharedAnswers", "OnDemand", "WarningsFormat", "Geography", "AnswerCaching", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Identity", "Metrics", "Basics", "Postgres", "Warnings", "METNorway", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // OpenWeather's forecasts read and summed up per day (the fuzz target's module).
-        .target(name: "LakeWeatherFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
+        .target(name: "LakeWeatherFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         .target(
             name: "LakeWeather",
             dependencies: ["LakeWeatherFormat", "Settings", "SharedAnswers", "OnDemand", "Geography", "ReplayMatching", "Feature", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
@@ -212,7 +212,7 @@ let package = Package(
             name: "Alplakes", dependencies: ["AlplakesFormat", "Settings", "AnswerCaching", "Basics", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // Transport for NSW's departure monitor read, and the departure list as the app reads it (the fuzz target's module).
-        .target(name: "NSWDeparturesFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
+        .target(name: "NSWDeparturesFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         .target(
             name: "NSWDepartures",
             dependencies: ["NSWDeparturesFormat", "Settings", "SharedAnswers", "OnDemand", "ReplayMatching", "Feature", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "HTTPServer", "Metrics", "Basics", .product(name: "Logging", package: "swift-log")],
@@ -231,9 +231,9 @@ let package = Package(
             ],
             exclude: ["Testing"], swiftSettings: strict),
         // Sun events computed from NOAA's equations: no upstream, no store.
-        .target(name: "Sun", dependencies: ["Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
+        .target(name: "Sun", dependencies: ["Basics", "Geography", "AnswerCaching", "Feature", "Parsing", "HTTPServer"], swiftSettings: strict),
         // transport.opendata.ch's stationboards read and checked (the fuzz target's module).
-        .target(name: "StationboardFormat", dependencies: ["HTTPServer", "Parsing"], swiftSettings: strict),
+        .target(name: "StationboardFormat", dependencies: ["Basics", "Parsing"], swiftSettings: strict),
         .target(
             name: "Stationboard",
             dependencies: ["StationboardFormat", "Settings", "SharedAnswers", "OnDemand", 
@@ -253,7 +253,7 @@ let package = Package(
         .executableTarget(name: "OpenAPIJSON", swiftSettings: strict),
         .executableTarget(
             name: "Pier",
-            dependencies: ["FeatureCommands", "Settings", 
+            dependencies: ["Basics", "FeatureCommands", "Settings",
                 "Alplakes", "AppAttest", "Backups", "CruiseImport", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Identity",
                 "LakeWeather", "Lakes", "Metrics", "NSWDepartures", "NextWave", "Operations", "Places", "Postgres", "PromoTiles",
                 "Push", "Replay", "Ships", "Stationboard", "Sun", "Warnings", "WarningPush", "Weather", "Wikipedia",
@@ -302,7 +302,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             swiftSettings: strict),
         .testTarget(name: "PostgresTests", dependencies: ["Postgres", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "MarkupTests", dependencies: ["Markup"], swiftSettings: strict),
-        .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
+        .testTarget(name: "UpstreamsTests", dependencies: ["Basics", "HTTPServer", "Parsing", "UpstreamHTTP", "Limits", "Scheduling", "UpstreamTesting", "DatabaseTesting", "Postgres"], swiftSettings: strict),
         .testTarget(name: "WeatherTests", dependencies: ["FMIFormat", "METNorwayFormat", "Geography", "Weather", "METNorway", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Limits", "UpstreamTesting", "DatabaseTesting", "Postgres", "HTTPServer"], swiftSettings: strict),
         .testTarget(name: "AppAttestTests", dependencies: ["AppAttest", "AppAttestFormat", "AppAttestTesting", "CBOR", "Basics", "Limits", "HTTPServer", "DatabaseTesting", "Postgres", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto"), .product(name: "X509", package: "swift-certificates"), .product(name: "SwiftASN1", package: "swift-asn1")], swiftSettings: strict),
         .testTarget(name: "APNsTests", dependencies: ["APNs", "APNsFormat", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
@@ -339,12 +339,19 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
             name: "WikipediaTests", dependencies: ["SharedAnswers", "OnDemand", "Basics", "Wikipedia", "Feature", "UpstreamHTTP", "Scheduling", "HTTPServer", "UpstreamTesting", "DatabaseTesting", "Postgres"],
             swiftSettings: strict),
         .testTarget(name: "PromoTilesTests", dependencies: ["PromoTiles", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
-        .testTarget(name: "SunTests", dependencies: ["Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
+        .testTarget(name: "SunTests", dependencies: ["Basics", "Sun", "Parsing", "HTTPServer", "UpstreamTesting"], swiftSettings: strict),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "ReplayMatching", "Parsing", "UpstreamHTTP", "Ships", "Weather"], swiftSettings: strict),
         .testTarget(name: "MetricsTests", dependencies: ["Metrics"], swiftSettings: strict),
         .testTarget(name: "FeatureTests", dependencies: ["Settings", "OnDemand", "Geography", "Feature", "Limits", "HTTPServer", "Identity", "Basics", "Scheduling"], swiftSettings: strict),
         // Runs the real `pier` binary as a child process.
         .testTarget(name: "PierTests", dependencies: ["ShipsFormat", "Pier", "AppAttestTesting", "PierAppAttest", "HTTPTesting", "Postgres", "DatabaseTesting", "Parsing", "UpstreamTesting", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
+        // The bytes of every writer of client answers, held to recorded ones (Tests/Golden/Writers).
+        .testTarget(
+            name: "WriterGoldenTests",
+            dependencies: ["Alplakes", "AlplakesFormat", "Basics", "CAPFormat", "CruiseImportFormat", "Geography", "HTTPServer", "LakeWeatherFormat",
+                "NSWDeparturesFormat", "NextWave", "OnDemand", "Parsing", "PostgRESTFormat", "Realtime", "StationboardFormat", "Sun", "SupabaseAuth",
+                "UpstreamTesting", "WarningPush", "WarningPushFormat", "Warnings", "WarningsFormat", "Weather"],
+            swiftSettings: strict),
         .testTarget(name: "RealtimeTests", dependencies: ["Realtime", "Parsing"], swiftSettings: strict),
         .testTarget(name: "CruiseImportTests", dependencies: ["Settings", "CruiseImportFormat", "CruiseImport", "Feature"], swiftSettings: strict),
         .testTarget(name: "OperationsTests", dependencies: ["Basics", "Operations", "HTTPServer", "HTTPTesting", "Postgres", "DatabaseTesting", "Scheduling"], swiftSettings: strict),

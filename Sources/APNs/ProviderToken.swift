@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 import Foundation
 import Parsing
@@ -75,17 +76,22 @@ public final class ProviderToken: Sendable {
     }
 
     private func make(now: Int64) -> Current {
-        let header = Base64URL.encode(Array(#"{"alg":"ES256","kid":"\#(Self.escaped(keyID))"}"#.utf8))
-        let claims = Base64URL.encode(Array(#"{"iss":"\#(Self.escaped(teamID))","iat":\#(now)}"#.utf8))
+        let header = Base64URL.encode(JSONWriter.make { json in
+            json.object { json in
+                json.member("alg", "ES256")
+                json.member("kid", keyID)
+            }
+        })
+        let claims = Base64URL.encode(JSONWriter.make { json in
+            json.object { json in
+                json.member("iss", teamID)
+                json.member("iat", Int(now))
+            }
+        })
         let input = header + "." + claims
         // ES256's JWS form is r‖s (64 bytes), which is the signature's raw representation.
         let signature = (try? key.signature(for: Array(input.utf8)).rawRepresentation).map { Base64URL.encode(Array($0)) } ?? ""
         made.add(1, ordering: .relaxed)
         return Current(token: input + "." + signature, issuedAt: now, refreshAt: now + Int64.random(in: Self.refreshRange))
-    }
-
-    /// Key and team ids are ten capital letters and digits; anything that would break the JSON is dropped.
-    private static func escaped(_ text: String) -> String {
-        String(text.unicodeScalars.filter { $0.value >= 0x20 && $0 != "\"" && $0 != "\\" }.map(Character.init))
     }
 }

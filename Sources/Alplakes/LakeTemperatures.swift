@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 import Parsing
@@ -10,34 +11,39 @@ public enum LakeTemperatures {
     /// 48-hour window, or a minute when nothing will).
     public static func render(_ lakes: [AlplakesLake], order: [String], now: Date) -> (body: [UInt8], until: Date) {
         var until = now.addingTimeInterval(3600)
-        var out = "{\"lakes\":["
         let byKey = Dictionary(lakes.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
-        var first = true
-        for key in order {
-            guard let lake = byKey[key] else { continue }
-            if !first { out += "," }
-            first = false
-            out += "{\"key\":\(JSONString.quote(key)),\"name\":\(JSONString.quote(AlplakesLake.name(of: key))),"
-            out += "\"surface_temperature\":\(JSONString.number(lake.profile.surfaceTemperature)),\"at\":\"\(Timestamp.iso8601(lake.profile.time))\","
-            out += "\"forecast\":["
-            var firstStep = true
-            for step in lake.series.steps {
-                if step.time < now {
-                    continue
-                }
-                if step.time > now.addingTimeInterval(horizon) {
-                    until = min(until, step.time.addingTimeInterval(-horizon))
-                    continue
-                }
-                until = min(until, step.time.addingTimeInterval(1))
-                if !firstStep { out += "," }
-                firstStep = false
-                out += "{\"time\":\"\(Timestamp.iso8601(step.time))\",\"temperature\":\(JSONString.number(step.temperature))}"
+        let body = JSONWriter.make { json in
+            json.object { json in
+                json.member("lakes", array: { json in
+                    for key in order {
+                        guard let lake = byKey[key] else { continue }
+                        json.object { json in
+                            json.member("key", key)
+                            json.member("name", AlplakesLake.name(of: key))
+                            json.member("surface_temperature", lake.profile.surfaceTemperature)
+                            json.member("at", Timestamp.iso8601(lake.profile.time))
+                            json.member("forecast", array: { json in
+                                for step in lake.series.steps {
+                                    if step.time < now {
+                                        continue
+                                    }
+                                    if step.time > now.addingTimeInterval(horizon) {
+                                        until = min(until, step.time.addingTimeInterval(-horizon))
+                                        continue
+                                    }
+                                    until = min(until, step.time.addingTimeInterval(1))
+                                    json.object { json in
+                                        json.member("time", Timestamp.iso8601(step.time))
+                                        json.member("temperature", step.temperature)
+                                    }
+                                }
+                            })
+                        }
+                    }
+                })
+                json.member("lastUpdated", lakes.map(\.fetchedAt).max().map(Timestamp.iso8601))
             }
-            out += "]}"
         }
-        let updated = lakes.map(\.fetchedAt).max()
-        out += "],\"lastUpdated\":\(updated.map { "\"\(Timestamp.iso8601($0))\"" } ?? "null")}"
-        return (Array(out.utf8), max(until, now.addingTimeInterval(1)))
+        return (body, max(until, now.addingTimeInterval(1)))
     }
 }

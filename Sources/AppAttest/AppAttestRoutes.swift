@@ -23,8 +23,13 @@ struct AppAttestRoutes: Sendable {
     func register(in router: inout Router) {
         router.on(.post, Self.challengePath) { [service] _ in
             guard let service else { throw Self.off }
-            let body = "{\"challenge\":\(JSONString.quote(Data(service.challenge()).base64EncodedString())),\"expires_in\":\(Int(AttestChallenge.lifetime))}"
-            return .json(Array(body.utf8), headers: ["Cache-Control": "no-store"])
+            let body = JSONWriter.make { json in
+                json.object { json in
+                    json.member("challenge", Data(service.challenge()).base64EncodedString())
+                    json.member("expires_in", Int(AttestChallenge.lifetime))
+                }
+            }
+            return .json(body, headers: ["Cache-Control": "no-store"])
         }
         exchange(Self.registerPath, proof: "attestation", status: .created, in: &router) { service, fields, client in
             try await service.register(keyID: fields[0], attestation: fields[1], challenge: fields[2], client: client)
@@ -101,8 +106,13 @@ struct AppAttestRoutes: Sendable {
     static func token(_ result: Result<String, AppAttestFailure>, status: HTTPStatus) throws(HTTPError) -> HTTPResponse {
         switch result {
         case .success(let token):
-            let body = "{\"token\":\(JSONString.quote(token)),\"expires_in\":\(Int(AppToken.lifetime))}"
-            return .json(Array(body.utf8), status: status, headers: ["Cache-Control": "no-store"])
+            let body = JSONWriter.make { json in
+                json.object { json in
+                    json.member("token", token)
+                    json.member("expires_in", Int(AppToken.lifetime))
+                }
+            }
+            return .json(body, status: status, headers: ["Cache-Control": "no-store"])
         case .failure(let failure):
             throw Spender.Refusal.httpError(failure.description)
         }

@@ -3,69 +3,83 @@
 /// or by name). Its rules, written once:
 /// - an optional encoded with `encodeIfPresent` (what synthesized conformances do) writes `null` when absent: a field
 ///   of these documents is always there, `null` when unknown (leave a member out by not encoding it);
-/// - a whole `Double` below 10^15 is written without a fraction (`50`, not `50.0`), any other finite one as Swift
-///   writes it (`0.25`), a non-finite one as `null`; a ``FixedDecimal`` with its decimals (`0.500`);
-/// - strings are escaped by ``JSONString/quote(_:)``; `/` is not escaped;
+/// - numbers and strings are written by ``JSONWriter``'s rules (a whole `Double` below 10^15 without a fraction, `/`
+///   not escaped); a ``FixedDecimal`` with its decimals (`0.500`);
 /// - a value that asks its encoder for a keyed container twice (one `encode(to:)` calling another's on the same
 ///   encoder) adds to one object: members of several values merge, in order.
+///
+/// ``Layout/sortedKeys`` is the other layout, the one of the answers the apps decode (`JSONBody`): every object's
+/// keys in code-point order and absent optionals left out — Foundation's `JSONEncoder` with `.sortedKeys`, which wrote
+/// them before, so equal data still gives equal bytes (and ETags) in every process.
 public enum OrderedJSONEncoder {
-    public static func encode(_ value: some Encodable) throws -> [UInt8] {
-        Array(try string(value).utf8)
+    public enum Layout: Sendable {
+        /// Members in the order encoded, absent optionals `null`.
+        case asEncoded
+        /// Keys sorted, absent optionals left out.
+        case sortedKeys
+    }
+
+    public static func encode(_ value: some Encodable, layout: Layout = .asEncoded) throws -> [UInt8] {
+        var writer = JSONWriter()
+        try encode(value, layout: layout, into: &writer)
+        return writer.bytes
     }
 
     public static func string(_ value: some Encodable) throws -> String {
-        let root = Node()
+        String(decoding: try encode(value), as: UTF8.self)
+    }
+
+    /// Writes `value` as the writer's next value (a member's, an element).
+    public static func encode(_ value: some Encodable, layout: Layout = .asEncoded, into writer: inout JSONWriter) throws {
+        let root = Node(layout)
         try value.encode(to: NodeEncoder(node: root, codingPath: []))
-        var text = ""
-        root.write(to: &text)
-        return text
+        root.write(to: &writer)
     }
 
     /// What a value wrote, filled in as containers are asked for and written to.
     final class Node {
         enum Kind {
-            case unset, null, bool(Bool), number(String), string(String), array, object
+            case unset, null, bool(Bool), integer(Int), unsigned(UInt64), double(Double), fixed(String), string(String), array, object
         }
 
+        let layout: Layout
         var kind = Kind.unset
         var members: [(key: String, node: Node)] = []
         var elements: [Node] = []
 
+        init(_ layout: Layout) {
+            self.layout = layout
+        }
+
         /// A new node for member `key` (replacing the one written before under the same key, where it was).
         func member(_ key: String) -> Node {
-            let node = Node()
+            let node = Node(layout)
             if let index = members.firstIndex(where: { $0.key == key }) { members[index].node = node } else { members.append((key, node)) }
             return node
         }
 
         func element() -> Node {
-            let node = Node()
+            let node = Node(layout)
             elements.append(node)
             return node
         }
 
-        func write(to text: inout String) {
+        func write(to writer: inout JSONWriter) {
             switch kind {
-            case .unset, .null: text += "null"
-            case .bool(let value): text += value ? "true" : "false"
-            case .number(let value): text += value
-            case .string(let value): text += JSONString.quote(value)
-            case .array:
-                text += "["
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { text += "," }
-                    element.write(to: &text)
+            case .unset, .null: writer.null()
+            case .bool(let value): writer.bool(value)
+            case .integer(let value): writer.number(value)
+            case .unsigned(let value): writer.json(String(value).utf8)
+            case .double(let value): writer.number(value)
+            case .fixed(let text): writer.json(text.utf8)
+            case .string(let value): writer.string(value)
+            case .array: writer.array { writer in for element in elements { element.write(to: &writer) } }
+            case .object: writer.object { writer in
+                for member in layout == .sortedKeys ? members.sorted(by: { $0.key < $1.key }) : members {
+                    writer.key(member.key)
+                    member.node.write(to: &writer)
                 }
-                text += "]"
-            case .object:
-                text += "{"
-                for (index, member) in members.enumerated() {
-                    if index > 0 { text += "," }
-                    text += JSONString.quote(member.key)
-                    text += ":"
-                    member.node.write(to: &text)
-                }
-                text += "}"
+            }
             }
         }
 
@@ -75,26 +89,21 @@ public enum OrderedJSONEncoder {
             // Integers before floating point: a number is never written as another kind than it is.
             case let value as String: .string(value)
             case let value as Bool: .bool(value)
-            case let value as Int: .number(String(value))
-            case let value as Int64: .number(String(value))
-            case let value as Int32: .number(String(value))
-            case let value as Int16: .number(String(value))
-            case let value as Int8: .number(String(value))
-            case let value as UInt: .number(String(value))
-            case let value as UInt64: .number(String(value))
-            case let value as UInt32: .number(String(value))
-            case let value as UInt16: .number(String(value))
-            case let value as UInt8: .number(String(value))
-            case let value as Double: number(value)
-            case let value as Float: number(Double(value))
-            case let value as FixedDecimal: value.text.map(Kind.number) ?? .null
+            case let value as Int: .integer(value)
+            case let value as Int64: .integer(Int(value))
+            case let value as Int32: .integer(Int(value))
+            case let value as Int16: .integer(Int(value))
+            case let value as Int8: .integer(Int(value))
+            case let value as UInt: .unsigned(UInt64(value))
+            case let value as UInt64: .unsigned(value)
+            case let value as UInt32: .integer(Int(value))
+            case let value as UInt16: .integer(Int(value))
+            case let value as UInt8: .integer(Int(value))
+            case let value as Double: .double(value)
+            case let value as Float: .double(Double(value))
+            case let value as FixedDecimal: value.text.map(Kind.fixed) ?? .null
             default: nil
             }
-        }
-
-        static func number(_ value: Double) -> Kind {
-            guard value.isFinite else { return .null }
-            return .number(value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value))
         }
 
         /// Writes `value` into this node.
@@ -156,7 +165,7 @@ public enum OrderedJSONEncoder {
         mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) throws { try put(value, key) }
 
         private mutating func put<T: Encodable>(_ value: T?, _ key: Key) throws {
-            if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
+            if let value { try encode(value, forKey: key) } else if node.layout == .asEncoded { try encodeNil(forKey: key) }
         }
 
         mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {

@@ -40,12 +40,23 @@ public struct StoredWarning: Sendable, Equatable {
     /// `{"color","description","event","event_code","expires","headline","id","language","onset","severity","web"}`,
     /// keys sorted like every body Pier writes.
     static func entry(identifier: String, info: CAPInfo?, fallback: WarningLanguage) -> String {
-        guard let info else { return "{\"id\":\(JSONString.quote(identifier))}" }
-        let language = WarningLanguage.allCases.first { $0.matches(info.language) } ?? fallback
-        return "{\"color\":\"\(info.severity.color)\",\"description\":\(JSONString.quote(info.description)),\"event\":\(JSONString.quote(info.event)),"
-            + "\"event_code\":\(JSONString.quote(info.eventCode)),\"expires\":\"\(UTCInstant.string(Int(info.expires.timeIntervalSince1970)))\",\"headline\":\(JSONString.quote(info.headline)),"
-            + "\"id\":\(JSONString.quote(identifier)),\"language\":\"\(language.rawValue)\",\"onset\":\"\(UTCInstant.string(Int(info.onset.timeIntervalSince1970)))\","
-            + "\"severity\":\"\(info.severity.name)\",\"web\":\(JSONString.quote(info.web))}"
+        JSONWriter.text { json in
+            json.object { json in
+                guard let info else { return json.member("id", identifier) }
+                let language = WarningLanguage.allCases.first { $0.matches(info.language) } ?? fallback
+                json.member("color", info.severity.color)
+                json.member("description", info.description)
+                json.member("event", info.event)
+                json.member("event_code", info.eventCode)
+                json.member("expires", UTCInstant.string(Int(info.expires.timeIntervalSince1970)))
+                json.member("headline", info.headline)
+                json.member("id", identifier)
+                json.member("language", language.rawValue)
+                json.member("onset", UTCInstant.string(Int(info.onset.timeIntervalSince1970)))
+                json.member("severity", info.severity.name)
+                json.member("web", info.web)
+            }
+        }
     }
 
     /// CAP writes `lat,lon`; PostGIS points are (x = longitude, y = latitude): every pair swapped. Each ring is a

@@ -137,17 +137,26 @@ public struct ExtractedCruise: Equatable, Sendable {
     /// ShipTrip's `ExtractedCruiseData` as JSON: every member present, `null` where unknown; each port's `latitude` and
     /// `longitude` after its members.
     public var json: String {
-        let quoted = { (text: String?) in text.map(JSONString.quote) ?? "null" }
         let values = [title, shippingLine, ship, startDate, endDate, cabinType, cabinNumber, bookingNumber]
-        var members = zip(Self.members, values).map { "\(JSONString.quote($0)):\(quoted($1))" }
-        let ports = ports.map { port in
-            let texts = [port.name, port.country, port.arrivalDate, port.arrivalTime, port.departureDate, port.departureTime].map(quoted)
-            let flag = port.isSeaDay.map { $0 ? "true" : "false" } ?? "null"
-            let point = [port.latitude, port.longitude].map { $0.map { "\($0)" } ?? "null" }
-            return "{" + zip(Self.portMembers + ["latitude", "longitude"], texts + [flag] + point).map { "\(JSONString.quote($0)):\($1)" }
-                .joined(separator: ",") + "}"
+        return JSONWriter.text { json in
+            json.object { json in
+                for (name, value) in zip(Self.members, values) { json.member(name, value) }
+                json.member("ports", array: { json in
+                    for port in ports {
+                        json.object { json in
+                            let texts = [port.name, port.country, port.arrivalDate, port.arrivalTime, port.departureDate, port.departureTime]
+                            for (name, value) in zip(Self.portMembers, texts) { json.member(name, value) }
+                            json.key(Self.portMembers[texts.count])
+                            if let flag = port.isSeaDay { json.bool(flag) } else { json.null() }
+                            for (name, value) in [("latitude", port.latitude), ("longitude", port.longitude)] {
+                                json.key(name)
+                                // As Swift describes them (`47.0`): the app's numbers as they always came.
+                                if let value { json.number(described: value) } else { json.null() }
+                            }
+                        }
+                    }
+                })
+            }
         }
-        members.append(#""ports":[\#(ports.joined(separator: ","))]"#)
-        return "{" + members.joined(separator: ",") + "}"
     }
 }

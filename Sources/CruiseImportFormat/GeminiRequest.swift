@@ -22,23 +22,73 @@ public enum GeminiRequest {
     /// The JSON body for `text`.
     public static func body(for text: String) -> String {
         let prompt = instructions + "\n\n---\n" + text
-        return #"{"contents":[{"role":"user","parts":[{"text":\#(JSONString.quote(prompt))}]}],"#
-            + #""generationConfig":{"responseMimeType":"application/json","responseSchema":\#(schema),"temperature":0,"#
-            + #""maxOutputTokens":\#(maxOutputTokens)}}"#
+        return JSONWriter.text { json in
+            json.object { json in
+                json.member("contents", array: { json in
+                    json.object { json in
+                        json.member("role", "user")
+                        json.member("parts", array: { json in json.object { $0.member("text", prompt) } })
+                    }
+                })
+                json.member("generationConfig", object: { json in
+                    json.member("responseMimeType", "application/json")
+                    json.member("responseSchema", json: schema)
+                    json.member("temperature", 0)
+                    json.member("maxOutputTokens", maxOutputTokens)
+                })
+            }
+        }
     }
 
     /// ExtractedCruiseData as Gemini's schema subset (OpenAPI 3.0 style, upper-case types, `nullable`).
-    static let schema: String = {
-        let text = #"{"type":"STRING","nullable":true}"#
-        let date = #"{"type":"STRING","nullable":true,"description":"YYYY-MM-DD"}"#
-        let time = #"{"type":"STRING","nullable":true,"description":"HH:MM"}"#
-        let port = #"{"type":"OBJECT","properties":{"name":{"type":"STRING"},"country":\#(text),"arrivalDate":\#(date),"#
-            + #""arrivalTime":\#(time),"departureDate":\#(date),"departureTime":\#(time),"isSeaDay":{"type":"BOOLEAN","nullable":true}},"#
-            + #""required":["name"],"propertyOrdering":["name","country","arrivalDate","arrivalTime","departureDate","departureTime","isSeaDay"]}"#
-        let members = ExtractedCruise.members.map { name in
-            "\(JSONString.quote(name)):\(name.hasSuffix("Date") ? date : text)"
+    static let schema: [UInt8] = JSONWriter.make { json in
+        /// A nullable string, described (its format) or not.
+        func text(_ json: inout JSONWriter, _ description: String? = nil, nullable: Bool = true) {
+            json.object { json in
+                json.member("type", "STRING")
+                if nullable { json.member("nullable", true) }
+                if let description { json.member("description", description) }
+            }
         }
-        return #"{"type":"OBJECT","properties":{\#(members.joined(separator: ",")),"ports":{"type":"ARRAY","items":\#(port),"maxItems":"100"}},"#
-            + #""required":["ports"],"propertyOrdering":[\#((ExtractedCruise.members + ["ports"]).map(JSONString.quote).joined(separator: ","))]}"#
-    }()
+        func strings(_ json: inout JSONWriter, _ names: [String]) {
+            json.array { json in for name in names { json.string(name) } }
+        }
+        json.object { json in
+            json.member("type", "OBJECT")
+            json.member("properties", object: { json in
+                for name in ExtractedCruise.members {
+                    json.key(name)
+                    text(&json, name.hasSuffix("Date") ? "YYYY-MM-DD" : nil)
+                }
+                json.member("ports", object: { json in
+                    json.member("type", "ARRAY")
+                    json.member("items", object: { json in
+                        json.member("type", "OBJECT")
+                        json.member("properties", object: { json in
+                            json.key("name")
+                            text(&json, nullable: false)
+                            for (name, format) in [("country", nil), ("arrivalDate", "YYYY-MM-DD"), ("arrivalTime", "HH:MM"),
+                                                   ("departureDate", "YYYY-MM-DD"), ("departureTime", "HH:MM")] as [(String, String?)] {
+                                json.key(name)
+                                text(&json, format)
+                            }
+                            json.member("isSeaDay", object: { json in
+                                json.member("type", "BOOLEAN")
+                                json.member("nullable", true)
+                            })
+                        })
+                        json.key("required")
+                        strings(&json, ["name"])
+                        json.key("propertyOrdering")
+                        strings(&json, ExtractedCruise.portMembers)
+                    })
+                    json.member("maxItems", "100")
+                })
+            })
+            json.key("required")
+            strings(&json, ["ports"])
+            json.key("propertyOrdering")
+            strings(&json, ExtractedCruise.members + ["ports"])
+        }
+    }
 }

@@ -1,5 +1,5 @@
+import Basics
 import Foundation
-import HTTPServer
 import Parsing
 
 /// Pier's `daily` addition to a forecast: one entry per local date of the point, from that date's slots —
@@ -78,17 +78,23 @@ public struct DailySummary: Sendable, Equatable {
     /// The `daily` array: `date`, `temp_min`, `temp_max`, `morning_temp`, `afternoon_temp`, `wind_max`,
     /// `wind_max_kn` (one decimal), `gust_max`, `weather_id`; unknown values `null`.
     public static func json(_ days: [DailySummary]) -> [UInt8] {
-        let number = JSONString.number
-        var out = "["
-        for (index, day) in days.enumerated() {
-            if index > 0 { out += "," }
-            let knots = (day.windMaximum * knotsPerMetrePerSecond * 10).rounded() / 10
-            out += "{\"date\":\"\(day.date)\",\"temp_min\":\(number(day.minimum)),\"temp_max\":\(number(day.maximum)),"
-            out += "\"morning_temp\":\(number(day.morning)),\"afternoon_temp\":\(number(day.afternoon)),"
-            out += "\"wind_max\":\(number(day.windMaximum)),\"wind_max_kn\":\(number(knots)),\"gust_max\":\(number(day.gustMaximum)),"
-            out += "\"weather_id\":\(day.weatherID)}"
+        JSONWriter.make(reservingCapacity: days.count * 200) { json in
+            json.array { json in
+                for day in days {
+                    let knots = (day.windMaximum * knotsPerMetrePerSecond * 10).rounded() / 10
+                    json.object { json in
+                        json.member("date", "\(day.date)")
+                        json.member("temp_min", day.minimum)
+                        json.member("temp_max", day.maximum)
+                        json.member("morning_temp", day.morning)
+                        json.member("afternoon_temp", day.afternoon)
+                        json.member("wind_max", day.windMaximum)
+                        json.member("wind_max_kn", knots)
+                        json.member("gust_max", day.gustMaximum)
+                        json.member("weather_id", day.weatherID)
+                    }
+                }
+            }
         }
-        out += "]"
-        return Array(out.utf8)
     }
 }

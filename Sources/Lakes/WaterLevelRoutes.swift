@@ -47,8 +47,19 @@ public struct WaterLevelRoutes: Sendable {
         let key = ReadyKey(lake: lake, days: query.days, day: today)
         if let held = ready.answer(for: key) { return held }
         let levels = service.history.levels(of: lake, from: today.adding(days: 1 - query.days), through: today)
-        let body = "[" + levels.map { "{\"date\":\"\($0.day)\",\"level_m\":\($0.metres)}" }.joined(separator: ",") + "]"
-        let response = CachedResponse(json: Array(body.utf8), headers: ["Cache-Control": "public, max-age=\(maxAge)"])
+        let body = JSONWriter.make(reservingCapacity: levels.count * 40) { json in
+            json.array { json in
+                for level in levels {
+                    json.object { json in
+                        json.member("date", "\(level.day)")
+                        // As Swift describes it (`406.0`): the answer's numbers as they always came.
+                        json.key("level_m")
+                        json.number(described: level.metres)
+                    }
+                }
+            }
+        }
+        let response = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"])
         ready.keep(response, for: key, keyBytes: lake.utf8.count)
         return response
     }

@@ -35,18 +35,31 @@ public struct METNorwayStore: Sendable {
 
     func store(_ held: METNorwayHeld, for point: METNorwayPoint, now: Date = Date()) async throws {
         // The steps as written once (their layout below), beside the Last-Modified a conditional request sends back.
-        let body = "{\"last_modified\":" + (held.lastModified.map(JSONString.quote) ?? "null") + ",\"steps\":" + Self.json(held.forecast.steps) + "}"
-        try await answers.store(StoredAnswer(.found, body: Array(body.utf8), fetchedAt: held.fetchedAt, expiresAt: held.expires), key: Self.key(point))
+        let body = JSONWriter.make { json in
+            json.object { json in
+                json.member("last_modified", held.lastModified)
+                json.key("steps")
+                Self.write(held.forecast.steps, to: &json)
+            }
+        }
+        try await answers.store(StoredAnswer(.found, body: body, fetchedAt: held.fetchedAt, expiresAt: held.expires), key: Self.key(point))
     }
 
     /// `[[epoch, t, ws, wd, h, p, precipitation, period hours, "symbol"], …]`.
-    static func json(_ steps: [METNorwayForecast.Step]) -> String {
-        func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "null" }
-        return "[" + steps.map { step in
-            "[\(Int(step.time.timeIntervalSince1970)),"
-                + [step.temperature, step.windSpeed, step.windDirection, step.humidity, step.pressure, step.precipitation].map(number).joined(separator: ",")
-                + "," + (step.periodHours.map(String.init) ?? "null") + "," + (step.symbol.map(JSONString.quote) ?? "null") + "]"
-        }.joined(separator: ",") + "]"
+    /// The values as Swift describes them (`8.0`), as they were always stored.
+    static func write(_ steps: [METNorwayForecast.Step], to json: inout JSONWriter) {
+        json.array { json in
+            for step in steps {
+                json.array { json in
+                    json.number(Int(step.time.timeIntervalSince1970))
+                    for value in [step.temperature, step.windSpeed, step.windDirection, step.humidity, step.pressure, step.precipitation] {
+                        if let value { json.number(described: value) } else { json.null() }
+                    }
+                    if let hours = step.periodHours { json.number(hours) } else { json.null() }
+                    json.string(step.symbol)
+                }
+            }
+        }
     }
 
     /// Steps of another layout read as nothing held (MET is asked again).

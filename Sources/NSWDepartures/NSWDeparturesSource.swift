@@ -1,5 +1,6 @@
 import Feature
 import Foundation
+import HTTPServer
 import Limits
 import Logging
 import Metrics
@@ -76,7 +77,7 @@ public struct NSWDeparturesSource: OnDemandSource {
     }
 
     public func store(_ board: Board, for key: DepartureQuery, fetchedAt: Date) async throws {
-        let body = Array(try JSONEncoder().encode(board.departures ?? []))
+        let body = try JSONBody.encode(board.departures ?? [])
         let lifetime = Duration.seconds(lifetime(of: board, for: key, now: fetchedAt))
         try await answers.store(.fetched(board.departures == nil ? .missing : .found, body: body, ttl: lifetime, now: fetchedAt), key: key.key)
     }

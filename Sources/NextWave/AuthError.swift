@@ -20,16 +20,23 @@ struct AuthError: Error, Equatable, Sendable {
 
     /// The answer to `request`, in the shape its API version asks for.
     func response(to request: HTTPRequest) -> HTTPResponse {
-        let body: String
-        if let asked = request.headers["x-supabase-api-version"], asked.utf8.count == 10, asked >= Self.apiVersion {
-            body = #"{"code":\#(JSONString.quote(code)),"message":\#(JSONString.quote(message))}"#
-        } else {
-            body = #"{"code":\#(status.code),"error_code":\#(JSONString.quote(code)),"msg":\#(JSONString.quote(message))}"#
+        let current = request.headers["x-supabase-api-version"].map { $0.utf8.count == 10 && $0 >= Self.apiVersion } ?? false
+        let body = JSONWriter.make { json in
+            json.object { json in
+                if current {
+                    json.member("code", code)
+                    json.member("message", message)
+                } else {
+                    json.member("code", status.code)
+                    json.member("error_code", code)
+                    json.member("msg", message)
+                }
+            }
         }
         var headers = headers
         headers.set("X-Supabase-Api-Version", Self.apiVersion)
         headers.set("Cache-Control", "no-store")
-        return .json(Array(body.utf8), status: status, headers: headers)
+        return .json(body, status: status, headers: headers)
     }
 
     static func validation(_ message: String) -> AuthError { AuthError(status: .badRequest, code: "validation_failed", message: message) }

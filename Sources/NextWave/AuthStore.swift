@@ -1,3 +1,4 @@
+import Basics
 import BearerSecrets
 import Crypto
 import Foundation
@@ -34,7 +35,17 @@ public final class AuthStore: Sendable {
 
         /// The auth server's session object (`/auth/v1/signup`, `/auth/v1/token`).
         public var json: String {
-            #"{"access_token":"\#(accessToken)","token_type":"bearer","expires_in":\#(expiresIn),"expires_at":\#(expiresAt),"refresh_token":"\#(refreshToken)","user":\#(user.json)}"#
+            JSONWriter.text { json in
+                json.object { json in
+                    json.member("access_token", accessToken)
+                    json.member("token_type", "bearer")
+                    json.member("expires_in", Int(expiresIn))
+                    json.member("expires_at", Int(expiresAt))
+                    json.member("refresh_token", refreshToken)
+                    json.key("user")
+                    user.write(to: &json)
+                }
+            }
         }
     }
 

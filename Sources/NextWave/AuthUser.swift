@@ -13,7 +13,24 @@ public struct AuthUser: Sendable, Equatable {
     public var lastSignInAt: Date
 
     public var json: String {
-        let (created, updated, signedIn) = (Timestamp.microseconds(createdAt), Timestamp.microseconds(updatedAt), Timestamp.microseconds(lastSignInAt))
-        return #"{"id":\#(JSONString.quote(id)),"aud":"authenticated","role":"authenticated","email":"","phone":"","last_sign_in_at":"\#(signedIn)","app_metadata":{},"user_metadata":{},"identities":[],"created_at":"\#(created)","updated_at":"\#(updated)","is_anonymous":true}"#
+        JSONWriter.text { write(to: &$0) }
+    }
+
+    /// The user as the writer's next value.
+    func write(to json: inout JSONWriter) {
+        json.object { json in
+            json.member("id", id)
+            json.member("aud", "authenticated")
+            json.member("role", "authenticated")
+            json.member("email", "")
+            json.member("phone", "")
+            json.member("last_sign_in_at", Timestamp.microseconds(lastSignInAt))
+            json.member("app_metadata", object: { _ in })
+            json.member("user_metadata", object: { _ in })
+            json.member("identities", array: { _ in })
+            json.member("created_at", Timestamp.microseconds(createdAt))
+            json.member("updated_at", Timestamp.microseconds(updatedAt))
+            json.member("is_anonymous", true)
+        }
     }
 }

@@ -107,6 +107,17 @@ struct CommunityArchive: Sendable {
         let (title, body) = badges.count == 1
             ? ("New badge unlocked! 🏅", "You earned the “\(badges[0].title)” badge — tap to see it.")
             : ("New badges unlocked! 🏅", "You earned \(badges.count) new badges: \(badges.prefix(3).map(\.title).joined(separator: ", "))")
-        return #"{"aps":{"alert":{"title":\#(JSONString.quote(title)),"body":\#(JSONString.quote(body))},"sound":"default"},"deepLink":"badges"}"#
+        return JSONWriter.text { json in
+            json.object { json in
+                json.member("aps", object: { json in
+                    json.member("alert", object: { json in
+                        json.member("title", title)
+                        json.member("body", body)
+                    })
+                    json.member("sound", "default")
+                })
+                json.member("deepLink", "badges")
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@ struct CommunityRealtimeAccess: RealtimeAccess {
         } catch {
             var headers = HTTPHeaders()
             headers.set("Cache-Control", "no-store")
-            return .json(Array(#"{"message":\#(JSONString.quote(error.message))}"#.utf8), status: .unauthorized, headers: headers)
+            return .json(JSONWriter.make { $0.object { $0.member("message", error.message) } }, status: .unauthorized, headers: headers)
         }
     }
 

@@ -248,12 +248,13 @@ final class Leaderboard: Sendable {
     /// One row as PostgreSQL's `row_to_json` writes it (a name holds no control character: ``DisplayName``), written
     /// straight into the answer (the caller's own row is written at every call).
     static func row(into body: inout [UInt8], rank: Int, name: String, total: Int, isMe: Bool) {
-        body.append(contentsOf: #"{"rank":"#.utf8)
-        body.append(contentsOf: String(rank).utf8)
-        body.append(contentsOf: #","display_name":"#.utf8)
-        body.append(contentsOf: JSONString.quote(name).utf8)
-        body.append(contentsOf: #","total_waves":"#.utf8)
-        body.append(contentsOf: String(total).utf8)
-        body.append(contentsOf: isMe ? #","is_me":true}"#.utf8 : #","is_me":false}"#.utf8)
+        JSONWriter.append(to: &body) { json in
+            json.object { json in
+                json.member("rank", rank)
+                json.member("display_name", name)
+                json.member("total_waves", total)
+                json.member("is_me", isMe)
+            }
+        }
     }
 }

@@ -39,9 +39,13 @@ public struct OnDemandResponse: Sendable {
             return Self(cached: CachedResponse(json: bytes, headers: headers), fetchedAt: fetchedAt)
         case .missing(let message, let members):
             // The contract's `{"error": …}` with the members kept beside it.
-            let extra = members.map { ",\(JSONString.quote($0.name)):\(JSONString.quote($0.value))" }.joined()
-            let json = "{\"error\":\(JSONString.quote(message))\(extra)}"
-            return Self(cached: CachedResponse(.json(Array(json.utf8), status: .notFound, headers: cacheControl)), fetchedAt: nil)
+            let json = JSONWriter.make { json in
+                json.object { json in
+                    json.member("error", message)
+                    for member in members { json.member(member.name, member.value) }
+                }
+            }
+            return Self(cached: CachedResponse(.json(json, status: .notFound, headers: cacheControl)), fetchedAt: nil)
         case .refused(let message):
             return Self(cached: CachedResponse(.error(.badRequest, message, headers: cacheControl)), fetchedAt: nil)
         }

@@ -44,7 +44,7 @@ enum PythonJSON {
         return number.description
     }
 
-    // Not Basics' JSONString.quote: Python writes backspace and form feed as `\b` and `\f`, the server `\u0008`/`\u000c`.
+    // Not Basics' JSONWriter: Python writes backspace and form feed as `\b` and `\f`, the server `\u0008`/`\u000c`.
     private static func string(_ text: String, into output: inout String) {
         output += "\""
         for scalar in text.unicodeScalars {

@@ -1,3 +1,4 @@
+import Basics
 import HTTPServer
 
 /// `GET /bench/payload`: a fixed ~12 KB JSON body held in memory, registered only when
@@ -6,20 +7,32 @@ public enum BenchmarkRoute {
     public static let path = "/bench/payload"
 
     /// The payload: 7 days × 20 routes shaped like `/api/ships`, about 12 KB.
-    public static let body: [UInt8] = {
-        var days: [String] = []
-        for day in 0..<7 {
-            var routes: [String] = []
-            for route in 0..<20 {
-                routes.append("{\"shipName\":\"MS Panta Rhei \(route)\",\"courseNumber\":\"\(day * 100 + route)\"}")
-            }
-            days.append("{\"date\":\"2026-11-\(23 + day)\",\"routes\":[\(routes.joined(separator: ","))]}")
+    public static let body: [UInt8] = JSONWriter.make { json in
+        json.object { json in
+            json.member("dailyDeployments", array: { json in
+                for day in 0..<7 {
+                    json.object { json in
+                        json.member("date", "2026-11-\(23 + day)")
+                        json.member("routes", array: { json in
+                            for route in 0..<20 {
+                                json.object { json in
+                                    json.member("shipName", "MS Panta Rhei \(route)")
+                                    json.member("courseNumber", "\(day * 100 + route)")
+                                }
+                            }
+                        })
+                    }
+                }
+            })
+            json.member("lastUpdated", "2026-11-23T02:00:41.512Z")
+            json.member("debug", object: { json in
+                json.member("daysProcessed", 7)
+                json.member("firstDay", "2026-11-23")
+                json.member("lastDay", "2026-11-29")
+            })
+            json.member("padding", String(repeating: "x", count: 4300))
         }
-        let json = "{\"dailyDeployments\":[\(days.joined(separator: ","))],\"lastUpdated\":\"2026-11-23T02:00:41.512Z\","
-            + "\"debug\":{\"daysProcessed\":7,\"firstDay\":\"2026-11-23\",\"lastDay\":\"2026-11-29\"},"
-            + "\"padding\":\"\(String(repeating: "x", count: 4300))\"}"
-        return Array(json.utf8)
-    }()
+    }
 
     public static func register(in router: inout Router) {
         // Not a public route: no CORS, so its bytes match the benchmark peer's.

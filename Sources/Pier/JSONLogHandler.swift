@@ -1,3 +1,4 @@
+import Basics
 import Glibc
 import HTTPServer
 import Logging
@@ -20,16 +21,20 @@ struct JSONLogHandler: LogHandler {
     }
 
     func log(event: LogEvent) {
-        var line = "{\"ts\":\"\(Self.timestamp())\",\"level\":\"\(event.level.rawValue)\",\"logger\":\(JSONString.quote(label)),\"msg\":\(JSONString.quote(event.message.description))"
         let merged = metadata.merging(event.metadata ?? [:]) { $1 }
-        for key in merged.keys.sorted() {
-            if let value = merged[key] {
-                line += ",\(JSONString.quote(key)):\(JSONString.quote(value.description))"
+        var bytes = JSONWriter.make { json in
+            json.object { json in
+                json.member("ts", Self.timestamp())
+                json.member("level", event.level.rawValue)
+                json.member("logger", label)
+                json.member("msg", event.message.description)
+                for key in merged.keys.sorted() {
+                    if let value = merged[key] { json.member(key, value.description) }
+                }
             }
         }
-        line += "}\n"
+        bytes.append(UInt8(ascii: "\n"))
         // One write(2) per line, so lines from different threads never interleave.
-        var bytes = Array(line.utf8)
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress.map { $0 + offset }, $0.count - offset) }

@@ -20,8 +20,14 @@ public struct PostgRESTError: Error, Equatable, Sendable {
 
     /// The body.
     public var json: String {
-        let optional = { (text: String?) in text.map(JSONString.quote) ?? "null" }
-        return #"{"code":\#(JSONString.quote(code)),"details":\#(optional(details)),"hint":\#(optional(hint)),"message":\#(JSONString.quote(message))}"#
+        JSONWriter.text { json in
+            json.object { json in
+                json.member("code", code)
+                json.member("details", details)
+                json.member("hint", hint)
+                json.member("message", message)
+            }
+        }
     }
 
     /// A query parameter PostgREST could not parse.

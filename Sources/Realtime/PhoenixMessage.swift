@@ -49,15 +49,24 @@ public struct PhoenixMessage: Sendable {
     /// A message as the socket's serializer writes it; `payload` is JSON text. Protocol 1.0.0 carries no `join_ref`
     /// (Phoenix's V1 serializer writes `topic`, `event`, `payload` and `ref` only).
     public static func encode(joinRef: String?, ref: String?, topic: String, event: String, payload: String, version: PhoenixVersion) -> String {
-        switch version {
-        case .v1:
-            #"{"event":\#(JSONString.quote(event)),"payload":\#(payload),"ref":\#(quoted(ref)),"topic":\#(JSONString.quote(topic))}"#
-        case .v2:
-            "[\(quoted(joinRef)),\(quoted(ref)),\(JSONString.quote(topic)),\(JSONString.quote(event)),\(payload)]"
+        JSONWriter.text { json in
+            switch version {
+            case .v1:
+                json.object { json in
+                    json.member("event", event)
+                    json.member("payload", json: payload.utf8)
+                    json.member("ref", ref)
+                    json.member("topic", topic)
+                }
+            case .v2:
+                json.array { json in
+                    json.string(joinRef)
+                    json.string(ref)
+                    json.string(topic)
+                    json.string(event)
+                    json.json(payload.utf8)
+                }
+            }
         }
-    }
-
-    private static func quoted(_ text: String?) -> String {
-        text.map(JSONString.quote) ?? "null"
     }
 }

@@ -73,10 +73,15 @@ struct PostgresChangeBinding: Sendable, Equatable {
 
     /// The reply's echo: what was sent, with the id.
     var json: String {
-        var members = [#""id":\#(id)"#, #""event":\#(JSONString.quote(event.rawValue))"#, #""schema":\#(JSONString.quote(schema))"#,
-                       #""table":\#(JSONString.quote(table))"#]
-        if let filterText { members.append(#""filter":\#(JSONString.quote(filterText))"#) }
-        return "{" + members.joined(separator: ",") + "}"
+        JSONWriter.text { json in
+            json.object { json in
+                json.member("id", id)
+                json.member("event", event.rawValue)
+                json.member("schema", schema)
+                json.member("table", table)
+                if let filterText { json.member("filter", filterText) }
+            }
+        }
     }
 
     /// FNV-1a over the parts, folded to 31 bits (never 0: supabase-swift leaves an id of 0 out of its own echo).

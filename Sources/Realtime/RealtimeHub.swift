@@ -1,3 +1,4 @@
+import Basics
 import HTTPServer
 import Metrics
 import Synchronization
@@ -100,7 +101,12 @@ final class RealtimeHub: Sendable {
         let data = change.data(columns: table.columns)
         var sent = 0
         for (wire, sockets) in groups {
-            let payload = #"{"ids":[\#(wire.ids.map(String.init).joined(separator: ","))],"data":\#(data)}"#
+            let payload = JSONWriter.text { json in
+                json.object { json in
+                    json.member("ids", array: { json in for id in wire.ids { json.number(id) } })
+                    json.member("data", json: data.utf8)
+                }
+            }
             let text = PhoenixMessage.encode(
                 joinRef: wire.joinRef, ref: nil, topic: wire.topic, event: "postgres_changes", payload: payload, version: wire.version)
             WebSocket.send(.text(text), to: sockets)

@@ -58,7 +58,7 @@ public final class RealtimeServer: Sendable {
             let key = request.query["apikey"] ?? request.headers["apikey"]
             if let refusal = access.refusal(key: key) { return .refuse(refusal) }
             guard let version = PhoenixVersion(query: request.query["vsn"]) else {
-                return .refuse(.json(Array(#"{"error":"vsn must be 1.0.0 or 2.0.0"}"#.utf8), status: .badRequest))
+                return .refuse(.error(.badRequest, "vsn must be 1.0.0 or 2.0.0"))
             }
             let socketKey = key ?? ""
             return .accept(client: access.client(of: request)) { socket in

@@ -111,7 +111,9 @@ final class RealtimeSocket: WebSocketHandler {
         else { return refuseJoin(message, .tooManyBindingsHeld) }
         channels[topic] = Joined(joinRef: message.joinRef, token: used, expires: expires, bindings: bindings.count)
         server.joined(refused: nil)
-        reply(message, .success(#"{"postgres_changes":[\#(bindings.map(\.json).joined(separator: ","))]}"#))
+        reply(message, .success(JSONWriter.text { json in
+            json.object { json in json.member("postgres_changes", array: { json in for binding in bindings { json.json(binding.json.utf8) } }) }
+        }))
         system(topic, joinRef: message.joinRef, extension: "postgres_changes", status: "ok", message: "Subscribed to PostgreSQL")
     }
 
@@ -206,16 +208,31 @@ final class RealtimeSocket: WebSocketHandler {
     }
 
     private static func reply(_ result: Result<String, RealtimeRefusal>) -> String {
-        switch result {
-        case .success(let response): #"{"response":\#(response),"status":"ok"}"#
-        case .failure(let refusal): #"{"response":{"reason":\#(JSONString.quote(refusal.reason))},"status":"error"}"#
+        JSONWriter.text { json in
+            json.object { json in
+                switch result {
+                case .success(let response):
+                    json.member("response", json: response.utf8)
+                    json.member("status", "ok")
+                case .failure(let refusal):
+                    json.member("response", object: { $0.member("reason", refusal.reason) })
+                    json.member("status", "error")
+                }
+            }
         }
     }
 
     /// A `system` message, as Supabase pushes it (no ref).
     private func system(_ topic: String, joinRef: String?, extension name: String, status: String, message: String) {
         let channel = String(topic.dropFirst("realtime:".count))
-        let payload = #"{"channel":\#(JSONString.quote(channel)),"extension":\#(JSONString.quote(name)),"message":\#(JSONString.quote(message)),"status":\#(JSONString.quote(status))}"#
+        let payload = JSONWriter.text { json in
+            json.object { json in
+                json.member("channel", channel)
+                json.member("extension", name)
+                json.member("message", message)
+                json.member("status", status)
+            }
+        }
         send(joinRef: joinRef, ref: nil, topic: topic, event: "system", payload: payload)
     }
 

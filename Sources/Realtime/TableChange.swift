@@ -47,19 +47,29 @@ public struct TableChange: Sendable, Equatable {
     /// The event's `data` in Supabase Realtime's shape (walrus's): `record` for inserts and updates, `old_record` for
     /// updates and deletes, the published columns, `errors` null.
     func data(columns: [RealtimeTable.Column]) -> String {
-        var members = [
-            #""schema":"public""#, #""table":\#(JSONString.quote(table))"#, #""commit_timestamp":\#(JSONString.quote(commitTimestamp))"#,
-            #""type":\#(JSONString.quote(kind.rawValue))"#,
-        ]
-        if let record { members.append(#""record":\#(Self.object(record))"#) }
-        if let oldRecord { members.append(#""old_record":\#(Self.object(oldRecord))"#) }
-        let described = columns.map { #"{"name":\#(JSONString.quote($0.name)),"type":\#(JSONString.quote($0.type))}"# }
-        members.append(#""columns":[\#(described.joined(separator: ","))]"#)
-        members.append(#""errors":null"#)
-        return "{" + members.joined(separator: ",") + "}"
+        JSONWriter.text { json in
+            json.object { json in
+                json.member("schema", "public")
+                json.member("table", table)
+                json.member("commit_timestamp", commitTimestamp)
+                json.member("type", kind.rawValue)
+                if let record { json.member("record", object: { Self.write(record, to: &$0) }) }
+                if let oldRecord { json.member("old_record", object: { Self.write(oldRecord, to: &$0) }) }
+                json.member("columns", array: { json in
+                    for column in columns {
+                        json.object { json in
+                            json.member("name", column.name)
+                            json.member("type", column.type)
+                        }
+                    }
+                })
+                json.key("errors")
+                json.null()
+            }
+        }
     }
 
-    private static func object(_ values: [Value]) -> String {
-        "{" + values.map { "\(JSONString.quote($0.name)):\($0.value.map(JSONString.quote) ?? "null")" }.joined(separator: ",") + "}"
+    private static func write(_ values: [Value], to json: inout JSONWriter) {
+        for value in values { json.member(value.name, value.value) }
     }
 }

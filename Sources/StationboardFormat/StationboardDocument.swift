@@ -1,5 +1,5 @@
+import Basics
 import Foundation
-import HTTPServer
 import Parsing
 
 /// A transport.opendata.ch `/v1/stationboard` answer, checked, kept as the upstream's bytes, with where each
@@ -83,7 +83,7 @@ public struct StationboardDocument: Sendable {
 
     /// The upstream's text with `"shipName"` on every journey: `ship(journey)` quoted, or `null`.
     public func rendered(ship: (Journey) -> String?) -> [UInt8] {
-        let names = journeys.map { ship($0).map { Array(JSONString.quote($0).utf8) } ?? Array("null".utf8) }
+        let names = journeys.map { journey in JSONWriter.make { $0.string(ship(journey)) } }
         var out: [UInt8] = []
         out.reserveCapacity(body.count + journeys.count * 32)
         var copied = 0

@@ -48,17 +48,30 @@ public struct SupabaseClaims: Sendable, Equatable {
     /// The claims as the token carries them; a user's token also carries what the auth server writes for an anonymous
     /// user (audience, empty contact details and metadata, the sign-in method).
     var json: String {
-        var members: [String] = []
-        if let issuer { members.append(#""iss":\#(JSONString.quote(issuer))"#) }
-        if let expires { members.append(#""exp":\#(expires)"#) }
-        if let issuedAt { members.append(#""iat":\#(issuedAt)"#) }
-        members.append(#""role":\#(JSONString.quote(role))"#)
-        if let sessionID { members.append(#""session_id":\#(JSONString.quote(sessionID))"#) }
-        if let subject {
-            let method = issuedAt.map { #"[{"method":"anonymous","timestamp":\#($0)}]"# } ?? "[]"
-            members.append(
-                #""sub":\#(JSONString.quote(subject)),"aud":"authenticated","email":"","phone":"","app_metadata":{},"user_metadata":{},"aal":"aal1","amr":\#(method),"is_anonymous":\#(isAnonymous)"#)
+        JSONWriter.text { json in
+            json.object { json in
+                if let issuer { json.member("iss", issuer) }
+                if let expires { json.member("exp", Int(expires)) }
+                if let issuedAt { json.member("iat", Int(issuedAt)) }
+                json.member("role", role)
+                if let sessionID { json.member("session_id", sessionID) }
+                guard let subject else { return }
+                json.member("sub", subject)
+                json.member("aud", "authenticated")
+                json.member("email", "")
+                json.member("phone", "")
+                json.member("app_metadata", object: { _ in })
+                json.member("user_metadata", object: { _ in })
+                json.member("aal", "aal1")
+                json.member("amr", array: { json in
+                    guard let issuedAt else { return }
+                    json.object { json in
+                        json.member("method", "anonymous")
+                        json.member("timestamp", Int(issuedAt))
+                    }
+                })
+                json.member("is_anonymous", isAnonymous)
+            }
         }
-        return "{" + members.joined(separator: ",") + "}"
     }
 }

@@ -1,3 +1,4 @@
+import Basics
 import Crypto
 import Foundation
 import Parsing
@@ -29,7 +30,12 @@ public struct SupabaseJWT: Sendable {
 
     /// `claims` signed; `claims` is the JSON object as it goes into the token.
     public func sign(_ claims: SupabaseClaims) -> String {
-        let header = Base64URL.encode(Array(#"{"alg":"HS256","typ":"JWT"}"#.utf8))
+        let header = Base64URL.encode(JSONWriter.make { json in
+            json.object { json in
+                json.member("alg", "HS256")
+                json.member("typ", "JWT")
+            }
+        })
         let input = header + "." + Base64URL.encode(Array(claims.json.utf8))
         let signature = HMAC<SHA256>.authenticationCode(for: Array(input.utf8), using: key)
         return input + "." + Base64URL.encode(Array(signature))

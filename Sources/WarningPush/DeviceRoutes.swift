@@ -38,10 +38,15 @@ struct DeviceRoutes: Sendable {
                 let registration = asked.resolved(try await Self.points(named))
                 let made = try await store.create(registration, counted: { try limits.take(admitted, on: $0) })
                 changed()
-                let body = "{\"id\":\(JSONString.quote(made.id)),\"secret\":\(JSONString.quote(made.secret))}"
+                let body = JSONWriter.make { json in
+                    json.object { json in
+                        json.member("id", made.id)
+                        json.member("secret", made.secret)
+                    }
+                }
                 var headers = noStore
                 headers.set("Location", "\(Self.collection)/\(made.id)")
-                return .json(Array(body.utf8), status: .created, headers: headers)
+                return .json(body, status: .created, headers: headers)
             }
         }
         router.hybrid(.get, Self.item) { [on] request in
@@ -146,11 +151,28 @@ struct DeviceRoutes: Sendable {
     /// Everything stored about the device, keys sorted like every body Pier writes.
     static func view(_ stored: WarningSubscriptionStore.Stored) -> [UInt8] {
         let registration = stored.registration
-        let places = registration.places.map { "{\"lat\":\($0.latitude),\"lon\":\($0.longitude)}" }.joined(separator: ",")
-        let body = "{\"all_clear\":\(registration.allClear),\"created_at\":\"\(UTCInstant.string(Int(stored.createdAt.timeIntervalSince1970)))\","
-            + "\"environment\":\"\(registration.environment.rawValue)\",\"id\":\(JSONString.quote(stored.id)),\"language\":\"\(registration.language.rawValue)\","
-            + "\"min_severity\":\"\(registration.minimumSeverity.name)\",\"places\":[\(places)],"
-            + "\"seen_at\":\"\(UTCInstant.string(Int(stored.seenAt.timeIntervalSince1970)))\",\"token\":\(JSONString.quote(registration.token))}"
-        return Array(body.utf8)
+        return JSONWriter.make { json in
+            json.object { json in
+                json.member("all_clear", registration.allClear)
+                json.member("created_at", UTCInstant.string(Int(stored.createdAt.timeIntervalSince1970)))
+                json.member("environment", registration.environment.rawValue)
+                json.member("id", stored.id)
+                json.member("language", registration.language.rawValue)
+                json.member("min_severity", registration.minimumSeverity.name)
+                json.member("places", array: { json in
+                    for place in registration.places {
+                        // The coordinates as Swift describes them (`60.0`), as they always came.
+                        json.object { json in
+                            json.key("lat")
+                            json.number(described: place.latitude)
+                            json.key("lon")
+                            json.number(described: place.longitude)
+                        }
+                    }
+                })
+                json.member("seen_at", UTCInstant.string(Int(stored.seenAt.timeIntervalSince1970)))
+                json.member("token", registration.token)
+            }
+        }
     }
 }

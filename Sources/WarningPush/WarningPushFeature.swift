@@ -68,8 +68,21 @@ public struct WarningPushFeature: Feature {
     /// would go.
     public func seedDemo(from directory: String) async throws {
         guard let store else { return }
-        let body = #"{"token":"\#(String(repeating: "de", count: 32))","environment":"development","language":"en","places":[{"lat":60.17,"lon":24.94}],"all_clear":true}"#
-        _ = try await store.create(try DeviceRegistration(json: Array(body.utf8)))
+        let body = JSONWriter.make { json in
+            json.object { json in
+                json.member("token", String(repeating: "de", count: 32))
+                json.member("environment", "development")
+                json.member("language", "en")
+                json.member("places", array: { json in
+                    json.object { json in
+                        json.member("lat", 60.17)
+                        json.member("lon", 24.94)
+                    }
+                })
+                json.member("all_clear", true)
+            }
+        }
+        _ = try await store.create(try DeviceRegistration(json: body))
     }
 
     /// New warnings (fetched here or by another replica): look now.

@@ -16,12 +16,11 @@ enum WarningPushPayload {
         guard let object = try? JSONScanner.parse(bytes), object.isObject else { return nil }
         let headline = object["headline"]?.string ?? object["event"]?.string ?? ""
         let description = object["description"]?.string ?? ""
-        let details = ["color", "expires", "onset", "severity", "web"].compactMap { key in
-            object[key]?.string.map { "\(JSONString.quote(key)):\(JSONString.quote($0))" }
-        }
-        let warning = "{" + (details + ["\"id\":\(JSONString.quote(root))"]).sorted().joined(separator: ",") + "}"
-        return fitted(title: headline, body: description) { title, body in
-            "{\"aps\":{\"alert\":{\"body\":\(JSONString.quote(body)),\"title\":\(JSONString.quote(title))},\"sound\":\"default\",\"thread-id\":\"warnings\"},\"warning\":\(warning)}"
+        // The entry's members the app reads, and the root, in name order.
+        let members = (["color", "expires", "onset", "severity", "web"].compactMap { key in object[key]?.string.map { (key, $0) } } + [("id", root)])
+            .sorted { $0.0 < $1.0 }
+        return fitted(title: headline, body: description) { json in
+            json.member("warning", object: { json in for (key, value) in members { json.member(key, value) } })
         }
     }
 
@@ -33,13 +32,32 @@ enum WarningPushPayload {
         case .sv: title = "Varningen har upphört"
         case .en: title = "Warning ended"
         }
-        return fitted(title: title, body: headline) { title, body in
-            "{\"aps\":{\"alert\":{\"body\":\(JSONString.quote(body)),\"title\":\(JSONString.quote(title))},\"sound\":\"default\",\"thread-id\":\"warnings\"},\"warning\":{\"ended\":true,\"id\":\(JSONString.quote(root))}}"
+        return fitted(title: title, body: headline) { json in
+            json.member("warning", object: { json in
+                json.member("ended", true)
+                json.member("id", root)
+            })
         } ?? ""
     }
 
-    /// `render(title, body)` within APNs' limit: the body shortened first (with "…"), then the title.
-    private static func fitted(title: String, body: String, _ render: (String, String) -> String) -> String? {
+    /// The payload with `title` and `body`, and what `rest` writes after `aps`, within APNs' limit: the body shortened
+    /// first (with "…"), then the title.
+    private static func fitted(title: String, body: String, _ rest: (inout JSONWriter) -> Void) -> String? {
+        func render(_ title: String, _ body: String) -> String {
+            JSONWriter.text { json in
+                json.object { json in
+                    json.member("aps", object: { json in
+                        json.member("alert", object: { json in
+                            json.member("body", body)
+                            json.member("title", title)
+                        })
+                        json.member("sound", "default")
+                        json.member("thread-id", "warnings")
+                    })
+                    rest(&json)
+                }
+            }
+        }
         let limit = APNsNotification.maximumPayloadBytes
         let whole = render(title, body)
         if whole.utf8.count <= limit { return whole }
@@ -58,7 +76,7 @@ enum WarningPushPayload {
         var kept = Substring(text)
         var saved = 0
         while saved < excess + 3, let last = kept.last {
-            saved += JSONString.quote(String(last)).utf8.count - 2
+            saved += JSONWriter.quoted(String(last)).utf8.count - 2
             kept = kept.dropLast()
         }
         return kept + "…"

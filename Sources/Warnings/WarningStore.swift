@@ -96,6 +96,6 @@ public struct WarningStore: Sendable {
 
     /// `["a","b"]`: text arrays travel as JSON (the wrapper binds text, numbers, times).
     static func jsonArray(_ values: [String]) -> String {
-        "[" + values.map(JSONString.quote).joined(separator: ",") + "]"
+        JSONWriter.text { json in json.array { json in for value in values { json.string(value) } } }
     }
 }

@@ -19,9 +19,15 @@ public final class PlaceResolver: Sendable {
         public var latitude: Double
         public var longitude: Double
 
-        /// `{"lat":…,"lon":…,"name":…}` (sorted keys).
-        var json: String {
-            "{\"lat\":\(latitude),\"lon\":\(longitude),\"name\":\(JSONString.quote(name))}"
+        /// `{"lat":…,"lon":…,"name":…}` (sorted keys; the coordinates as Swift describes them, `60.0`, as they always came).
+        func write(to json: inout JSONWriter) {
+            json.object { json in
+                json.key("lat")
+                json.number(described: latitude)
+                json.key("lon")
+                json.number(described: longitude)
+                json.member("name", name)
+            }
         }
     }
 

@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import HTTPServer
 import Warnings
@@ -18,11 +19,11 @@ struct WeatherPlaces: WarningPlaces {
     private static func warning(_ whereabouts: WeatherRoutes.Whereabouts) -> WarningWhereabouts {
         switch whereabouts {
         case .known(let point, let place):
-            return .known(point, location: place?.json)
+            return .known(point, location: place.map { place in JSONWriter.text { place.write(to: &$0) } })
         case .resolving(let resolve):
             return .resolving {
                 let (point, place, _) = try await resolve()
-                return (point, place.json)
+                return (point, JSONWriter.text { place.write(to: &$0) })
             }
         }
     }

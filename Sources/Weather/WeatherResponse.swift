@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 import Parsing
@@ -50,34 +51,45 @@ public struct WeatherResponse: Sendable {
 
     /// Where the forecast comes from, with the credit its licence asks the app to show (FMI's open data: CC BY 4.0;
     /// MET Norway's: NLOD 2.0 and CC BY 4.0, "Data from MET Norway").
-    static func source(_ source: Forecast.Source) -> String {
-        switch source {
-        case .fmi: #"{"attribution":"Finnish Meteorological Institute (FMI) open data, CC BY 4.0","name":"FMI"}"#
-        case .metNorway: #"{"attribution":"Data from MET Norway (api.met.no), CC BY 4.0","name":"MET Norway"}"#
+    static func source(_ source: Forecast.Source, to json: inout JSONWriter) {
+        let (attribution, name) =
+            switch source {
+            case .fmi: ("Finnish Meteorological Institute (FMI) open data, CC BY 4.0", "FMI")
+            case .metNorway: ("Data from MET Norway (api.met.no), CC BY 4.0", "MET Norway")
+            }
+        json.object { json in
+            json.member("attribution", attribution)
+            json.member("name", name)
         }
     }
 
     /// The body: these two parts around the cell's already-encoded `daily_forecast` and `hourly_forecast` (keys in
     /// sorted order, as every other body).
     ///
-    /// Assembled into one exactly sized buffer: chained `+` would leave up to twice the length in capacity,
-    /// and these bodies are kept by the thousand.
+    /// Written into one buffer sized for it: chained `+` would leave up to twice the length in capacity, and these
+    /// bodies are kept by the thousand.
     /// - Parameter location: the place asked for by name (`place=`), as FMI resolved it; `nil` for `lat`/`lon`.
     /// - Parameter warnings: the point's warnings, encoded (`[]` when none).
     func body(
         dailyForecast: [UInt8], hourlyForecast: [UInt8], source: Forecast.Source = .fmi, warnings: String = "[]", location: PlaceResolver.Place? = nil
     ) throws -> [UInt8] {
-        let parts = [
-            Array(#"{"current":"#.utf8), try JSONBody.encode(current), Array(#","daily_forecast":"#.utf8), dailyForecast,
-            Array(#","forecast_source":"#.utf8), Array(Self.source(source).utf8),
-            Array(#","hourly_forecast":"#.utf8), hourlyForecast,
-            location.map { Array((#","location":"# + $0.json).utf8) } ?? [],
-            Array(#","station":"#.utf8), try JSONBody.encode(station), Array(#","warnings":"#.utf8), Array(warnings.utf8), [UInt8(ascii: "}")],
-        ]
-        var body: [UInt8] = []
-        body.reserveCapacity(parts.reduce(0) { $0 + $1.count })
-        for part in parts { body.append(contentsOf: part) }
-        return body
+        let current = try JSONBody.encode(current), station = try JSONBody.encode(station)
+        let size = current.count + dailyForecast.count + hourlyForecast.count + station.count + warnings.utf8.count + 256
+        return JSONWriter.make(reservingCapacity: size) { json in
+            json.object { json in
+                json.member("current", json: current)
+                json.member("daily_forecast", json: dailyForecast)
+                json.key("forecast_source")
+                Self.source(source, to: &json)
+                json.member("hourly_forecast", json: hourlyForecast)
+                if let location {
+                    json.key("location")
+                    location.write(to: &json)
+                }
+                json.member("station", json: station)
+                json.member("warnings", json: warnings.utf8)
+            }
+        }
     }
 
     public init(station: StationObservation, kilometres: Double) {

@@ -1,3 +1,4 @@
+import Basics
 import Foundation
 import HTTPServer
 import Parsing
@@ -99,14 +100,15 @@ final class SunTimesTests: XCTestCase {
     }
 
     func testTimestampsAcrossEdges() {
-        var out: [UInt8] = []
-        SunResponse.time(0, into: &out)
-        SunResponse.time(951_782_400, into: &out)  // 2000-02-29
-        SunResponse.time(-1, into: &out)
-        SunResponse.time(nil, into: &out)
-        XCTAssertEqual(
-            String(decoding: out, as: UTF8.self),
-            #""1970-01-01T00:00:00+00:00""2000-02-29T00:00:00+00:00""1969-12-31T23:59:59+00:00"null"#)
+        let out = JSONWriter.text { json in
+            json.array { json in
+                SunResponse.time(0, to: &json)
+                SunResponse.time(951_782_400, to: &json)  // 2000-02-29
+                SunResponse.time(-1, to: &json)
+                SunResponse.time(nil, to: &json)
+            }
+        }
+        XCTAssertEqual(out, #"["1970-01-01T00:00:00+00:00","2000-02-29T00:00:00+00:00","1969-12-31T23:59:59+00:00",null]"#)
     }
 }
 

@@ -146,7 +146,7 @@ final class METNorwayTests: WeatherDatabaseTestCase {
         XCTAssertEqual(metRequests.count, 1)
         // The daily forecast adds six-hour amounts past the hourly part, and the body credits MET Norway.
         XCTAssertGreaterThanOrEqual(DailyForecast.days(from: answer.forecast.hours, timeZone: TimeZone(identifier: "Europe/Helsinki")!, today: CalendarDate(Date(), in: TimeZone(identifier: "Europe/Helsinki")!)).count, 9)
-        XCTAssertTrue(WeatherResponse.source(.metNorway).contains("MET Norway"))
+        XCTAssertTrue(JSONWriter.text { WeatherResponse.source(.metNorway, to: &$0) }.contains("MET Norway"))
     }
 
     func testAfterExpiresMETIsAskedConditionallyAnd304KeepsTheCopy() async throws {

@@ -1,3 +1,5 @@
+import Basics
+
 /// A complete response: status, header fields and the body as ready-encoded bytes.
 ///
 /// The server adds `Date`, `Server`, `Content-Length` and `Connection`; a handler sets everything else.
@@ -33,6 +35,6 @@ public struct HTTPResponse: Sendable {
 
     /// The body of ``error(_:_:headers:)``, for answers that make it once and send it many times.
     public static func errorBody(_ message: String) -> [UInt8] {
-        Array("{\"error\":\(JSONString.quote(message))}".utf8)
+        JSONWriter.make { $0.object { $0.member("error", message) } }
     }
 }

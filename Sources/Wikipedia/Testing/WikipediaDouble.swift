@@ -29,7 +29,7 @@ struct WikipediaDouble: UpstreamDouble {
         // joins the slash before it into one Character, and a summary would be taken for a search.
         guard let marker = path.utf8.firstRange(of: "/summary/".utf8) else {
             let search = request.query["search"] ?? ""
-            let body = search.contains("Brunnen") ? openSearch : Array("[\(JSONString.quote(search)),[],[],[]]".utf8)
+            let body = search.contains("Brunnen") ? openSearch : Array("[\(JSONWriter.quoted(search)),[],[],[]]".utf8)
             return Self.json(body, contentType: json)
         }
         let title = String(decoding: path.utf8[marker.upperBound...], as: UTF8.self)

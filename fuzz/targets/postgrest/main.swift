@@ -50,7 +50,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
                      "ids not sorted by their bytes")
         precondition(Set(waves.ids.map { Array($0.utf8) }).count == waves.count, "ids not distinct")
         precondition(waves.ids.allSatisfy { (1...WaveIDs.maximumWaveBytes).contains($0.utf8.count) }, "an id's length")
-        let again = "{ \"wave_ids\" : [" + (waves.ids.reversed() + waves.ids.prefix(1)).map(JSONString.quote).joined(separator: " ,\n ") + "]   }"
+        let again = "{ \"wave_ids\" : [" + (waves.ids.reversed() + waves.ids.prefix(1)).map(JSONWriter.quoted).joined(separator: " ,\n ") + "]   }"
         // (Written again within the bound: an escape can take more bytes than the one it replaces.)
         if again.utf8.count <= WaveIDs.maximumBody {
             precondition((try? WaveIDs(body: Array(again.utf8))) == waves, "the same waves written again are another key")
