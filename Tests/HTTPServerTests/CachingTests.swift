@@ -24,6 +24,13 @@ final class CachingTests: XCTestCase {
         XCTAssertTrue(EntityTag.matches(ifNoneMatch: "W%2F%220123456789abcdef%22", tag: tag))
         XCTAssertFalse(EntityTag.matches(ifNoneMatch: "%22x%22", tag: tag))
         XCTAssertFalse(EntityTag.matches(ifNoneMatch: "%22%2", tag: tag), "a broken escape is no match, not a crash")
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "\t\"x\" ,, W/\(tag)\t ", tag: tag), "members trimmed of spaces and tabs, empty ones skipped")
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: tag, tag: "W/\(tag)"), "weak comparison both ways")
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: ",", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "**", tag: tag))
+        XCTAssertFalse(EntityTag.matches(ifNoneMatch: "\(tag)x", tag: tag))
+        XCTAssertTrue(EntityTag.matches(ifNoneMatch: "\"y\", %220123456789abcdef%22", tag: tag), "an escaped member after a plain one")
     }
 
     func testCachedResponseAnswers304WithoutBody() {
