@@ -87,6 +87,33 @@ final class ServerProtocolTests: XCTestCase {
         }
     }
 
+    /// Large bodies go out from where they lie, after their heads (not copied into the buffer): pipelined with small
+    /// answers and a `HEAD`, every byte arrives in order (``OutputQueueTests`` stops and resumes the writes inside
+    /// heads, bodies and the seams between them).
+    func testLargeBodiesAndSmallAnswersPipelinedToASlowReaderArriveWhole() throws {
+        let client = try server.client()
+        let sizes = [200_000, 4095, 4096, 5000, 70_001]
+        var requests = ""
+        for (index, size) in sizes.enumerated() {
+            requests += "GET /patterned?size=\(size) HTTP/1.1\r\nHost: t\r\n\r\n"
+            requests += "GET /n?i=\(index) HTTP/1.1\r\nHost: t\r\n\r\n"
+        }
+        requests += "HEAD /patterned?size=9000 HTTP/1.1\r\nHost: t\r\n\r\n"
+        requests += "GET /patterned?size=9000 HTTP/1.1\r\nHost: t\r\n\r\n"
+        try client.send(requests)
+        for (index, size) in sizes.enumerated() {
+            let large = try client.readResponse()
+            XCTAssertEqual(large.status, 200)
+            XCTAssertEqual(large.header("Content-Length"), "\(size)")
+            XCTAssertTrue(large.body == TestServer.patterned(size), "the body of \(size) bytes arrived whole and in order")
+            XCTAssertEqual(try client.readResponse().bodyText, "n=\(index)")
+        }
+        let head = try client.readResponse(head: true)
+        XCTAssertEqual(head.header("Content-Length"), "9000")
+        XCTAssertTrue(head.body.isEmpty)
+        XCTAssertTrue(try client.readResponse().body == TestServer.patterned(9000))
+    }
+
     func testContentLengthAndChunkedBodiesAreEchoed() throws {
         let client = try server.client()
         try client.send("POST /echo HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")

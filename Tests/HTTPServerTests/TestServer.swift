@@ -21,6 +21,8 @@ final class TestServer {
 
     static let bigBody = [UInt8](repeating: UInt8(ascii: "x"), count: 1 << 20)
 
+    static func patterned(_ count: Int) -> [UInt8] { (0..<count).map { UInt8($0 % 251) } }
+
     init(_ configure: (inout ServerConfiguration) -> Void = { _ in }) throws {
         var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, eventLoopCount: 2)
         configure(&configuration)
@@ -34,6 +36,8 @@ final class TestServer {
         }
         router.on(.post, "/echo") { request in HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: request.body) }
         router.on(.get, "/big") { _ in HTTPResponse(body: TestServer.bigBody) }
+        // A body whose every byte says where it is (251 is prime: no run of it lines up with a buffer's size).
+        router.on(.get, "/patterned") { request in HTTPResponse(body: TestServer.patterned(Int(request.query["size"] ?? "") ?? 0)) }
         router.on(.get, "/gate") { _ async in
             await gate.wait()
             return .text("released")

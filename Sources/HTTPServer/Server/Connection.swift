@@ -261,9 +261,12 @@ final class Connection {
         // Shutting down, a connection stays open while it holds requests it already sent: the last one is
         // answered with `Connection: close`.
         let keepAlive = context.keepAlive && !(loop.shuttingDown && !holdsMoreInput())
+        // A large body (a cached answer) is sent from where it lies, after the head: not copied into the buffer.
+        let attached = !context.isHead && response.status.allowsBody && response.body.count >= OutputQueue.attachedBodyMinimum
         ResponseEncoder.encode(
             response, into: &output.bytes, date: loop.date.bytes, keepAlive: keepAlive, http10: context.http10,
-            omitBody: context.isHead, fixed: loop.shared.fixedHeaders, cors: context.cors)
+            omitBody: context.isHead || attached, fixed: loop.shared.fixedHeaders, cors: context.cors)
+        if attached { output.attach(response.body) }
         let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
         loop.record(route: context.route, status: response.status.code, seconds: elapsed)
         if loop.shared.logger.logLevel <= .debug {
