@@ -56,25 +56,36 @@ public final class HealthRoute: Sendable {
     }
 
     public func report() -> HealthReport {
+        report(notReady: notReady(), role: fetcher?())
+    }
+
+    /// The report with the conditions and the role `response()` read once: its body and its status never disagree.
+    private func report(notReady: UInt64, role: String?) -> HealthReport {
         HealthReport(
             version: version, uptimeSeconds: Self.seconds() - startedAt,
-            conditions: readiness.map { condition in
-                let ready = condition.isReady()
+            conditions: readiness.enumerated().map { index, condition in
+                let ready = notReady & (1 << UInt64(index)) == 0
                 return .init(name: condition.name, state: ready ? condition.states.ready : condition.states.notReady, ready: ready)
             },
-            sources: sources?.statuses() ?? [], fetcher: fetcher?(), details: details.mapValues { $0() }, mode: mode,
+            sources: sources?.statuses() ?? [], fetcher: role, details: details.mapValues { $0() }, mode: mode,
             members: members.mapValues { $0() })
+    }
+
+    /// The conditions not ready now, as a mask (bit `i`: `readiness[i]`).
+    private func notReady() -> UInt64 {
+        var notReady: UInt64 = 0
+        for (index, condition) in readiness.enumerated() where !condition.isReady() { notReady |= 1 << UInt64(index) }
+        return notReady
     }
 
     func response() -> HTTPResponse {
         let now = Self.seconds()
-        var notReady: UInt64 = 0
-        for (index, condition) in readiness.enumerated() where !condition.isReady() { notReady |= 1 << UInt64(index) }
+        let notReady = notReady()
         let sourcesVersion = sources?.version ?? 0
         let role = fetcher?()
         let body = cache.withLock { cache -> [UInt8] in
             if cache.second != now || cache.notReady != notReady || cache.sources != sourcesVersion || cache.fetcher != role {
-                cache = (now, notReady, sourcesVersion, role, report().body)
+                cache = (now, notReady, sourcesVersion, role, report(notReady: notReady, role: role).body)
             }
             return cache.body
         }
