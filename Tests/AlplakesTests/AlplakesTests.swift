@@ -110,7 +110,7 @@ final class AlplakesServiceTests: ServiceTestCase {
     func get(_ routes: AlplakesRoutes, _ path: String) throws -> HTTPResponse {
         var router = Router()
         routes.register(in: &router)
-        guard case .found(let handler, _, _, let parameters) = router.match(.get, path: path), case .immediate(let answer) = handler else {
+        guard case .found(let handler, _, _, let parameters, _) = router.match(.get, path: path), case .immediate(let answer) = handler else {
             XCTFail("no route for \(path)")
             return HTTPResponse(status: .notFound)
         }

@@ -63,7 +63,7 @@ final class CORSLayerTests: XCTestCase {
         router.requestHeaders += ["X-Pier-App-Token"]
         router.on(.get, "/a") { _ in .text("a") }
         let request = HTTPRequest(method: .options, target: "/a", path: "/a")
-        guard case .found(let handler, _, _, _) = router.match(.options, path: "/a"), case .immediate(let answer) = handler else {
+        guard case .found(let handler, _, _, _, _) = router.match(.options, path: "/a"), case .immediate(let answer) = handler else {
             return XCTFail("the preflight is answered on the loop")
         }
         XCTAssertEqual(try answer(request).headers["Access-Control-Allow-Headers"], "Authorization, If-None-Match, Content-Type, X-Pier-App-Token")

@@ -120,7 +120,7 @@ final class SunRoutesTests: XCTestCase {
         let request = HTTPRequest(
             method: .get, target: target, path: String(parts[0]),
             query: parts.count > 1 ? try XCTUnwrap(QueryParameters(raw: parts[1])) : QueryParameters(), headers: headers)
-        guard case .found(let handler, _, _, _) = router.match(.get, path: request.path), case .immediate(let answer) = handler else {
+        guard case .found(let handler, _, _, _, _) = router.match(.get, path: request.path), case .immediate(let answer) = handler else {
             XCTFail("no immediate route for \(target)")
             return HTTPResponse(status: .notFound)
         }

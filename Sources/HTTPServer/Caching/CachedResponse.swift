@@ -2,33 +2,52 @@
 ///
 /// ``response(for:)`` answers a matching `If-None-Match` with `304` (same `ETag` and caching headers, no body).
 public struct CachedResponse: Sendable {
-    public let response: HTTPResponse
+    /// The answer, its tag and its `304`, held once: a cache hands a cached response out on every request, and a copy
+    /// of one reference costs one count where a copy of the fields cost one for each of their buffers.
+    private final class Storage: Sendable {
+        let response: HTTPResponse
+        let entityTag: String?
+        /// The `304` for a matching `If-None-Match`: the same `ETag` and caching headers, no body.
+        let notModified: HTTPResponse?
+
+        init(response: HTTPResponse, entityTag: String?, notModified: HTTPResponse?) {
+            self.response = response
+            self.entityTag = entityTag
+            self.notModified = notModified
+        }
+    }
+
+    private let storage: Storage
+
+    public var response: HTTPResponse { storage.response }
     /// The quoted tag, or `nil` for answers that must not be revalidated (errors).
-    public let entityTag: String?
+    public var entityTag: String? { storage.entityTag }
 
     /// A `200` JSON answer; the tag is computed from `body` and added to `headers`.
     public init(json body: [UInt8], headers: HTTPHeaders) {
         let tag = EntityTag.make(for: body)
         var headers = headers
         headers.set("ETag", tag)
-        response = .json(body, headers: headers)
-        entityTag = tag
+        let response = HTTPResponse.json(body, headers: headers)
+        var kept = HTTPHeaders()
+        for field in response.headers where !HTTPHeaders.equal(field.name, "content-type") {
+            kept.add(field.name, field.value)
+        }
+        storage = Storage(
+            response: response.preparedForSending(), entityTag: tag,
+            notModified: HTTPResponse(status: .notModified, headers: kept).preparedForSending())
     }
 
     /// Any other answer (an error), kept without a tag.
     public init(_ response: HTTPResponse) {
-        self.response = response
-        entityTag = nil
+        storage = Storage(response: response.preparedForSending(), entityTag: nil, notModified: nil)
     }
 
     public func response(for request: HTTPRequest) -> HTTPResponse {
-        guard let entityTag, let condition = request.headers["if-none-match"],
-            EntityTag.matches(ifNoneMatch: condition, tag: entityTag)
-        else { return response }
-        var headers = HTTPHeaders()
-        for field in response.headers where !HTTPHeaders.equal(field.name, "content-type") {
-            headers.add(field.name, field.value)
-        }
-        return HTTPResponse(status: .notModified, headers: headers)
+        let storage = storage
+        guard let entityTag = storage.entityTag, let notModified = storage.notModified,
+            let condition = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: condition, tag: entityTag)
+        else { return storage.response }
+        return notModified
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Validates and decodes a complete request head (request line and header fields, ending in CRLF CRLF).
 ///
 /// Kept apart from ``RequestParser`` so that the framing rules read top to bottom in one place.
@@ -15,16 +17,17 @@ enum HeadParser {
         var expectsContinue: Bool
     }
 
-    /// `tchar` from RFC 9110 §5.6.2, as a 256-entry table.
-    static let isTokenByte: [Bool] = (0..<256).map { value in
-        let byte = UInt8(value)
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-            UInt8(ascii: "A")...UInt8(ascii: "Z"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    /// `tchar` from RFC 9110 §5.6.2, as two 64-bit masks (bit n of the first for byte n, of the second for byte 64 + n):
+    /// constants, not a table, so asking costs no global's lazy initialisation check.
+    @inline(__always)
+    static func isTokenByte(_ byte: UInt8) -> Bool {
+        let mask: UInt64
+        switch byte >> 6 {
+        case 0: mask = 0x03FF_6CFA_0000_0000  // ! # $ % & ' * + - . and the digits
+        case 1: mask = 0x57FF_FFFF_C7FF_FFFE  // the letters, ^ _ ` | ~
+        default: return false
         }
+        return mask >> UInt64(byte & 63) & 1 != 0
     }
 
     /// `fieldCount`: how many field lines the head holds, as the caller counted them (room is made once).
@@ -34,7 +37,7 @@ enum HeadParser {
         // Request line: method SP request-target SP HTTP-version
         let line = UnsafeBufferPointer(rebasing: head[0..<requestLineEnd])
         var methodEnd = 0
-        while methodEnd < line.count && isTokenByte[Int(line[methodEnd])] { methodEnd += 1 }
+        while methodEnd < line.count && isTokenByte(line[methodEnd]) { methodEnd += 1 }
         guard methodEnd > 0 else { return .failure(.malformedRequestLine("missing method")) }
         guard methodEnd < line.count && line[methodEnd] == 0x20 else {
             return .failure(malformed(line[methodEnd...]))
@@ -50,51 +53,61 @@ enum HeadParser {
         case .success(let parsed): version = parsed
         case .failure(let error): return .failure(error)
         }
-        let method = HTTPMethod(string(UnsafeBufferPointer(rebasing: line[0..<methodEnd])))
-        let target = string(UnsafeBufferPointer(rebasing: line[targetStart..<targetEnd]))
+        let method = HTTPMethod(bytes: UnsafeBufferPointer(rebasing: line[0..<methodEnd]))
+        let targetBytes = UnsafeBufferPointer(rebasing: line[targetStart..<targetEnd])
+        let target = string(targetBytes)
 
-        // Header fields
-        var headers = HTTPHeaders()
+        // Header fields: their bytes copied once into the request's headers, names folded to lower case.
+        let section = requestLineEnd + 2
+        var headers = HTTPHeaders(section: UnsafeBufferPointer(rebasing: head[section..<max(section, head.count - 2)]), fields: fieldCount)
         var hosts = 0
         var contentLengths: [Substring] = []
         var transferEncodings: [String] = []
         var connectionClose = false
         var connectionKeepAlive = false
         var expectation: String? = nil
-        var fields: [(name: String, value: String)] = []
-        fields.reserveCapacity(fieldCount)
         var index = requestLineEnd + 2
         let end = head.count - 2
         while index < end {
+            // The head ends in CRLF CRLF, so a line's CRLF is always found; a bare CR before it is the field's to refuse.
             var lineEnd = index
-            while head[lineEnd] != 0x0D || head[lineEnd + 1] != 0x0A { lineEnd += 1 }
+            while let base = head.baseAddress, let found = memchr(base + lineEnd, 0x0D, end + 2 - lineEnd) {
+                lineEnd = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+                if head[lineEnd + 1] == 0x0A { break }
+                lineEnd += 1
+            }
             let fieldLine = UnsafeBufferPointer(rebasing: head[index..<lineEnd])
-            let field: (name: String, value: String)
+            let field: FieldSpan
             switch parseField(fieldLine) {
             case .success(let parsed): field = parsed
             case .failure(let error): return .failure(error)
             }
-            switch field.name {
-            case "host": hosts += 1
-            case "content-length":
-                if field.value.utf8.contains(UInt8(ascii: ",")) {
-                    contentLengths.append(contentsOf: field.value.split(separator: ",", omittingEmptySubsequences: false))
+            let name = UnsafeBufferPointer(rebasing: fieldLine[0..<field.nameEnd])
+            let value = UnsafeBufferPointer(rebasing: fieldLine[field.valueStart..<field.valueEnd])
+            // The fields framing and the connection depend on, recognised by their length before their bytes.
+            switch name.count {
+            case 4 where equalFolded(name, "host"): hosts += 1
+            case 14 where equalFolded(name, "content-length"):
+                let text = string(value)
+                if text.utf8.contains(UInt8(ascii: ",")) {
+                    contentLengths.append(contentsOf: text.split(separator: ",", omittingEmptySubsequences: false))
                 } else {
-                    contentLengths.append(field.value[...])
+                    contentLengths.append(text[...])
                 }
-            case "transfer-encoding": transferEncodings.append(field.value)
-            case "connection":
-                for token in field.value.split(separator: ",") {
-                    let token = token.trimmingOWS().lowercased()
-                    if token == "close" { connectionClose = true } else if token == "keep-alive" { connectionKeepAlive = true }
-                }
-            case "expect": expectation = field.value
+            case 17 where equalFolded(name, "transfer-encoding"): transferEncodings.append(string(value))
+            case 10 where equalFolded(name, "connection"):
+                let tokens = connectionTokens(value)
+                connectionClose = connectionClose || tokens.close
+                connectionKeepAlive = connectionKeepAlive || tokens.keepAlive
+            case 6 where equalFolded(name, "expect"): expectation = string(value)
             default: break
             }
-            fields.append(field)
+            let offset = index - section
+            headers.appendParsed(
+                start: offset, nameEnd: offset + field.nameEnd, valueStart: offset + field.valueStart, end: offset + field.valueEnd)
             index = lineEnd + 2
         }
-        headers = HTTPHeaders(fields)
+        headers.foldNames()
 
         if hosts > 1 { return .failure(.multipleHosts) }
         if hosts == 0 && version == .http1_1 { return .failure(.missingHost) }
@@ -140,7 +153,7 @@ enum HeadParser {
         let keepAlive = version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
 
         let request: HTTPRequest
-        switch decodeTarget(target, method: method) {
+        switch decodeTarget(targetBytes, text: target, method: method) {
         case .success(let (path, query)):
             request = HTTPRequest(method: method, target: target, path: path, query: query, version: version, headers: headers)
         case .failure(let error):
@@ -157,8 +170,8 @@ enum HeadParser {
     }
 
     private static func parseVersion(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<HTTPVersion, HTTPParseError> {
-        let prefix = Array("HTTP/".utf8)
-        guard bytes.count == 8, bytes.starts(with: prefix), bytes[6] == UInt8(ascii: "."),
+        guard bytes.count == 8, bytes[0] == UInt8(ascii: "H"), bytes[1] == UInt8(ascii: "T"), bytes[2] == UInt8(ascii: "T"),
+            bytes[3] == UInt8(ascii: "P"), bytes[4] == UInt8(ascii: "/"), bytes[6] == UInt8(ascii: "."),
             bytes[5] >= 0x30 && bytes[5] <= 0x39, bytes[7] >= 0x30 && bytes[7] <= 0x39
         else {
             if bytes.contains(where: { $0 < 0x20 || $0 == 0x7F }) {
@@ -173,12 +186,46 @@ enum HeadParser {
         }
     }
 
-    /// `field-name ":" OWS field-value OWS`; the name is folded to lower case.
-    static func parseField(_ line: UnsafeBufferPointer<UInt8>) -> Result<(name: String, value: String), HTTPParseError> {
+    /// Whether a `Connection` value names `close` or `keep-alive` (tokens compared without case, OWS around commas).
+    static func connectionTokens(_ value: UnsafeBufferPointer<UInt8>) -> (close: Bool, keepAlive: Bool) {
+        var close = false, keepAlive = false
+        var start = 0
+        while start < value.count {
+            var end = start
+            while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start, last = end
+            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
+            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
+            let token = UnsafeBufferPointer(rebasing: value[first..<last])
+            if equalFolded(token, "close") { close = true } else if equalFolded(token, "keep-alive") { keepAlive = true }
+            start = end + 1
+        }
+        return (close, keepAlive)
+    }
+
+    /// Byte-for-byte comparison with a literal (methods are case-sensitive).
+    static func equalExactly(_ bytes: UnsafeBufferPointer<UInt8>, _ literal: StaticString) -> Bool {
+        bytes.elementsEqual(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+    }
+
+    /// ASCII case-insensitive comparison of bytes with a lower-case literal.
+    static func equalFolded(_ bytes: UnsafeBufferPointer<UInt8>, _ lower: StaticString) -> Bool {
+        HTTPHeaders.equalFolded(bytes, UnsafeBufferPointer(start: lower.utf8Start, count: lower.utf8CodeUnitCount))
+    }
+
+    /// Where a field line's name ends and its value (without the OWS around it) lies.
+    struct FieldSpan {
+        var nameEnd: Int
+        var valueStart: Int
+        var valueEnd: Int
+    }
+
+    /// `field-name ":" OWS field-value OWS`.
+    static func parseField(_ line: UnsafeBufferPointer<UInt8>) -> Result<FieldSpan, HTTPParseError> {
         guard let first = line.first else { return .failure(.invalidHeaderField("empty line")) }
         if first == 0x20 || first == 0x09 { return .failure(.obsoleteLineFolding) }
         var colon = 0
-        while colon < line.count && isTokenByte[Int(line[colon])] { colon += 1 }
+        while colon < line.count && isTokenByte(line[colon]) { colon += 1 }
         guard colon < line.count else { return .failure(.invalidHeaderField("missing colon")) }
         switch line[colon] {
         case UInt8(ascii: ":"): break
@@ -195,14 +242,7 @@ enum HeadParser {
         }
         while valueStart < valueEnd && (line[valueStart] == 0x20 || line[valueStart] == 0x09) { valueStart += 1 }
         while valueEnd > valueStart && (line[valueEnd - 1] == 0x20 || line[valueEnd - 1] == 0x09) { valueEnd -= 1 }
-        let name = String(unsafeUninitializedCapacity: colon) { out in
-            for index in 0..<colon {
-                let byte = line[index]
-                out[index] = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            }
-            return colon
-        }
-        return .success((name, string(UnsafeBufferPointer(rebasing: line[valueStart..<valueEnd]))))
+        return .success(FieldSpan(nameEnd: colon, valueStart: valueStart, valueEnd: valueEnd))
     }
 
     /// The first byte from `start` on that a field value may not hold (a control character other than HTAB, or DEL),
@@ -231,6 +271,22 @@ enum HeadParser {
     static func isValidFieldLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
         if case .success = parseField(line) { return true }
         return false
+    }
+
+    /// ``decodeTarget(_:method:)`` with the common case first: an origin-form target whose path holds no escape is split
+    /// at the bytes, and a target without a query is its own path (no second `String`).
+    static func decodeTarget(
+        _ bytes: UnsafeBufferPointer<UInt8>, text target: String, method: HTTPMethod
+    ) -> Result<(String, QueryParameters), HTTPParseError> {
+        guard bytes.first == UInt8(ascii: "/") else { return decodeTarget(target, method: method) }
+        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        guard !bytes[0..<mark].contains(UInt8(ascii: "%")) else { return decodeTarget(target, method: method) }
+        if mark == bytes.count { return .success((target, QueryParameters())) }
+        let queryStart = target.utf8.index(target.utf8.startIndex, offsetBy: mark + 1)
+        guard let query = QueryParameters(raw: target[queryStart...]) else {
+            return .failure(.invalidTarget("malformed percent-encoding in query"))
+        }
+        return .success((string(UnsafeBufferPointer(rebasing: bytes[0..<mark])), query))
     }
 
     /// Splits the target into a decoded path and query; accepts origin-form, absolute-form and `*`.

@@ -4,14 +4,24 @@ import Basics
 ///
 /// The server adds `Date`, `Server`, `Content-Length` and `Connection`; a handler sets everything else.
 public struct HTTPResponse: Sendable {
-    public var status: HTTPStatus
-    public var headers: HTTPHeaders
-    public var body: [UInt8]
+    public var status: HTTPStatus { didSet { prepared = nil } }
+    public var headers: HTTPHeaders { didSet { prepared = nil } }
+    public var body: [UInt8] { didSet { prepared = nil } }
+    /// The head's parts that stay the same from one send to the next, encoded once (``prepared()``); any change drops them.
+    private(set) var prepared: PreparedHead? = nil
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+    }
+
+    /// This response with its status line, fields and `Content-Length` encoded now: an answer held to be sent many times
+    /// (a cached one) then costs the server two copies of bytes per send, not an encoding of every field.
+    public func preparedForSending() -> HTTPResponse {
+        var copy = self
+        copy.prepared = PreparedHead(self)
+        return copy
     }
 
     public static let jsonContentType = "application/json; charset=utf-8"

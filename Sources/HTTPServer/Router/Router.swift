@@ -8,8 +8,9 @@ public struct Router: Sendable {
     /// The outcome of looking a request up.
     public enum Match: Sendable {
         /// `cors`: the answer carries `Access-Control-Allow-Origin: *` (the path is public); `parameters`: the
-        /// values of a template's `{name}` segments.
-        case found(RouteHandler, route: String, cors: Bool, parameters: [String: String])
+        /// values of a template's `{name}` segments; `slot`: the route's number in this router (0, 1, …), where each
+        /// event loop keeps the route's metrics without looking its name up.
+        case found(RouteHandler, route: String, cors: Bool, parameters: [String: String], slot: Int)
         case methodNotAllowed(allow: String)
         case notFound
     }
@@ -23,18 +24,22 @@ public struct Router: Sendable {
         let preflight: RouteHandler?
         /// The `Allow` value of a `405`: every method the path answers, sorted.
         let allow: String
+        let slot: Int
 
-        init(methods: [HTTPMethod: RouteHandler], cors: Bool, preflight: RouteHandler?, allow: String) {
+        init(methods: [HTTPMethod: RouteHandler], cors: Bool, preflight: RouteHandler?, allow: String, slot: Int) {
             self.methods = methods
             self.cors = cors
             self.preflight = preflight
             self.allow = allow
+            self.slot = slot
         }
     }
 
     private var routes: [String: Path] = [:]
     /// Routes with `{name}` segments, in registration order (the first match wins).
     private var templates: [(template: PathTemplate, path: Path)] = []
+    /// Paths registered so far: the next path's slot.
+    public private(set) var slots = 0
 
     /// The request headers a public path's preflight allows; the executable adds those the features' clients send
     /// (App Attest's token) before the routes are registered.
@@ -46,7 +51,10 @@ public struct Router: Sendable {
     /// as accessible as its last registration says.
     public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
         let isTemplate = PathTemplate.isTemplate(path)
-        var methods = (isTemplate ? templates.first { $0.template.description == path }?.path : routes[path])?.methods ?? [:]
+        let existing = isTemplate ? templates.first { $0.template.description == path }?.path : routes[path]
+        var methods = existing?.methods ?? [:]
+        let slot = existing?.slot ?? slots
+        if existing == nil { slots += 1 }
         methods[method] = handler
         var names = Set(methods.keys.map(\.rawValue))
         if names.contains("GET") { names.insert("HEAD") }
@@ -59,7 +67,7 @@ public struct Router: Sendable {
             let answer = CORS.preflight(allowed: names.sorted { (rank($0), $0) < (rank($1), $1) }.joined(separator: ", "), headers: requestHeaders)
             preflight = .immediate { _ in answer }
         }
-        let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "))
+        let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "), slot: slot)
         if isTemplate {
             if let index = templates.firstIndex(where: { $0.template.description == path }) {
                 templates[index].path = entry
@@ -122,10 +130,10 @@ public struct Router: Sendable {
         } else {
             return .notFound
         }
-        let cors = entry.cors
-        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors, parameters: parameters) }
-        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors, parameters: parameters) }
-        if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors, parameters: parameters) }
+        let (cors, slot) = (entry.cors, entry.slot)
+        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
+        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
+        if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors, parameters: parameters, slot: slot) }
         return .methodNotAllowed(allow: entry.allow)
     }
 

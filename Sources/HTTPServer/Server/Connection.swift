@@ -10,6 +10,8 @@ final class Connection {
     /// What is needed to finish a request once its handler has answered.
     struct RequestContext: Sendable {
         let route: String
+        /// The route's slot in the router (``Router/Match``), or -1 for the server's own answers (`invalid`, `timeout`).
+        var slot = -1
         let isHead: Bool
         let http10: Bool
         let keepAlive: Bool
@@ -171,9 +173,9 @@ final class Connection {
     private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
         let keepAlive = keepAlive && !livenessOnly
-        func context(route: String, cors: Bool = false) -> RequestContext {
+        func context(route: String, slot: Int = -1, cors: Bool = false) -> RequestContext {
             RequestContext(
-                route: route, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive,
+                route: route, slot: slot, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive,
                 startedAt: startedAt, cors: cors)
         }
         if livenessOnly && request.path != loop.shared.configuration.livenessPath {
@@ -185,8 +187,8 @@ final class Connection {
             respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
         case .methodNotAllowed(let allow):
             respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: request.path))
-        case .found(let handler, let route, let cors, let parameters):
-            let context = context(route: route, cors: cors)
+        case .found(let handler, let route, let cors, let parameters, let slot):
+            let context = context(route: route, slot: slot, cors: cors)
             var request = request
             if !parameters.isEmpty { request.pathParameters = parameters }
             request.id = loop.nextRequestID()
@@ -228,7 +230,7 @@ final class Connection {
             ResponseEncoder.encode(
                 HTTPResponse(status: .switchingProtocols, headers: headers), into: &output.bytes, date: loop.date.bytes, keepAlive: true,
                 http10: false, omitBody: true, fixed: loop.shared.fixedHeaders, upgrade: true)
-            loop.record(route: context.route, status: HTTPStatus.switchingProtocols.code, seconds: Double(MonotonicClock.now() &- context.startedAt) / 1e9)
+            loop.record(context, status: HTTPStatus.switchingProtocols.code, seconds: Double(MonotonicClock.now() &- context.startedAt) / 1e9)
             phase = .switched
             loop.release(self)
             // The buffers move with the socket: kept here too, the other connection's first write would copy them.
@@ -268,7 +270,7 @@ final class Connection {
             omitBody: context.isHead || attached, fixed: loop.shared.fixedHeaders, cors: context.cors)
         if attached { output.attach(response.body) }
         let elapsed = Double(MonotonicClock.now() &- context.startedAt) / 1e9
-        loop.record(route: context.route, status: response.status.code, seconds: elapsed)
+        loop.record(context, status: response.status.code, seconds: elapsed)
         if loop.shared.logger.logLevel <= .debug {
             loop.shared.logger.debug("request", metadata: [
                 "route": "\(context.route)", "status": "\(response.status.code)", "duration_ms": "\(elapsed * 1000)",

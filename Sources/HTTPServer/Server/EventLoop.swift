@@ -43,14 +43,11 @@ final class EventLoop: @unchecked Sendable {
     private var acceptPausedUntil: UInt64 = 0
     private var listening = false
     let readBuffer: UnsafeMutableRawBufferPointer
-    private var requestCounters: [RouteStatus: Counter] = [:]
-    private var latencies: [String: Histogram] = [:]
+    /// This loop's metrics of each route, by the router's slot.
+    private var routeMetrics: [RouteMetrics?] = []
+    /// The metrics of the server's own answers (`invalid`, `timeout`, …) and of `405`s, by name.
+    private var unroutedMetrics: [String: RouteMetrics] = [:]
     private let tickNanoseconds: UInt64
-
-    private struct RouteStatus: Hashable {
-        let route: String
-        let status: Int
-    }
 
     init(index: Int, shared: ServerShared) throws {
         self.index = index
@@ -361,22 +358,25 @@ final class EventLoop: @unchecked Sendable {
         return UInt64(index) << 48 | (requestsSeen & 0xFFFF_FFFF_FFFF)
     }
 
-    func record(route: String, status: Int, seconds: Double) {
-        let key = RouteStatus(route: route, status: status)
-        if let counter = requestCounters[key] {
-            counter.increment()
+    /// Counts an answer and its latency for its route: a routed request finds its route's metrics by the router's slot
+    /// (an array index), the server's own answers by name.
+    func record(_ context: Connection.RequestContext, status: Int, seconds: Double) {
+        let metrics: RouteMetrics
+        if context.slot >= 0 {
+            if context.slot >= routeMetrics.count { routeMetrics += Array(repeating: nil, count: context.slot + 1 - routeMetrics.count) }
+            if let held = routeMetrics[context.slot] {
+                metrics = held
+            } else {
+                metrics = RouteMetrics(route: context.route, server: shared.metrics)
+                routeMetrics[context.slot] = metrics
+            }
+        } else if let held = unroutedMetrics[context.route] {
+            metrics = held
         } else {
-            let counter = shared.metrics.requests(route: route, status: status)
-            requestCounters[key] = counter
-            counter.increment()
+            metrics = RouteMetrics(route: context.route, server: shared.metrics)
+            unroutedMetrics[context.route] = metrics
         }
-        if let histogram = latencies[route] {
-            histogram.observe(seconds)
-        } else {
-            let histogram = shared.metrics.latency(route: route)
-            latencies[route] = histogram
-            histogram.observe(seconds)
-        }
+        metrics.record(status: status, seconds: seconds)
     }
 
     // MARK: - Timers and shutdown

@@ -15,10 +15,15 @@ enum ResponseEncoder {
     }()
 
     /// Headers the server owns; a handler's own values for them are dropped.
-    private static func isReserved(_ name: String) -> Bool {
-        HTTPHeaders.equal(name, "content-length") || HTTPHeaders.equal(name, "connection")
-            || HTTPHeaders.equal(name, "transfer-encoding") || HTTPHeaders.equal(name, "date")
-            || HTTPHeaders.equal(name, "server")
+    private static func isReserved(_ name: UnsafeBufferPointer<UInt8>) -> Bool {
+        switch name.count {
+        case 4: return HeadParser.equalFolded(name, "date")
+        case 6: return HeadParser.equalFolded(name, "server")
+        case 10: return HeadParser.equalFolded(name, "connection")
+        case 14: return HeadParser.equalFolded(name, "content-length")
+        case 17: return HeadParser.equalFolded(name, "transfer-encoding")
+        default: return false
+        }
     }
 
     /// - Parameters:
@@ -28,10 +33,11 @@ enum ResponseEncoder {
         _ response: HTTPResponse, into out: inout [UInt8], date: [UInt8], keepAlive: Bool,
         http10: Bool, omitBody: Bool, fixed: [UInt8] = serverHeader, cors: Bool = false, upgrade: Bool = false
     ) {
-        if let line = statusLines[response.status.code] {
-            out.append(contentsOf: line)
+        let prepared = response.prepared
+        if let prepared {
+            out.append(contentsOf: prepared.statusLine)
         } else {
-            out.append(contentsOf: "HTTP/1.1 \(response.status.code) \(response.status.reason)\r\n".utf8)
+            appendStatusLine(response.status, to: &out)
         }
         out.append(contentsOf: fixed)
         out.append(contentsOf: "Date: ".utf8)
@@ -39,25 +45,10 @@ enum ResponseEncoder {
         out.append(0x0D)
         out.append(0x0A)
         if cors { out.append(contentsOf: CORS.allowAnyOrigin) }
-        for field in response.headers where !isReserved(field.name) {
-            out.append(contentsOf: field.name.utf8)
-            out.append(UInt8(ascii: ":"))
-            out.append(UInt8(ascii: " "))
-            // A value that carries request data must not be able to start a new header line.
-            if field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-                out.append(contentsOf: field.value.utf8.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
-            } else {
-                out.append(contentsOf: field.value.utf8)
-            }
-            out.append(0x0D)
-            out.append(0x0A)
-        }
-        let allowsBody = response.status.allowsBody
-        if allowsBody {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendDecimal(response.body.count, to: &out)
-            out.append(0x0D)
-            out.append(0x0A)
+        if let prepared {
+            out.append(contentsOf: prepared.fields)
+        } else {
+            appendFields(of: response, to: &out)
         }
         if upgrade {
             out.append(contentsOf: "Connection: Upgrade\r\n".utf8)
@@ -68,8 +59,40 @@ enum ResponseEncoder {
         }
         out.append(0x0D)
         out.append(0x0A)
-        if allowsBody && !omitBody {
+        if response.status.allowsBody && !omitBody {
             out.append(contentsOf: response.body)
+        }
+    }
+
+    static func appendStatusLine(_ status: HTTPStatus, to out: inout [UInt8]) {
+        if let line = statusLines[status.code] {
+            out.append(contentsOf: line)
+        } else {
+            out.append(contentsOf: "HTTP/1.1 \(status.code) \(status.reason)\r\n".utf8)
+        }
+    }
+
+    /// The handler's fields (those the server owns left out) and `Content-Length`, each line ending in CRLF.
+    static func appendFields(of response: HTTPResponse, to out: inout [UInt8]) {
+        response.headers.forEachField { name, value in
+            guard !isReserved(name) else { return }
+            out.append(contentsOf: name)
+            out.append(UInt8(ascii: ":"))
+            out.append(UInt8(ascii: " "))
+            // A value that carries request data must not be able to start a new header line.
+            if value.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
+                out.append(contentsOf: value.lazy.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
+            } else {
+                out.append(contentsOf: value)
+            }
+            out.append(0x0D)
+            out.append(0x0A)
+        }
+        if response.status.allowsBody {
+            out.append(contentsOf: "Content-Length: ".utf8)
+            appendDecimal(response.body.count, to: &out)
+            out.append(0x0D)
+            out.append(0x0A)
         }
     }
 

@@ -1,0 +1,92 @@
+@testable import HTTPServer
+import XCTest
+
+/// The header fields as bytes (``HTTPHeaders``), a response's head encoded once (``HTTPResponse/preparedForSending()``)
+/// and the `Connection` tokens read as bytes: each must say exactly what the `String`s said before.
+final class HeaderBytesTests: XCTestCase {
+    func testFieldsKeepOrderSpellingAndAnswerWithoutCase() {
+        var headers: HTTPHeaders = ["Content-Type": "text/plain", "X-Two": "a"]
+        headers.add("x-two", "b")
+        headers.add("Émoji-Value", "✓ ok")
+        XCTAssertEqual(headers.count, 4)
+        XCTAssertEqual(headers["CONTENT-TYPE"], "text/plain")
+        XCTAssertEqual(headers.values("X-TWO"), ["a", "b"])
+        XCTAssertEqual(headers["émoji-value"], nil, "only ASCII letters fold")
+        XCTAssertEqual(headers["Émoji-Value"], "✓ ok")
+        XCTAssertFalse(headers.contains("x-tw"))
+        XCTAssertFalse(headers.contains("x-twoo"))
+        XCTAssertEqual(headers.map(\.name), ["Content-Type", "X-Two", "x-two", "Émoji-Value"])
+        headers.set("X-Two", "c")
+        XCTAssertEqual(headers.fields.map { "\($0.name)=\($0.value)" }, ["Content-Type=text/plain", "Émoji-Value=✓ ok", "X-Two=c"])
+        headers.remove("content-type")
+        XCTAssertNil(headers["Content-Type"])
+        XCTAssertEqual(headers.count, 2)
+        headers.remove("absent")
+        XCTAssertEqual(headers.count, 2)
+        // "-" and "\r" differ by the bit case folding ignores: never equal.
+        XCTAssertFalse((["a-b": "1"] as HTTPHeaders).contains("a\rb"))
+        XCTAssertFalse((["a@b": "1"] as HTTPHeaders).contains("a`b"))
+    }
+
+    func testParsedFieldsAreFoldedTrimmedAndCopiedOutOfTheBuffer() throws {
+        var parser = RequestParser()
+        var buffer = InputBuffer(Array("GET / HTTP/1.1\r\nHost: pier\r\nX-Mixed-CASE:\t  spaced  value \t\r\nEmpty:\r\nA: 1\r\nA: 2\r\n\r\n".utf8))
+        guard case .request(let request, _) = parser.next(from: &buffer) else { return XCTFail("parsed") }
+        buffer = InputBuffer(Array(repeating: UInt8(ascii: "z"), count: 200))  // what the request came from is gone
+        XCTAssertEqual(request.headers.map(\.name), ["host", "x-mixed-case", "empty", "a", "a"])
+        XCTAssertEqual(request.headers["x-mixed-case"], "spaced  value")
+        XCTAssertEqual(request.headers["empty"], "")
+        XCTAssertEqual(request.headers.values("a"), ["1", "2"])
+        XCTAssertEqual(request.headers["Host"], "pier")
+    }
+
+    func testConnectionTokensAreReadWithoutCaseAndAroundCommas() {
+        func tokens(_ value: String) -> (Bool, Bool) {
+            let bytes = Array(value.utf8)
+            let result = bytes.withUnsafeBufferPointer { HeadParser.connectionTokens($0) }
+            return (result.close, result.keepAlive)
+        }
+        XCTAssertTrue(tokens("close") == (true, false))
+        XCTAssertTrue(tokens("Keep-Alive") == (false, true))
+        XCTAssertTrue(tokens(" upgrade ,\tCLOSE , keep-alive") == (true, true))
+        XCTAssertTrue(tokens("closed, keep-alives, ,") == (false, false))
+        XCTAssertTrue(tokens("") == (false, false))
+    }
+
+    /// A prepared answer is written byte for byte as the same answer encoded field by field, and any change to it
+    /// drops what was prepared.
+    func testAPreparedHeadEncodesTheSameBytesAndAChangeDropsIt() {
+        var response = HTTPResponse.json(Array("{\"a\":1}".utf8), headers: ["Cache-Control": "public", "Date": "dropped", "X-Bad": "a\r\nb"])
+        response.headers.add("content-length", "99")
+        let date = Array("Wed, 02 Dec 2026 12:00:00 GMT".utf8)
+        func encoded(_ response: HTTPResponse, keepAlive: Bool = true, cors: Bool = false, omitBody: Bool = false) -> String {
+            var out: [UInt8] = []
+            ResponseEncoder.encode(response, into: &out, date: date, keepAlive: keepAlive, http10: false, omitBody: omitBody, cors: cors)
+            return String(decoding: out, as: UTF8.self)
+        }
+        let prepared = response.preparedForSending()
+        XCTAssertNotNil(prepared.prepared)
+        for (keepAlive, cors, omitBody) in [(true, false, false), (false, true, false), (true, true, true)] {
+            XCTAssertEqual(encoded(prepared, keepAlive: keepAlive, cors: cors, omitBody: omitBody), encoded(response, keepAlive: keepAlive, cors: cors, omitBody: omitBody))
+        }
+        XCTAssertEqual(
+            encoded(prepared),
+            "HTTP/1.1 200 OK\r\nServer: pier\r\nDate: Wed, 02 Dec 2026 12:00:00 GMT\r\nCache-Control: public\r\nX-Bad: a  b\r\n"
+                + "Content-Type: application/json; charset=utf-8\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
+        var changed = prepared
+        changed.body = Array("{}".utf8)
+        XCTAssertNil(changed.prepared)
+        XCTAssertTrue(encoded(changed).contains("Content-Length: 2\r\n"))
+        changed = prepared
+        changed.headers.add("X-Late", "1")
+        XCTAssertNil(changed.prepared)
+        changed = prepared
+        changed.status = .notFound
+        XCTAssertNil(changed.prepared)
+        XCTAssertTrue(encoded(changed).hasPrefix("HTTP/1.1 404 Not Found\r\n"))
+        var notModified = HTTPResponse(status: .notModified, headers: ["ETag": "\"x\""]).preparedForSending()
+        XCTAssertFalse(encoded(notModified).contains("Content-Length"), "a 304 carries no length")
+        notModified.status = HTTPStatus(code: 299, reason: "Odd")
+        XCTAssertTrue(encoded(notModified).hasPrefix("HTTP/1.1 299 Odd\r\n"))
+    }
+}
