@@ -109,7 +109,7 @@ let package = Package(
         // FMI's warning feed and its CAP alerts read and checked (the fuzz target's module; libxml2 for the XML).
         .target(name: "CAPFormat", dependencies: ["Basics", "Markup", "Parsing", "WarningsFormat"], swiftSettings: strict),
         .target(
-            name: "Warnings", dependencies: ["CAPFormat", "OnDemand", "Settings", "WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
+            name: "Warnings", dependencies: ["AnswerCaching", "CAPFormat", "OnDemand", "Settings", "WarningsFormat", "Geography", "Basics", "Feature", "Parsing", "UpstreamHTTP", "Scheduling", "HTTPServer", "Postgres", "ReplayMatching", "Metrics", .product(name: "Logging", package: "swift-log")],
             exclude: ["Testing"], swiftSettings: strict),
         // CBOR (RFC 8949) read by hand: definite lengths, bounded depth and size. No domain knowledge, no cryptography
         // (so that its fuzz target builds without BoringSSL).

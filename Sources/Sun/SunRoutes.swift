@@ -18,6 +18,11 @@ public struct SunRoutes: Sendable {
     /// what was asked, not how it was written (`47.0` and `47.00` are one answer); 4,096 answers of about 600 bytes.
     let dated = AnswerCache<DatedKey>(entries: 4096, bytes: 4 << 20)
 
+    /// Today's answers by point, each for the rest of its second: its `max-age` counts down to UTC midnight by the
+    /// second, so an answer is right until the next whole second — and every request in that second for the point
+    /// shares it instead of solving nine events again.
+    let today = AnswerCache<DatedKey>(entries: 1024, bytes: 1 << 20)
+
     /// A dated answer's day and point.
     struct DatedKey: Hashable, Sendable {
         let day: CalendarDate
@@ -51,12 +56,16 @@ public struct SunRoutes: Sendable {
             return answer.response(for: request)
         }
         // "Today" in UTC, as the upstream's default; it is another day at the next UTC midnight. Its max-age
-        // shrinks by the second, so this answer is built each time.
+        // shrinks by the second, so this answer is kept for the rest of its second.
         let instant = now()
-        let today = Int(instant.timeIntervalSince1970.rounded(.down)) / 86_400
-        let date = CalendarDate(dayNumber: today)
-        let maxAge = max(1, (today + 1) * 86_400 - Int(instant.timeIntervalSince1970.rounded(.up)))
-        let body = SunResponse.body(SunTimes(date: date, latitude: point.latitude, longitude: point.longitude))
-        return CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"]).response(for: request)
+        let day = Int(instant.timeIntervalSince1970.rounded(.down)) / 86_400
+        let key = DatedKey(day: CalendarDate(dayNumber: day), latitude: point.latitude, longitude: point.longitude)
+        if let cached = today.answer(for: key, now: instant) { return cached.response(for: request) }
+        let maxAge = max(1, (day + 1) * 86_400 - Int(instant.timeIntervalSince1970.rounded(.up)))
+        let body = SunResponse.body(SunTimes(date: key.day, latitude: point.latitude, longitude: point.longitude))
+        let answer = CachedResponse(json: body, headers: ["Cache-Control": "public, max-age=\(maxAge)"])
+        // Right while the second rounded up is the same (the max-age above counts from it).
+        today.keep(answer, for: key, until: Date(timeIntervalSince1970: instant.timeIntervalSince1970.rounded(.up)))
+        return answer.response(for: request)
     }
 }

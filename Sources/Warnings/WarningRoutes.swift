@@ -1,3 +1,4 @@
+import AnswerCaching
 import Feature
 import Foundation
 import Geography
@@ -16,6 +17,20 @@ public struct WarningRoutes: Sendable {
     private let warnings: WarningsService
     private let places: (any WarningPlaces)?
     private let maxAge: Int
+    /// Rendered answers by what was asked (the parsed point, the language, the place's name) and what they were made from
+    /// (the warnings' generation, when the feed was last read, whether that is stale), each until the first of its
+    /// warnings expires: a repeat skips the area lookup and the assembly of the body. 4,096 answers within 8 MB.
+    let answers = AnswerCache<AnswerKey>(entries: 4096, bytes: 8 << 20)
+
+    struct AnswerKey: Hashable, Sendable {
+        let latitude: Double
+        let longitude: Double
+        let language: WarningLanguage
+        let location: String?
+        let generation: Int
+        let readAt: Date
+        let stale: Bool
+    }
 
     /// - Parameter places: where `lat`/`lon` or `place=` lie (the weather's); `nil`: `lat`/`lon` only.
     public init(warnings: WarningsService, places: (any WarningPlaces)?, maxAge: Int = 300) {
@@ -30,8 +45,17 @@ public struct WarningRoutes: Sendable {
             switch try places?.whereabouts(of: request) ?? .known(try Coordinate(request.query), location: nil) {
             case .known(let point, let location):
                 let now = Date()
+                let key = warnings.readAt().map {
+                    AnswerKey(
+                        latitude: point.latitude, longitude: point.longitude, language: language, location: location,
+                        generation: warnings.generation, readAt: $0, stale: warnings.isStale(now: now))
+                }
+                if let key, let ready = answers.answer(for: key, now: now) { return .response(ready.response(for: request)) }
                 if let list = warnings.cachedWarnings(at: point, language: language, now: now) {
-                    return .response(try respond(to: request, list: list, location: location, now: now))
+                    let answer = try render(list: list, location: location, now: now)
+                    // Kept under the key read before the list: a generation that moved in between makes a key nobody asks.
+                    if let key { answers.keep(answer, for: key, until: list.until, keyBytes: location?.utf8.count ?? 0) }
+                    return .response(answer.response(for: request))
                 }
                 return .later { try await answer(request, point: point, language: language, location: location) }
             case .resolving(let resolve):
@@ -60,12 +84,16 @@ public struct WarningRoutes: Sendable {
     /// `{"location":…,"updated_at":…,"warnings":[…]}`; `503` before the feed was ever read (an empty list would
     /// claim there is no warning), stale-marked when its last reading is older than the schedule allows.
     private func respond(to request: HTTPRequest, list: WarningList, location: String?, now: Date) throws -> HTTPResponse {
+        try render(list: list, location: location, now: now).response(for: request)
+    }
+
+    private func render(list: WarningList, location: String?, now: Date) throws -> CachedResponse {
         guard let readAt = warnings.readAt() else {
             throw HTTPError(.serviceUnavailable, "FMI's warnings have not been read yet", headers: ["Retry-After": "60"])
         }
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(maxAge)"]
         if warnings.isStale(now: now) { headers.markStale(WarningsService.source) }
         let body = "{" + (location.map { "\"location\":" + $0 + "," } ?? "") + "\"updated_at\":\"\(Timestamp.iso8601(readAt))\",\"warnings\":" + list.json + "}"
-        return CachedResponse(json: Array(body.utf8), headers: headers).response(for: request)
+        return CachedResponse(json: Array(body.utf8), headers: headers)
     }
 }

@@ -106,6 +106,27 @@ final class WarningsEndToEndTests: EndToEndTestCase {
         XCTAssertEqual(pier.stop(), 0)
     }
 
+    /// The rendered answer is kept for repeats and never outlives the set it was made from: a new publication changes the
+    /// answer at the same point at once.
+    func testARepeatIsTheSameAnswerAndANewPublicationReplacesIt() throws {
+        let pier = try startPier(["PIER_WARNINGS_INTERVAL_S": "1"])
+        let first = try waitForData(pier, "/v1/warnings?lat=60.17&lon=24.94")
+        let repeated = try RawClient.request(port: pier.port, "/v1/warnings?lat=60.170&lon=24.9400")
+        XCTAssertEqual(repeated.header("ETag"), first.header("ETag"), "the same point however it is written")
+        XCTAssertEqual(repeated.body, first.body)
+        upstream.set(.fmiWarnings, .previousPublication)
+        var response = repeated
+        let deadline = Date().addingTimeInterval(15)
+        while response.header("ETag") == first.header("ETag"), Date() < deadline {
+            usleep(200_000)
+            response = try RawClient.request(port: pier.port, "/v1/warnings?lat=60.17&lon=24.94")
+        }
+        XCTAssertEqual(response.status, 200)
+        XCTAssertNotEqual(response.header("ETag"), first.header("ETag"), "the new publication's answer")
+        XCTAssertNotEqual(try JSONDecoder().decode(Warnings.self, from: Data(response.body)).warnings, try JSONDecoder().decode(Warnings.self, from: Data(first.body)).warnings)
+        XCTAssertEqual(pier.stop(), 0)
+    }
+
     func testBeforeTheFeedWasEverReadTheRouteSaysSo() throws {
         let pier = try startPier(["PIER_FMI_WARNINGS_URL": "http://127.0.0.1:9/cap/feed/rss_en-GB.rss"])
         let response = try RawClient.request(port: pier.port, "/v1/warnings?lat=60.17&lon=24.94")

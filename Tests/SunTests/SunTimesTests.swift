@@ -3,6 +3,7 @@ import Foundation
 import HTTPServer
 import Parsing
 @testable import Sun
+import Synchronization
 import UpstreamTesting
 import XCTest
 
@@ -160,6 +161,31 @@ final class SunRoutesTests: XCTestCase {
         XCTAssertEqual(response.headers["cache-control"], "public, max-age=46400")
         let body = String(decoding: response.body, as: UTF8.self)
         XCTAssertTrue(body.contains(#""sunrise":"2026-11-18T"#), body)
+    }
+
+    /// Today's answer is shared by every request for its point within its second, and a later second gets its own
+    /// (its max-age is one less); the clock here is a test's, moved by hand.
+    func testTodaysAnswerIsSharedWithinItsSecondAndNotAfter() throws {
+        let clock = Mutex(1_795_000_000.25)
+        let routes = SunRoutes(now: { Date(timeIntervalSince1970: clock.withLock { $0 }) })
+        func ask() throws -> HTTPResponse {
+            try routes.answer(HTTPRequest(method: .get, target: "/v1/sun", path: "/v1/sun", query: try XCTUnwrap(QueryParameters(raw: "lat=47.37&lon=8.54"))))
+        }
+        XCTAssertEqual(try ask().headers["cache-control"], "public, max-age=46399")
+        XCTAssertEqual(routes.today.count, 1)
+        clock.withLock { $0 = 1_795_000_000.75 }
+        XCTAssertEqual(try ask().headers["cache-control"], "public, max-age=46399", "the same second")
+        clock.withLock { $0 = 1_795_000_001.0 }
+        XCTAssertEqual(try ask().headers["cache-control"], "public, max-age=46399", "a whole second counts from itself")
+        clock.withLock { $0 = 1_795_000_001.5 }
+        XCTAssertEqual(try ask().headers["cache-control"], "public, max-age=46398", "the next second: one less")
+        clock.withLock { $0 = 1_795_046_399.5 }
+        let lastSecond = try ask()
+        XCTAssertEqual(lastSecond.headers["cache-control"], "public, max-age=1")
+        clock.withLock { $0 = 1_795_046_400.5 }
+        let tomorrow = try ask()
+        XCTAssertEqual(tomorrow.headers["cache-control"], "public, max-age=86399")
+        XCTAssertNotEqual(lastSecond.body, tomorrow.body, "another day's times")
     }
 
     func testBadInputIs400NamingTheParameter() throws {

@@ -9,16 +9,38 @@ public struct QueryParameters: Sendable, Equatable {
     /// anything else), where the two are the same, and walking bytes skips grapheme breaking — this runs for
     /// every request with a query.
     public init?(raw: Substring) {
-        pairs = []
-        for piece in raw.utf8.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let equals = piece.firstIndex(of: UInt8(ascii: "="))
-            let name = piece[..<(equals ?? piece.endIndex)]
-            let value = equals.map { piece[piece.index(after: $0)...] } ?? piece[piece.endIndex...]
-            guard let name = PercentDecoding.decode(Substring(name), plusIsSpace: true),
-                let value = PercentDecoding.decode(Substring(value), plusIsSpace: true)
-            else { return nil }
-            pairs.append((name, value))
+        var raw = raw
+        let parsed = raw.withUTF8 { Self.parse($0) }
+        guard let parsed else { return nil }
+        pairs = parsed
+    }
+
+    /// A request target's query, as bytes (ASCII, checked by the head parser).
+    init?(bytes: UnsafeBufferPointer<UInt8>) {
+        guard let parsed = Self.parse(bytes) else { return nil }
+        pairs = parsed
+    }
+
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
+        var pairs: [(name: String, value: String)] = []
+        var start = 0
+        while start < bytes.count {
+            var end = start, equals = -1
+            while end < bytes.count && bytes[end] != UInt8(ascii: "&") {
+                if equals < 0 && bytes[end] == UInt8(ascii: "=") { equals = end }
+                end += 1
+            }
+            if end > start {
+                let nameEnd = equals < 0 ? end : equals
+                let valueStart = equals < 0 ? end : equals + 1
+                guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), plusIsSpace: true),
+                    let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), plusIsSpace: true)
+                else { return nil }
+                pairs.append((name, value))
+            }
+            start = end + 1
         }
+        return pairs
     }
 
     /// The first value given for `name`.
@@ -41,9 +63,14 @@ public struct QueryParameters: Sendable, Equatable {
 public enum PercentDecoding {
     /// Decodes `%XX` escapes (and `+` when asked). Nil for a truncated or non-hex escape or invalid UTF-8.
     public static func decode(_ text: Substring, plusIsSpace: Bool) -> String? {
-        let utf8 = text.utf8
+        var text = text
+        return text.withUTF8 { decode($0, plusIsSpace: plusIsSpace) }
+    }
+
+    /// ``decode(_:plusIsSpace:)`` of bytes that are valid UTF-8 (a `String`'s, or a request target's ASCII).
+    static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
         if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
-            return String(text)
+            return String(decoding: utf8, as: UTF8.self)
         }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)

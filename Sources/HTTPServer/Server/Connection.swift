@@ -170,13 +170,12 @@ final class Connection {
         flush()
     }
 
-    private func dispatch(_ request: HTTPRequest, keepAlive: Bool) {
+    private func dispatch(_ request: consuming HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
         let keepAlive = keepAlive && !livenessOnly
+        let (isHead, http10) = (request.method == .head, request.version == .http1_0)
         func context(route: String, slot: Int = -1, cors: Bool = false) -> RequestContext {
-            RequestContext(
-                route: route, slot: slot, isHead: request.method == .head, http10: request.version == .http1_0, keepAlive: keepAlive,
-                startedAt: startedAt, cors: cors)
+            RequestContext(route: route, slot: slot, isHead: isHead, http10: http10, keepAlive: keepAlive, startedAt: startedAt, cors: cors)
         }
         if livenessOnly && request.path != loop.shared.configuration.livenessPath {
             return respond(
