@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Limits", dependencies: ["Settings", "Basics", "Metrics", "Postgres", "Parsing"], swiftSettings: strict),
         .target(name: "Scheduling", dependencies: ["Basics", "Metrics", "Parsing", "Postgres", "UpstreamHTTP", "Limits", .product(name: "Logging", package: "swift-log")], swiftSettings: strict),
         // Points on Earth: a coordinate validated where it enters, distances as PostGIS measures them.
-        .target(name: "Geography", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .target(name: "Geography", dependencies: ["Basics", "HTTPServer"], swiftSettings: strict),
         // FMI's warnings' words every user of them shares — languages, CAP's severities — without the parser or the store.
         .target(name: "WarningsFormat", swiftSettings: strict),
         // Who a request counts as when it would spend: the trusted-proxy rule, then the features' links (App Attest's token).

@@ -1,3 +1,4 @@
+import Basics
 import HTTPServer
 
 /// A point on Earth in decimal degrees, validated once where it enters (a query), then passed as one value.
@@ -46,7 +47,7 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
 
     private static func degrees(_ query: QueryParameters, _ name: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
         guard let text = query[name], !text.isEmpty else { throw .missing(parameter: name) }
-        guard let value = Double(text) else { throw .notANumber(parameter: name, text: text) }
+        guard let value = DecimalText.double(text) else { throw .notANumber(parameter: name, text: text) }
         guard value.isFinite else { throw .notFinite(parameter: name) }
         guard range.contains(value) else { throw .outOfRange(parameter: name, range: range) }
         return value

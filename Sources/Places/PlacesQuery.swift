@@ -1,3 +1,4 @@
+import Basics
 import Feature
 import Geography
 import HTTPServer
@@ -43,14 +44,17 @@ public enum PlacesQuery {
 
     /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes).
     static func circle(_ filter: String) throws -> (point: Coordinate, radius: Int) {
-        let problem = HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(filter.prefix(60))'")
+        // The refusal is written only when it is thrown: this runs on every request.
+        func problem() -> HTTPError {
+            HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(filter.prefix(60))'")
+        }
         let prefix = "circle:".utf8
-        guard filter.utf8.starts(with: prefix) else { throw problem }
+        guard filter.utf8.starts(with: prefix) else { throw problem() }
         let parts = filter.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(Substring.init)
-        guard parts.count == 3, let longitude = Double(parts[0]), let latitude = Double(parts[1]),
+        guard parts.count == 3, let longitude = DecimalText.double(parts[0]), let latitude = DecimalText.double(parts[1]),
             let point = Coordinate(latitude: latitude, longitude: longitude), let radius = Self.wholeMetres(parts[2]),
             radiusRange.contains(radius)
-        else { throw problem }
+        else { throw problem() }
         return (point, radius)
     }
 

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Foundation
+import HTTPServer
 import Identity
 import Limits
 import Metrics
@@ -53,7 +54,7 @@ public final class PlaceResolver: Sendable {
 
     /// The name as remembered: trimmed, inner whitespace one space, lower case.
     static func key(_ name: String) -> String {
-        name.split(whereSeparator: \.isWhitespace).joined(separator: " ").lowercased()
+        QueryText.collapsed(name).lowercased()
     }
 
     /// The resolution memory holds for `name`, if it still holds.

@@ -90,3 +90,33 @@ final class HeaderBytesTests: XCTestCase {
         XCTAssertTrue(encoded(notModified).hasPrefix("HTTP/1.1 299 Odd\r\n"))
     }
 }
+
+/// Free text collapsed at its bytes says what splitting its characters said, for any text.
+final class QueryTextTests: XCTestCase {
+    private func reference(_ text: String, _ extra: ClosedRange<UInt32>?, _ joiner: String) -> String {
+        text.split { $0.isWhitespace || $0.unicodeScalars.allSatisfy { extra?.contains($0.value) == true } }.joined(separator: joiner)
+    }
+
+    func testTheBytesGiveTheWordsTheCharactersGive() {
+        let pieces = [
+            "a", "Z", "ü", "ö", "é", "Nürnberg", "_", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}",
+            "\u{85}", "\u{A0}", "\u{2FF}", "\u{300}", "\u{301}", "e\u{301}", " \u{301}", "\u{3000}", "\u{2028}", "日本", "👍🏽", "\u{AD}", "x",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for round in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            let extra: ClosedRange<UInt8>? = round % 2 == 0 ? QueryText.informationSeparators : nil
+            let joiner: UInt8 = round % 3 == 0 ? UInt8(ascii: "_") : 0x20
+            XCTAssertEqual(
+                QueryText.collapsed(text, separatorsBeyondWhitespace: extra, joiner: joiner),
+                reference(text, extra.map { UInt32($0.lowerBound)...UInt32($0.upperBound) }, String(UnicodeScalar(joiner))),
+                "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+        }
+    }
+
+    func testNormalisedRefusesBlankAndLongText() throws {
+        XCTAssertEqual(try QueryText.normalised("  Schöner\u{A0}\u{A0}Brunnen \u{1C}", parameter: "q", maximumLength: 20, example: "x"), "Schöner Brunnen")
+        XCTAssertThrowsError(try QueryText.normalised(" \u{1D}\u{85} ", parameter: "q", maximumLength: 20, example: "x"))
+        XCTAssertThrowsError(try QueryText.normalised(String(repeating: "ü", count: 21), parameter: "q", maximumLength: 20, example: "x"))
+    }
+}
