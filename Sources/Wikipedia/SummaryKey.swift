@@ -9,8 +9,8 @@ public struct SummaryKey: SharedAnswerKey {
     /// MediaWiki's limit for a title is 255 bytes; Pier counts code points (as the OpenAPI description can), and
     /// a longer title in bytes is one Wikipedia refuses, answered as a page that does not exist.
     public static let maximumLength = 255
-    /// Characters MediaWiki never allows in a title.
-    static let forbidden: Set<Character> = ["#", "<", ">", "[", "]", "|", "{", "}"]
+    /// Characters MediaWiki never allows in a title (ASCII: looked for as bytes, a combining mark after one included).
+    static let forbidden = Array("#<>[]|{}".utf8)
 
     public var lang: String
     public var title: String
@@ -21,12 +21,11 @@ public struct SummaryKey: SharedAnswerKey {
     /// - Parameter title: the path's title, percent-decoded.
     public init(lang: String, title: String) throws {
         self.lang = try WikipediaLanguage.code(lang)
-        let words = title.split { $0 == "_" || $0.isWhitespace }
-        let normalised = words.joined(separator: "_")
+        // Words between whitespace and underscores, joined by one underscore (QueryText's rule, `_` a separator too).
+        let normalised = QueryText.collapsed(title, separatorsBeyondWhitespace: UInt8(ascii: "_")...UInt8(ascii: "_"), joiner: UInt8(ascii: "_"))
         guard !normalised.isEmpty else { throw HTTPError(.badRequest, "the title is empty") }
         guard title.unicodeScalars.count <= Self.maximumLength else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 characters") }
-        guard !normalised.contains(where: { Self.forbidden.contains($0) }), !normalised.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F })
-        else {
+        guard !normalised.utf8.contains(where: { Self.forbidden.contains($0) || $0 < 0x20 || $0 == 0x7F }) else {
             throw HTTPError(.badRequest, "a Wikipedia title cannot contain # < > [ ] | { } or control characters")
         }
         self.title = normalised

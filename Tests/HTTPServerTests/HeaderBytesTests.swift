@@ -105,8 +105,9 @@ final class QueryTextTests: XCTestCase {
         var generator = SystemRandomNumberGenerator()
         for round in 0..<5_000 {
             let text = (0..<Int.random(in: 0...8, using: &generator)).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
-            let extra: ClosedRange<UInt8>? = round % 2 == 0 ? QueryText.informationSeparators : nil
-            let joiner: UInt8 = round % 3 == 0 ? UInt8(ascii: "_") : 0x20
+            // Unicode's whitespace alone, with C0's information separators (queries), with `_` (Wikipedia's titles).
+            let extra: ClosedRange<UInt8>? = [QueryText.informationSeparators, nil, UInt8(ascii: "_")...UInt8(ascii: "_")][round % 3]
+            let joiner: UInt8 = round % 4 == 0 ? UInt8(ascii: "_") : 0x20
             XCTAssertEqual(
                 QueryText.collapsed(text, separatorsBeyondWhitespace: extra, joiner: joiner),
                 reference(text, extra.map { UInt32($0.lowerBound)...UInt32($0.upperBound) }, String(UnicodeScalar(joiner))),

@@ -1,5 +1,6 @@
 import Glibc
 @testable import HTTPServer
+import HTTPTesting
 import XCTest
 
 /// The output queue over a real socket pair whose buffers are small, so every write stops part-way: appended bytes and
@@ -56,5 +57,29 @@ final class OutputQueueTests: XCTestCase {
         XCTAssertGreaterThan(blocked, 20, "the writes were cut many times")
         XCTAssertEqual(received.count, expected.count)
         XCTAssertTrue(received == expected, "every byte in order")
+    }
+}
+
+/// The listener's options its connections rely on.
+final class ListenerTests: XCTestCase {
+    /// TCP_NODELAY is set once, on the listener, and every accepted socket has it (no setsockopt per connection).
+    func testAcceptedSocketsInheritNoDelayFromTheListener() throws {
+        let listener = try Socket.listen(host: "127.0.0.1", port: 0, backlog: 8)
+        defer { Glibc.close(listener) }
+        let client = try RawClient(port: Socket.localPort(listener))
+        defer { withExtendedLifetime(client) {} }
+        var accepted: Int32 = -1
+        for _ in 0..<200 where accepted < 0 {
+            accepted = Glibc.accept(listener, nil, nil)
+            if accepted < 0 { usleep(5_000) }
+        }
+        XCTAssertGreaterThanOrEqual(accepted, 0)
+        defer { Glibc.close(accepted) }
+        for fd in [listener, accepted] {
+            var value: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            XCTAssertEqual(getsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &value, &length), 0)
+            XCTAssertEqual(value, 1, "TCP_NODELAY on \(fd == listener ? "the listener" : "the accepted socket")")
+        }
     }
 }

@@ -51,6 +51,24 @@ final class ServerProtocolTests: XCTestCase {
         XCTAssertTrue(client.isClosedByServer())
     }
 
+    /// A client that said `Connection: close` and sent nothing more is closed at once with a FIN after its answer; one
+    /// that sent bytes after it still reads its whole answer (the server lingers instead of resetting), however large.
+    func testACloseAfterTheClientsLastRequestIsAFinAndLateBytesDoNotResetTheAnswer() throws {
+        let plain = try server.client()
+        try plain.send("GET /hello HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        XCTAssertEqual(try plain.readResponse().bodyText, "hello")
+        XCTAssertTrue(plain.isClosedCleanlyByServer())
+
+        for size in [10, 200_000] {
+            let late = try server.client()
+            try late.send("GET /patterned?size=\(size) HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\nGET /hello HTTP/1.1\r\nHost: t\r\n\r\n")
+            let response = try late.readResponse()
+            XCTAssertEqual(response.body.count, size)
+            XCTAssertEqual(response.header("Connection"), "close")
+            XCTAssertTrue(late.isClosedCleanlyByServer(), "nothing after the answer to the request that said close, and no reset")
+        }
+    }
+
     func testHTTP10ClosesUnlessKeepAliveIsAsked() throws {
         let plain = try server.client()
         try plain.send("GET /hello HTTP/1.0\r\n\r\n")

@@ -10,6 +10,19 @@ public struct InputBuffer: Sendable {
 
     public init(_ bytes: [UInt8]) { storage = bytes }
 
+    /// An empty buffer using `storage`'s room (a closed connection's, from ``BufferPool``).
+    init(reusing storage: [UInt8]) {
+        self.storage = storage
+        self.storage.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands the storage on (to ``BufferPool``), leaving this buffer empty.
+    mutating func takeStorage() -> [UInt8] {
+        start = 0
+        defer { storage = [] }
+        return storage
+    }
+
     /// Number of unconsumed bytes.
     public var count: Int { storage.count - start }
 

@@ -23,9 +23,9 @@ final class EventLoop: @unchecked Sendable {
 
     // Loop-confined state.
     /// HTTP/1.1 connections; each tick checks their timeouts.
-    private var connections: [Int32: Connection] = [:]
+    private var connections = SocketTable<Connection>()
     /// Sockets switched to WebSocket (their epoll token carries ``WebSocketConnection/tokenMark``).
-    private var webSockets: [Int32: WebSocketConnection] = [:]
+    private var webSockets = SocketTable<WebSocketConnection>()
     /// Closing WebSockets, checked every tick (their close and linger timeouts are seconds).
     private var closingWebSockets: [Int32: WebSocketConnection] = [:]
     /// Open WebSockets, checked a slice a tick (all within ``webSocketSweepTicks``): their only timeout (silence, 90 s)
@@ -43,6 +43,8 @@ final class EventLoop: @unchecked Sendable {
     private var acceptPausedUntil: UInt64 = 0
     private var listening = false
     let readBuffer: UnsafeMutableRawBufferPointer
+    /// Closed connections' buffers, for the next ones accepted.
+    var spareBuffers = BufferPool()
     /// This loop's metrics of each route, by the router's slot.
     private var routeMetrics: [RouteMetrics?] = []
     /// The metrics of the server's own answers (`invalid`, `timeout`, …) and of `405`s, by name.
@@ -203,12 +205,11 @@ final class EventLoop: @unchecked Sendable {
     /// Takes ownership of an accepted socket. During shutdown it is served like the others: what it already
     /// sent is answered, then it is closed.
     private func adopt(_ fd: Int32, peer: IPAddress, livenessOnly: Bool) {
-        Socket.setNoDelay(fd)
         nextSerial &+= 1
         let connection = Connection(fd: fd, serial: nextSerial, peer: peer, loop: self, livenessOnly: livenessOnly)
         connections[fd] = connection
-        connection.register()
-        if shuttingDown { connection.shutdownRequested() }
+        connection.start()
+        if shuttingDown, connections[fd] === connection { connection.shutdownRequested() }
     }
 
     /// Takes every connection the kernel has completed but nobody accepted yet (called once, by the last loop
@@ -301,7 +302,7 @@ final class EventLoop: @unchecked Sendable {
     }
 
     private func closeSocket(_ fd: Int32) {
-        _ = pier_epoll_ctl(epollFD, PIER_EPOLL_CTL_DEL, fd, 0, 0)
+        // Closing the descriptor takes it out of the epoll set (no socket is duplicated): no EPOLL_CTL_DEL first.
         Glibc.close(fd)
         shared.openConnections.release()
     }
@@ -385,11 +386,11 @@ final class EventLoop: @unchecked Sendable {
         date.refresh()
         if !listening && !shuttingDown && now >= acceptPausedUntil { startListening() }
         if now >= forceCloseAt {
-            for connection in Array(connections.values) { connection.close() }
-            for connection in Array(webSockets.values) { connection.close() }
+            for connection in connections.values { connection.close() }
+            for connection in webSockets.values { connection.close() }
             return
         }
-        for connection in Array(connections.values) { connection.checkTimeouts() }
+        for connection in connections.values { connection.checkTimeouts() }
         for connection in Array(closingWebSockets.values) { connection.checkTimeouts() }
         sweepWebSockets()
     }
@@ -427,8 +428,8 @@ final class EventLoop: @unchecked Sendable {
         stopListening()
         now = MonotonicClock.now()
         forceCloseAt = now &+ shared.configuration.shutdownGracePeriod.nanoseconds
-        for connection in Array(connections.values) { connection.shutdownRequested() }
-        for connection in Array(webSockets.values) { connection.shutdownRequested() }
+        for connection in connections.values { connection.shutdownRequested() }
+        for connection in webSockets.values { connection.shutdownRequested() }
         if shared.loopsStoppedListening.add(1, ordering: .acquiringAndReleasing).newValue == shared.loops.count {
             drainAcceptQueue()
             shared.closeListener()

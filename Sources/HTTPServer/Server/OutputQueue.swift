@@ -103,6 +103,15 @@ struct OutputQueue {
         }
     }
 
+    /// Hands ``bytes``' buffer on (to ``BufferPool``) when the connection closes, leaving the queue empty.
+    mutating func takeBytes() -> [UInt8] {
+        chunks.removeAll()
+        chunked = 0
+        sent = 0
+        defer { bytes = [] }
+        return bytes
+    }
+
     /// Empties the queue once everything is written, keeping a buffer of at most `keep` bytes' capacity (one large
     /// answer does not pin its buffer for the connection's life).
     mutating func written(keeping keep: Int) {

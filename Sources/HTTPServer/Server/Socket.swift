@@ -32,6 +32,9 @@ enum Socket {
             }
             var on: Int32 = 1
             setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+            // Accepted sockets inherit it from the listener (Linux copies the listener's TCP options to each child): no
+            // setsockopt per connection.
+            setNoDelay(fd)
             if Glibc.bind(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) != 0 {
                 lastError = Failure(call: "bind(\(host):\(port))", errno: errno)
                 Glibc.close(fd)
@@ -64,6 +67,7 @@ enum Socket {
         }
     }
 
+    /// Answers go out as soon as they are written (no Nagle delay behind a client's delayed ACK).
     static func setNoDelay(_ fd: Int32) {
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
