@@ -49,11 +49,18 @@ public enum PlacesQuery {
             HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(filter.prefix(60))'")
         }
         let prefix = "circle:".utf8
-        guard filter.utf8.starts(with: prefix) else { throw problem() }
-        let parts = filter.utf8.dropFirst(prefix.count).split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false).map(Substring.init)
-        guard parts.count == 3, let longitude = DecimalText.double(parts[0]), let latitude = DecimalText.double(parts[1]),
-            let point = Coordinate(latitude: latitude, longitude: longitude), let radius = Self.wholeMetres(parts[2]),
-            radiusRange.contains(radius)
+        let utf8 = filter.utf8
+        guard utf8.starts(with: prefix) else { throw problem() }
+        // Three parts between two commas, found as bytes (no array of pieces).
+        let start = utf8.index(utf8.startIndex, offsetBy: prefix.count)
+        guard let first = utf8[start...].firstIndex(of: UInt8(ascii: ",")),
+            let second = utf8[utf8.index(after: first)...].firstIndex(of: UInt8(ascii: ",")),
+            !utf8[utf8.index(after: second)...].contains(UInt8(ascii: ","))
+        else { throw problem() }
+        guard let longitude = DecimalText.double(filter[start..<first]),
+            let latitude = DecimalText.double(filter[utf8.index(after: first)..<second]),
+            let point = Coordinate(latitude: latitude, longitude: longitude),
+            let radius = Self.wholeMetres(filter[utf8.index(after: second)...]), radiusRange.contains(radius)
         else { throw problem() }
         return (point, radius)
     }
@@ -69,39 +76,49 @@ public enum PlacesQuery {
     /// keeps cached answers keyed by what the app asks and their sizes bounded; the app's retry with
     /// `tourism.attraction` then works as it does against Geoapify.
     static func categories(_ text: String?) throws -> [String] {
-        guard let text, !text.isEmpty else {
+        guard var text, !text.isEmpty else {
             throw HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
         }
-        // Read as bytes: this runs on every request, cached or not.
+        // Read as bytes, item by item without splitting into an array first: this runs on every request, cached or not.
         var categories: [String] = []
-        for item in text.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
-            guard categories.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
-            var afterDot = true
-            var dotted = false
-            var valid = !item.isEmpty
-            for byte in item where valid {
-                if byte == UInt8(ascii: ".") {
-                    valid = !afterDot
-                    afterDot = true
-                    dotted = true
-                } else {
-                    valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
-                    afterDot = false
+        try text.withUTF8 { bytes in
+            var start = 0
+            while start <= bytes.count {
+                var end = start
+                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+                guard categories.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
+                let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                var afterDot = true
+                var dotted = false
+                var valid = !item.isEmpty
+                for byte in item where valid {
+                    if byte == UInt8(ascii: ".") {
+                        valid = !afterDot
+                        afterDot = true
+                        dotted = true
+                    } else {
+                        valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+                        afterDot = false
+                    }
                 }
+                let category = String(decoding: item, as: UTF8.self)
+                guard valid, !afterDot else {
+                    throw HTTPError(.badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(category.prefix(40))'")
+                }
+                guard dotted else {
+                    throw HTTPError(
+                        .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
+                }
+                categories.append(category)
+                start = end + 1
             }
-            let category = String(decoding: item, as: UTF8.self)
-            guard valid, !afterDot else {
-                throw HTTPError(.badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(category.prefix(40))'")
-            }
-            guard dotted else {
-                throw HTTPError(
-                    .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
-            }
-            categories.append(category)
         }
         categories.sort()
         // One request whatever the order or repeats.
-        return categories.enumerated().compactMap { index, category in index > 0 && categories[index - 1] == category ? nil : category }
+        var unique: [String] = []
+        unique.reserveCapacity(categories.count)
+        for category in categories where unique.last != category { unique.append(category) }
+        return unique
     }
 
     static func limit(_ text: String?) throws -> Int {

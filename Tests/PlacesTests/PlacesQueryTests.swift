@@ -46,6 +46,13 @@ final class PlacesQueryTests: XCTestCase {
         XCTAssertTrue(message("lat=49&lon=11&categories=a.b&lang=deu").contains("lang"))
         XCTAssertTrue(message("categories=a.b").contains("lat is required"))
         XCTAssertTrue(message("filter=rect:1,2,3,4&categories=a.b").contains("filter must be circle"))
+        for filter in ["circle:11,49", "circle:11,49,500,1", "circle:,49,500", "circle:11,49,", "circle:11;49;500", "circle:"] {
+            XCTAssertTrue(message("filter=\(filter)&categories=a.b").contains("filter must be circle"), filter)
+        }
+        XCTAssertTrue(message("lat=49&lon=11&categories=a.b,").contains("categories must be"), "an empty item")
+        XCTAssertTrue(message("lat=49&lon=11&categories=a.b,,c.d").contains("categories must be"), "an empty item inside")
+        XCTAssertEqual(try key("lat=49&lon=11&categories=c.d,a.b,c.d,a.b").parameters.categories, ["a.b", "c.d"], "sorted, repeats once")
+        XCTAssertEqual(try key("filter=circle:-0.5,-33.25,250.0&categories=a.b").parameters.radius, 250)
         XCTAssertTrue(message("filter=circle:11,49,500&radius=600&categories=a.b").contains("different radii"))
         XCTAssertTrue(message("filter=circle:11,49,500&lat=48&lon=11&categories=a.b").contains("different points"))
         XCTAssertTrue(message("lat=91&lon=11&categories=a.b").contains("lat must be between"))
