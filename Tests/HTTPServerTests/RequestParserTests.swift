@@ -170,6 +170,18 @@ final class RequestParserTests: XCTestCase {
         assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n", .conflictingContentLengths)
     }
 
+    /// Repeated members that agree are one length; the first problem in order is the one answered.
+    func testContentLengthMembersAreReadInOrder() {
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6, x\r\n\r\n", .conflictingContentLengths)
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, x, 6\r\n\r\n", .invalidContentLength)
+        assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: x\r\nTransfer-Encoding: chunked\r\n\r\n", .contentLengthWithTransferEncoding)
+        for value in ["5, 5", " 5 ,5\t", "5,5,5"] {
+            let outcome = parse("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(value)\r\n\r\nhello")
+            XCTAssertNil(outcome.error, value)
+            XCTAssertEqual(outcome.requests.first?.request.body, Array("hello".utf8), value)
+        }
+    }
+
     func testInvalidContentLengthIsRejected() {
         for value in ["+5", "-1", "abc", "", "5 5", "0x10", "99999999999999999999", "1,"] {
             assertError("POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(value)\r\n\r\n", .invalidContentLength)

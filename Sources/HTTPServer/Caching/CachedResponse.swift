@@ -46,7 +46,7 @@ public struct CachedResponse: Sendable {
     public func response(for request: HTTPRequest) -> HTTPResponse {
         let storage = storage
         guard let entityTag = storage.entityTag, let notModified = storage.notModified,
-            let condition = request.headers["if-none-match"], EntityTag.matches(ifNoneMatch: condition, tag: entityTag)
+            request.headers.withFirstValue("if-none-match", { EntityTag.matches(ifNoneMatch: $0, tag: entityTag) }) == true
         else { return storage.response }
         return notModified
     }

@@ -21,9 +21,16 @@ public enum EntityTag {
     /// Read as bytes, never as `Character`s: it runs on every conditional request for a cached answer (a `304` must cost
     /// less than the `200` it saves).
     public static func matches(ifNoneMatch field: String, tag: String) -> Bool {
-        var field = field, tag = tag
-        let (matched, escaped) = field.withUTF8 { field in tag.withUTF8 { tag in (matches(field, bare: opaque(tag)), contains(field, "%22")) } }
-        guard !matched, escaped, let decoded = PercentDecoding.decode(Substring(field), plusIsSpace: false) else { return matched }
+        var field = field
+        return field.withUTF8 { matches(ifNoneMatch: $0, tag: tag) }
+    }
+
+    /// ``matches(ifNoneMatch:tag:)`` of the field's bytes as they lie in the request (no `String` made for them).
+    static func matches(ifNoneMatch field: UnsafeBufferPointer<UInt8>, tag: String) -> Bool {
+        var tag = tag
+        if tag.withUTF8({ matches(field, bare: opaque($0)) }) { return true }
+        // Only a field that did not match is looked at again for escapes: the plain case costs one pass.
+        guard contains(field, "%22"), let decoded = PercentDecoding.decode(field, plusIsSpace: false) else { return false }
         var plain = decoded
         return plain.withUTF8 { field in tag.withUTF8 { tag in matches(field, bare: opaque(tag)) } }
     }

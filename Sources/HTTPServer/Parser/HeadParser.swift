@@ -61,7 +61,10 @@ enum HeadParser {
         let section = requestLineEnd + 2
         var headers = HTTPHeaders(section: UnsafeBufferPointer(rebasing: head[section..<max(section, head.count - 2)]), fields: fieldCount)
         var hosts = 0
-        var contentLengths: [Substring] = []
+        // Content-Length's members, read as bytes as they come: the length they agree on, or the first problem.
+        var sawContentLength = false
+        var contentLength: Int? = nil
+        var contentLengthError: HTTPParseError? = nil
         var transferEncodings: [String] = []
         var connectionClose = false
         var connectionKeepAlive = false
@@ -88,12 +91,8 @@ enum HeadParser {
             switch name.count {
             case 4 where equalFolded(name, "host"): hosts += 1
             case 14 where equalFolded(name, "content-length"):
-                let text = string(value)
-                if text.utf8.contains(UInt8(ascii: ",")) {
-                    contentLengths.append(contentsOf: text.split(separator: ",", omittingEmptySubsequences: false))
-                } else {
-                    contentLengths.append(text[...])
-                }
+                sawContentLength = true
+                readContentLength(value, into: &contentLength, error: &contentLengthError)
             case 17 where equalFolded(name, "transfer-encoding"): transferEncodings.append(string(value))
             case 10 where equalFolded(name, "connection"):
                 let tokens = connectionTokens(value)
@@ -115,7 +114,7 @@ enum HeadParser {
         var framing = Framing.none
         if !transferEncodings.isEmpty {
             if version == .http1_0 { return .failure(.transferEncodingInHTTP10) }
-            if !contentLengths.isEmpty { return .failure(.contentLengthWithTransferEncoding) }
+            if sawContentLength { return .failure(.contentLengthWithTransferEncoding) }
             let codings = transferEncodings.flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingOWS().lowercased() }.filter { !$0.isEmpty }
             guard let last = codings.last else { return .failure(.invalidTransferEncoding("empty")) }
@@ -125,17 +124,9 @@ enum HeadParser {
             }
             if codings.count > 1 { return .failure(.invalidTransferEncoding("chunked applied more than once")) }
             framing = .chunked
-        } else if !contentLengths.isEmpty {
-            var length: Int? = nil
-            for value in contentLengths {
-                let digits = value.trimmingOWS()
-                guard !digits.isEmpty, digits.utf8.count <= 18, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-                    let parsed = Int(digits)
-                else { return .failure(.invalidContentLength) }
-                if let length, length != parsed { return .failure(.conflictingContentLengths) }
-                length = parsed
-            }
-            guard let length else { return .failure(.invalidContentLength) }
+        } else if sawContentLength {
+            if let contentLengthError { return .failure(contentLengthError) }
+            guard let length = contentLength else { return .failure(.invalidContentLength) }
             if length > limits.maxBodyBytes { return .failure(.bodyTooLarge(limit: limits.maxBodyBytes)) }
             framing = length > 0 ? .length(length) : .none
         }
@@ -183,6 +174,34 @@ enum HeadParser {
         case (UInt8(ascii: "1"), UInt8(ascii: "1")): return .success(.http1_1)
         case (UInt8(ascii: "1"), UInt8(ascii: "0")): return .success(.http1_0)
         default: return .failure(.unsupportedVersion(string(bytes)))
+        }
+    }
+
+    /// Reads a `Content-Length` value's comma-separated members (each OWS-trimmed, 1–18 digits): the length they all
+    /// give, or the first problem in order — a member that is not a length, or one that differs from the others.
+    static func readContentLength(_ value: UnsafeBufferPointer<UInt8>, into length: inout Int?, error: inout HTTPParseError?) {
+        var start = 0
+        while error == nil && start <= value.count {
+            var end = start
+            while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
+            var first = start, last = end
+            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
+            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
+            var parsed = 0
+            var valid = last > first && last - first <= 18
+            for index in first..<last where valid {
+                let byte = value[index]
+                valid = byte >= 0x30 && byte <= 0x39
+                parsed = parsed * 10 + Int(byte &- 0x30)
+            }
+            if !valid {
+                error = .invalidContentLength
+            } else if let length, length != parsed {
+                error = .conflictingContentLengths
+            } else {
+                length = parsed
+            }
+            start = end + 1
         }
     }
 

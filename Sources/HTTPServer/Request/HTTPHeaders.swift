@@ -57,6 +57,13 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { firstIndex(of: name) != nil }
 
+    /// Calls `body` with the first value of the named field as it lies in the buffer; `nil` without the field.
+    func withFirstValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+        guard let index = firstIndex(of: name) else { return nil }
+        let span = spans[index]
+        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(span.valueStart)..<Int(span.end)])) }
+    }
+
     public mutating func add(_ name: String, _ value: String) {
         let start = Int32(bytes.count)
         bytes.append(contentsOf: name.utf8)

@@ -1,3 +1,5 @@
+import Glibc
+
 /// A route path with named segments, `/v1/alplakes/simulations/1d/profile/simstrat/{lake}/{time}`: each
 /// `{name}` matches one non-empty segment, everything else must match exactly. For drop-in routes whose
 /// upstream puts values in the path; the metrics label stays the template, so it never grows with the values.
@@ -9,9 +11,12 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
 
     public let description: String
     private let segments: [Segment]
+    /// The template's bytes before its first `{`: a path that does not start with them is not asked segment by segment.
+    private let literalPrefix: [UInt8]
 
     public init(_ template: String) {
         description = template
+        literalPrefix = Array(template.utf8.prefix { $0 != UInt8(ascii: "{") })
         segments = Self.split(template).map { segment in
             if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
                 return .parameter(String(segment.dropFirst().dropLast()))
@@ -32,6 +37,10 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     public func match(_ path: String) -> [String: String]? {
         var path = path
         return path.withUTF8 { bytes in
+            guard bytes.count >= literalPrefix.count, literalPrefix.withUnsafeBufferPointer({ prefix in
+                guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
+                return memcmp(given, wanted, prefix.count) == 0
+            }) else { return nil }
             var start = 0
             var values: [String: String] = [:]
             for (position, segment) in segments.enumerated() {
