@@ -36,31 +36,34 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     /// whose segment is only canonically equivalent (a Kelvin sign for a K) is another path.
     public func match(_ path: String) -> [String: String]? {
         var path = path
-        return path.withUTF8 { bytes in
-            guard bytes.count >= literalPrefix.count, literalPrefix.withUnsafeBufferPointer({ prefix in
-                guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
-                return memcmp(given, wanted, prefix.count) == 0
-            }) else { return nil }
-            var start = 0
-            var values: [String: String] = [:]
-            for (position, segment) in segments.enumerated() {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-                let last = position == segments.count - 1
-                guard last == (end == bytes.count) else { return nil }
-                let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                switch segment {
-                case .literal(let text):
-                    guard part.elementsEqual(text) else { return nil }
-                case .parameter(let name):
-                    guard !part.isEmpty else { return nil }
-                    // Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
-                    values[name] = String(decoding: part, as: UTF8.self)
-                }
-                start = end + 1
+        return path.withUTF8 { match(utf8: $0) }
+    }
+
+    /// ``match(_:)`` of a path's bytes (the router reads them once for every template it asks).
+    func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
+        guard bytes.count >= literalPrefix.count, literalPrefix.withUnsafeBufferPointer({ prefix in
+            guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
+            return memcmp(given, wanted, prefix.count) == 0
+        }) else { return nil }
+        var start = 0
+        var values: [String: String] = [:]
+        for (position, segment) in segments.enumerated() {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+            let last = position == segments.count - 1
+            guard last == (end == bytes.count) else { return nil }
+            let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            switch segment {
+            case .literal(let text):
+                guard part.elementsEqual(text) else { return nil }
+            case .parameter(let name):
+                guard !part.isEmpty else { return nil }
+                // Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
+                values[name] = String(decoding: part, as: UTF8.self)
             }
-            return values
+            start = end + 1
         }
+        return values
     }
 
     /// A template's segments, split at every `/` byte — in UTF-8 the slash's byte is never part of another scalar, so

@@ -25,13 +25,22 @@ public struct Router: Sendable {
         /// The `Allow` value of a `405`: every method the path answers, sorted.
         let allow: String
         let slot: Int
+        /// ``methods`` as a list, looked through on every request: a path answers a handful of methods, and comparing
+        /// their short names costs less than hashing one.
+        private let handlers: [(method: HTTPMethod, handler: RouteHandler)]
 
         init(methods: [HTTPMethod: RouteHandler], cors: Bool, preflight: RouteHandler?, allow: String, slot: Int) {
             self.methods = methods
+            handlers = methods.map { ($0.key, $0.value) }
             self.cors = cors
             self.preflight = preflight
             self.allow = allow
             self.slot = slot
+        }
+
+        func handler(for method: HTTPMethod) -> RouteHandler? {
+            for entry in handlers where entry.method == method { return entry.handler }
+            return nil
         }
     }
 
@@ -131,18 +140,22 @@ public struct Router: Sendable {
             return .notFound
         }
         let (cors, slot) = (entry.cors, entry.slot)
-        if let handler = entry.methods[method] { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
-        if method == .head, let handler = entry.methods[.get] { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
+        if let handler = entry.handler(for: method) { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
+        if method == .head, let handler = entry.handler(for: .get) { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
         if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors, parameters: parameters, slot: slot) }
         return .methodNotAllowed(allow: entry.allow)
     }
 
     /// The first template route matching `path`, with its segments' values.
     private func matchTemplate(_ path: String) -> (String, Path, [String: String])? {
-        for (template, entry) in templates {
-            if let values = template.match(path) { return (template.description, entry, values) }
+        guard !templates.isEmpty else { return nil }
+        var path = path
+        return path.withUTF8 { bytes in
+            for index in templates.indices {
+                if let values = templates[index].template.match(utf8: bytes) { return (templates[index].template.description, templates[index].path, values) }
+            }
+            return nil
         }
-        return nil
     }
 
     /// All registered paths (templates as written), sorted (for documentation and tests).
