@@ -112,25 +112,8 @@ scenario_run() {
     wait "$pid" 2>/dev/null || true
     SERVER_PID=""
 
-    # nginx: the same body as a static file, one worker in the foreground (no master: valgrind follows one process).
-    mkdir -p "$WORK/www/api" "$WORK/nginx"
-    cp "$WORK/ships.json" "$WORK/www/api/ships"
-    cat >"$WORK/nginx/nginx.conf" <<NGINX
-daemon off;
-master_process off;
-worker_processes 1;
-error_log $WORK/nginx/error.log crit;
-pid $WORK/nginx/nginx.pid;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    default_type application/json;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
-    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-    server { listen 127.0.0.1:$nginx_port; root $WORK/www; etag on; }
-}
-NGINX
+    # nginx: the same body as a static file (scripts/bench's nginx_serving_ships).
+    nginx_serving_ships "$nginx_port"
     under_callgrind nginx /usr/sbin/nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx"
     wait_for "$nginx_port" /api/ships
     measure NGINX_IR "$CALLGRIND_PID" "$nginx_port" ships 2000 /api/ships

@@ -22,24 +22,7 @@ scenario_run() {
 
     taskset -c 1 "$PEER_BIN" "$PEER_PORT" "$WORK/ships.json" >"$WORK/peer.log" 2>&1 &
     pids+=($!)
-    mkdir -p "$WORK/www/api" "$WORK/nginx"
-    cp "$WORK/ships.json" "$WORK/www/api/ships"
-    cat >"$WORK/nginx/nginx.conf" <<NGINX
-daemon off;
-master_process off;
-worker_processes 1;
-error_log $WORK/nginx/error.log crit;
-pid $WORK/nginx/nginx.pid;
-events { worker_connections 4096; }
-http {
-    access_log off;
-    default_type application/json;
-    keepalive_requests 1000000;
-    client_body_temp_path $WORK/nginx; proxy_temp_path $WORK/nginx; fastcgi_temp_path $WORK/nginx;
-    uwsgi_temp_path $WORK/nginx; scgi_temp_path $WORK/nginx;
-    server { listen 127.0.0.1:$nginx_port backlog=4096; root $WORK/www; etag on; }
-}
-NGINX
+    nginx_serving_ships "$nginx_port"
     taskset -c 1 /usr/sbin/nginx -c "$WORK/nginx/nginx.conf" -p "$WORK/nginx" &
     pids+=($!)
     { printf 'HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n' "$bytes"; cat "$WORK/ships.json"; } >"$WORK/reply.http"
