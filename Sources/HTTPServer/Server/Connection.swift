@@ -62,6 +62,8 @@ final class Connection {
     /// The last answer went to a client that said it sends nothing more: once written, the socket is closed at once
     /// unless more of its bytes wait (``startLingering()``).
     private var closesWithoutLingering = false
+    /// The last read took less than it could: the socket held nothing more then (nginx's `c->read->ready` is false).
+    private var drained = false
     /// Parsing stopped because too much output is queued; resume once it drains.
     private var pausedForOutput = false
     private var requestStartedAt: UInt64? = nil
@@ -118,6 +120,7 @@ final class Connection {
     private func readAvailable() {
         let buffer = loop.readBuffer
         let count = Glibc.recv(fd, buffer.baseAddress, buffer.count, 0)
+        drained = count < buffer.count
         if count > 0 {
             lastActivity = loop.now
             if case .lingering = phase { return }
@@ -333,8 +336,9 @@ final class Connection {
         // Lingering keeps a client's late bytes from turning our close into a reset that destroys the answer it has
         // not read (RFC 9112 §9.6). A client that said it sends nothing more, with nothing more sent, needs none: the
         // close goes out as a FIN after the answer, as nginx closes — without the half-close, the wait for its FIN
-        // and three more system calls per connection.
-        if peerClosed || (closesWithoutLingering && input.isEmpty && parser.isIdle && !socketHoldsInput()) {
+        // and three more system calls per connection. Nothing more sent: nothing buffered, and the last read drained
+        // the socket (nginx's rule) or a look finds it empty.
+        if peerClosed || (closesWithoutLingering && input.isEmpty && parser.isIdle && (drained || !socketHoldsInput())) {
             close()
             return
         }
@@ -411,10 +415,11 @@ final class Connection {
         }
     }
 
-    /// Whether the socket holds bytes not read yet (looked at, not taken).
+    /// Whether the socket holds bytes not read yet (looked at, not taken). A client that already closed (its FIN
+    /// read as end of file: on loopback it has often read the answer and closed before this runs) holds none.
     private func socketHoldsInput() -> Bool {
         var byte: UInt8 = 0
-        return Glibc.recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) != -1 || (errno != EAGAIN && errno != EWOULDBLOCK)
+        return Glibc.recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0
     }
 
     /// Whether more of the client's bytes wait: in the buffer, or (read now) in the socket.
