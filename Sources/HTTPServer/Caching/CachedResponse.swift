@@ -38,9 +38,10 @@ public struct CachedResponse: Sendable {
             notModified: HTTPResponse(status: .notModified, headers: kept).preparedForSending())
     }
 
-    /// Any other answer (an error), kept without a tag.
+    /// Any other answer (an error), kept without a tag. Not prepared: most are made for the one request they refuse
+    /// (an on-demand refusal), where encoding the head ahead of the send would only add its allocations.
     public init(_ response: HTTPResponse) {
-        storage = Storage(response: response.preparedForSending(), entityTag: nil, notModified: nil)
+        storage = Storage(response: response, entityTag: nil, notModified: nil)
     }
 
     public func response(for request: HTTPRequest) -> HTTPResponse {

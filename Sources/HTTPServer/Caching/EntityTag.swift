@@ -37,18 +37,9 @@ public enum EntityTag {
 
     /// Whether a member of the comma-separated `field`, trimmed of spaces and tabs, is `*` or `bare` (with or without `W/`).
     private static func matches(_ field: UnsafeBufferPointer<UInt8>, bare: UnsafeBufferPointer<UInt8>) -> Bool {
-        var start = 0
-        while start <= field.count {
-            var end = start
-            while end < field.count, field[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start, last = end
-            while first < last, field[first] == UInt8(ascii: " ") || field[first] == UInt8(ascii: "\t") { first += 1 }
-            while last > first, field[last - 1] == UInt8(ascii: " ") || field[last - 1] == UInt8(ascii: "\t") { last -= 1 }
-            let candidate = opaque(UnsafeBufferPointer(rebasing: field[first..<last]))
-            if (last - first == 1 && field[first] == UInt8(ascii: "*")) || candidate.elementsEqual(bare) { return true }
-            start = end + 1
+        FieldList.anyMember(field) { member in
+            (member.count == 1 && member[0] == UInt8(ascii: "*")) || opaque(member).elementsEqual(bare)
         }
-        return false
     }
 
     private static func opaque(_ tag: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {

@@ -180,17 +180,11 @@ enum HeadParser {
     /// Reads a `Content-Length` value's comma-separated members (each OWS-trimmed, 1–18 digits): the length they all
     /// give, or the first problem in order — a member that is not a length, or one that differs from the others.
     static func readContentLength(_ value: UnsafeBufferPointer<UInt8>, into length: inout Int?, error: inout HTTPParseError?) {
-        var start = 0
-        while error == nil && start <= value.count {
-            var end = start
-            while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start, last = end
-            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
-            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
+        guard error == nil else { return }
+        _ = FieldList.anyMember(value) { member in
             var parsed = 0
-            var valid = last > first && last - first <= 18
-            for index in first..<last where valid {
-                let byte = value[index]
+            var valid = !member.isEmpty && member.count <= 18
+            for byte in member where valid {
                 valid = byte >= 0x30 && byte <= 0x39
                 parsed = parsed * 10 + Int(byte &- 0x30)
             }
@@ -201,23 +195,16 @@ enum HeadParser {
             } else {
                 length = parsed
             }
-            start = end + 1
+            return error != nil
         }
     }
 
     /// Whether a `Connection` value names `close` or `keep-alive` (tokens compared without case, OWS around commas).
     static func connectionTokens(_ value: UnsafeBufferPointer<UInt8>) -> (close: Bool, keepAlive: Bool) {
         var close = false, keepAlive = false
-        var start = 0
-        while start < value.count {
-            var end = start
-            while end < value.count && value[end] != UInt8(ascii: ",") { end += 1 }
-            var first = start, last = end
-            while first < last && (value[first] == 0x20 || value[first] == 0x09) { first += 1 }
-            while last > first && (value[last - 1] == 0x20 || value[last - 1] == 0x09) { last -= 1 }
-            let token = UnsafeBufferPointer(rebasing: value[first..<last])
+        _ = FieldList.anyMember(value) { token in
             if equalFolded(token, "close") { close = true } else if equalFolded(token, "keep-alive") { keepAlive = true }
-            start = end + 1
+            return false
         }
         return (close, keepAlive)
     }

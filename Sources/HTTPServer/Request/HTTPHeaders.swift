@@ -7,7 +7,6 @@
 /// so lookups stay cheap); response headers keep the spelling the handler chose.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Where one field lies in ``bytes``: the name from `start` to `nameEnd`, the value from `valueStart` to `end`.
-    @usableFromInline
     struct Span: Sendable {
         var start: Int32
         var nameEnd: Int32
@@ -15,8 +14,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         var end: Int32
     }
 
-    @usableFromInline var bytes: [UInt8] = []
-    @usableFromInline var spans: [Span] = []
+    private var bytes: [UInt8] = []
+    private var spans: [Span] = []
 
     public init() {}
 
@@ -164,13 +163,6 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     /// ASCII case-insensitive comparison without allocating lower-cased copies.
     public static func equal(_ a: String, _ b: String) -> Bool {
-        // Request names arrive lower-cased and are asked for in lower case: most matches are exact.
-        if a == b { return true }
-        let a = a.utf8, b = b.utf8
-        guard a.count == b.count else { return false }
-        for (x, y) in zip(a, b) where x != y {
-            guard x | 0x20 == y | 0x20, (x | 0x20) >= 0x61, (x | 0x20) <= 0x7A else { return false }
-        }
-        return true
+        withBytes(of: a) { a in withBytes(of: b) { b in equalFolded(a, b) } }
     }
 }

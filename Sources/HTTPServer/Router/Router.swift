@@ -18,25 +18,26 @@ public struct Router: Sendable {
     /// A path's routes. A class, made anew on every registration and never changed: a lookup on the hot path
     /// then costs one reference count, not one per field.
     private final class Path: Sendable {
-        let methods: [HTTPMethod: RouteHandler]
+        /// The path's methods and their handlers, looked through on every request: a path answers a handful of methods,
+        /// and comparing their short names costs less than hashing one.
+        let handlers: [(method: HTTPMethod, handler: RouteHandler)]
         let cors: Bool
         /// The preflight answer of a public path without an `OPTIONS` handler of its own.
         let preflight: RouteHandler?
         /// The `Allow` value of a `405`: every method the path answers, sorted.
         let allow: String
         let slot: Int
-        /// ``methods`` as a list, looked through on every request: a path answers a handful of methods, and comparing
-        /// their short names costs less than hashing one.
-        private let handlers: [(method: HTTPMethod, handler: RouteHandler)]
 
         init(methods: [HTTPMethod: RouteHandler], cors: Bool, preflight: RouteHandler?, allow: String, slot: Int) {
-            self.methods = methods
             handlers = methods.map { ($0.key, $0.value) }
             self.cors = cors
             self.preflight = preflight
             self.allow = allow
             self.slot = slot
         }
+
+        /// The handlers by method, for a registration that adds one.
+        var methods: [HTTPMethod: RouteHandler] { Dictionary(uniqueKeysWithValues: handlers) }
 
         func handler(for method: HTTPMethod) -> RouteHandler? {
             for entry in handlers where entry.method == method { return entry.handler }
@@ -165,7 +166,7 @@ public struct Router: Sendable {
     /// public path's preflight is listed as `OPTIONS`).
     public var operations: [String] {
         (Array(routes) + templates.map { ($0.template.description, $0.path) }).flatMap { path, entry in
-            entry.methods.keys.map { "\($0.rawValue) \(path)" } + (entry.preflight == nil ? [] : ["OPTIONS \(path)"])
+            entry.handlers.map { "\($0.method.rawValue) \(path)" } + (entry.preflight == nil ? [] : ["OPTIONS \(path)"])
         }.sorted()
     }
 }

@@ -154,7 +154,7 @@ final class Connection {
                 pausedForOutput = true
                 break
             }
-            if input.isEmpty && parser.isIdle { break }
+            if !holdsBufferedInput { break }
             switch parser.next(from: &input) {
             case .needMore:
                 break parsing
@@ -172,7 +172,7 @@ final class Connection {
         }
         // Switched to another protocol: the socket and what was read after the request went with it.
         if case .switched = phase { return }
-        if case .reading = phase, requestStartedAt == nil, !(input.isEmpty && parser.isIdle) {
+        if case .reading = phase, requestStartedAt == nil, holdsBufferedInput {
             requestStartedAt = loop.now
         }
         if case .reading = phase, peerClosed, pendingOutput == 0 {
@@ -337,8 +337,8 @@ final class Connection {
         // not read (RFC 9112 §9.6). A client that said it sends nothing more, with nothing more sent, needs none: the
         // close goes out as a FIN after the answer, as nginx closes — without the half-close, the wait for its FIN
         // and three more system calls per connection. Nothing more sent: nothing buffered, and the last read drained
-        // the socket (nginx's rule) or a look finds it empty.
-        if peerClosed || (closesWithoutLingering && input.isEmpty && parser.isIdle && (drained || !socketHoldsInput())) {
+        // the socket (nginx's rule) or reading what it holds finds nothing (``holdsMoreInput()``).
+        if peerClosed || (closesWithoutLingering && !(drained ? holdsBufferedInput : holdsMoreInput())) {
             close()
             return
         }
@@ -408,25 +408,22 @@ final class Connection {
     func shutdownRequested() {
         guard case .reading = phase else { return }
         absorbPending()
-        if input.isEmpty && parser.isIdle && pendingOutput == 0 {
+        if !holdsBufferedInput && pendingOutput == 0 {
             startLingering()
         } else {
             process()
         }
     }
 
-    /// Whether the socket holds bytes not read yet (looked at, not taken). A client that already closed (its FIN
-    /// read as end of file: on loopback it has often read the answer and closed before this runs) holds none.
-    private func socketHoldsInput() -> Bool {
-        var byte: UInt8 = 0
-        return Glibc.recv(fd, &byte, 1, Int32(MSG_DONTWAIT | MSG_PEEK)) > 0
-    }
-
     /// Whether more of the client's bytes wait: in the buffer, or (read now) in the socket.
+    /// (A client that already closed holds none: on loopback it has often read the answer and closed before this runs.)
     private func holdsMoreInput() -> Bool {
         absorbPending()
-        return !(input.isEmpty && parser.isIdle)
+        return holdsBufferedInput
     }
+
+    /// Whether bytes of the client's are read and not yet answered (the rest of a request, or a next one).
+    private var holdsBufferedInput: Bool { !(input.isEmpty && parser.isIdle) }
 
     /// Reads what the socket holds into the input buffer without answering it (up to the buffer's bound).
     private func absorbPending() {

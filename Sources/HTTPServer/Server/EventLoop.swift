@@ -45,8 +45,8 @@ final class EventLoop: @unchecked Sendable {
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Closed connections' buffers, for the next ones accepted.
     var spareBuffers = BufferPool()
-    /// This loop's metrics of each route, by the router's slot.
-    private var routeMetrics: [RouteMetrics?] = []
+    /// This loop's metrics of each route, by the router's slot (made on a route's first answer).
+    private var routeMetrics: [RouteMetrics?]
     /// The metrics of the server's own answers (`invalid`, `timeout`, …) and of `405`s, by name.
     private var unroutedMetrics: [String: RouteMetrics] = [:]
     private let tickNanoseconds: UInt64
@@ -54,6 +54,7 @@ final class EventLoop: @unchecked Sendable {
     init(index: Int, shared: ServerShared) throws {
         self.index = index
         self.shared = shared
+        routeMetrics = Array(repeating: nil, count: shared.router.slots)
         epollFD = pier_epoll_create()
         guard epollFD >= 0 else { throw Socket.Failure(call: "epoll_create1", errno: errno) }
         wakeFD = pier_eventfd()
@@ -362,20 +363,13 @@ final class EventLoop: @unchecked Sendable {
     /// Counts an answer and its latency for its route: a routed request finds its route's metrics by the router's slot
     /// (an array index), the server's own answers by name.
     func record(_ context: Connection.RequestContext, status: Int, seconds: Double) {
+        let routed = context.slot >= 0
         let metrics: RouteMetrics
-        if context.slot >= 0 {
-            if context.slot >= routeMetrics.count { routeMetrics += Array(repeating: nil, count: context.slot + 1 - routeMetrics.count) }
-            if let held = routeMetrics[context.slot] {
-                metrics = held
-            } else {
-                metrics = RouteMetrics(route: context.route, server: shared.metrics)
-                routeMetrics[context.slot] = metrics
-            }
-        } else if let held = unroutedMetrics[context.route] {
+        if let held = routed ? routeMetrics[context.slot] : unroutedMetrics[context.route] {
             metrics = held
         } else {
             metrics = RouteMetrics(route: context.route, server: shared.metrics)
-            unroutedMetrics[context.route] = metrics
+            if routed { routeMetrics[context.slot] = metrics } else { unroutedMetrics[context.route] = metrics }
         }
         metrics.record(status: status, seconds: seconds)
     }
