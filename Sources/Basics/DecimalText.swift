@@ -12,6 +12,11 @@ public enum DecimalText {
         return fast ?? Double(text)
     }
 
+    /// ``double(_:)`` of UTF-8 bytes.
+    public static func double(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
+        plain(bytes) ?? Double(String(decoding: bytes, as: UTF8.self))
+    }
+
     /// `-?digits(.digits)?` with at most 15 digits; `nil` otherwise.
     static func plain(_ bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         var index = 0

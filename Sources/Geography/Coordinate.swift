@@ -46,8 +46,10 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func degrees(_ query: QueryParameters, _ name: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
-        guard let text = query[name], !text.isEmpty else { throw .missing(parameter: name) }
-        guard let value = DecimalText.double(text) else { throw .notANumber(parameter: name, text: text) }
+        // The value's bytes read in place: a coordinate is asked for on every weather, warnings and sun request.
+        let read = query.withValue(name) { (given: !$0.isEmpty, value: DecimalText.double(bytes: $0)) }
+        guard let read, read.given else { throw .missing(parameter: name) }
+        guard let value = read.value else { throw .notANumber(parameter: name, text: query[name] ?? "") }
         guard value.isFinite else { throw .notFinite(parameter: name) }
         guard range.contains(value) else { throw .outOfRange(parameter: name, range: range) }
         return value

@@ -97,8 +97,17 @@ public final class OnDemandCore<Source: OnDemandValueSource>: Sendable {
     /// The answer memory holds for `key` while it holds (fresh, or stale within its provisional time), or one cut
     /// from a fresh answer of a key that covers it (``OnDemandValueSource/coverings(of:)``); `nil`: ask
     /// ``answer(_:client:now:)``. Not counted: the caller counts its hit.
+    /// Inlinable, so a feature's lookup is specialized for its key and value: run generic, across the module
+    /// boundary, each lookup asked the runtime for the cache's generic types (4,000 instructions of a place's weather).
+    @inlinable
     public func held(_ key: Source.Key, now: Date = Date()) -> Answer? {
         if let held = data[key], now < held.until, !held.stale || source.mayServeStale(held.value, now: now) { return held }
+        return heldCovering(key, now: now)
+    }
+
+    /// ``held(_:now:)``'s answer cut from a fresh answer of a key that covers `key`.
+    @usableFromInline
+    func heldCovering(_ key: Source.Key, now: Date) -> Answer? {
         for cover in source.coverings(of: key) where cover != key {
             guard let held = data.peek(cover), !held.stale, now < held.until, let cut = source.cut(held.value, to: key) else { continue }
             let own = Answer(value: cut, fetchedAt: held.fetchedAt, until: held.until, staleBecause: nil)

@@ -2,12 +2,14 @@ import Synchronization
 
 /// A value behind a lock that several owners share by reference (a service and the cache that reads it).
 public final class SharedValue<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    @usableFromInline let storage: Mutex<Value>
 
     public init(_ value: Value) {
         storage = Mutex(value)
     }
 
+    /// Inlinable: read on request paths (weather's answers), where a generic call asked the runtime for the lock's type.
+    @inlinable
     public var value: Value {
         storage.withLock { $0 }
     }

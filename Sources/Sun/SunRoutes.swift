@@ -41,9 +41,10 @@ public struct SunRoutes: Sendable {
     func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = request.query
         // sunrise-sunset.org names the longitude `lng`; Pier's other routes say `lon`. Both are accepted.
-        let point = try Coordinate(query, longitude: query["lon"] == nil && query["lng"] != nil ? "lng" : "lon")
+        let givesLng = query.contains("lng")
+        let point = try Coordinate(query, longitude: givesLng && !query.contains("lon") ? "lng" : "lon")
         // Both given: `lon` wins, but a bad `lng` is still a bad request.
-        if query["lon"] != nil, query["lng"] != nil { _ = try Coordinate(query, longitude: "lng") }
+        if givesLng, query.contains("lon") { _ = try Coordinate(query, longitude: "lng") }
         if let text = query["date"] {
             guard let given = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date as YYYY-MM-DD, not '\(text.prefix(40))'")

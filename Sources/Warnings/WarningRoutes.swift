@@ -15,7 +15,9 @@ public struct WarningRoutes: Sendable {
     static let maxAgeSeconds = 60
 
     private let warnings: WarningsService
-    private let places: (any WarningPlaces)?
+    /// The places' ``WarningPlaces/whereabouts(of:)``, held as a function: calling through an optional existential
+    /// copied it on every request.
+    private let whereabouts: (@Sendable (HTTPRequest) throws -> WarningWhereabouts)?
     private let maxAge: Int
     /// Rendered answers by what was asked (the parsed point, the language, the place's name) and what they were made from
     /// (the warnings' generation, when the feed was last read, whether that is stale), each until the first of its
@@ -30,25 +32,37 @@ public struct WarningRoutes: Sendable {
         let generation: Int
         let readAt: Date
         let stale: Bool
+
+        /// The point and the place tell the keys held at once apart; `==` compares the rest (the synthesized hash
+        /// also hashed the language by its name's string).
+        func hash(into hasher: inout Hasher) {
+            hasher.combine(latitude)
+            hasher.combine(longitude)
+            hasher.combine(location)
+        }
     }
 
     /// - Parameter places: where `lat`/`lon` or `place=` lie (the weather's); `nil`: `lat`/`lon` only.
     public init(warnings: WarningsService, places: (any WarningPlaces)?, maxAge: Int = 300) {
         self.warnings = warnings
-        self.places = places
+        if let places {
+            whereabouts = { request in try places.whereabouts(of: request) }
+        } else {
+            whereabouts = nil
+        }
         self.maxAge = min(maxAge, Self.maxAgeSeconds)
     }
 
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
             let language = try Self.language(in: request)
-            switch try places?.whereabouts(of: request) ?? .known(try Coordinate(request.query), location: nil) {
+            switch try whereabouts?(request) ?? .known(try Coordinate(request.query), location: nil) {
             case .known(let point, let location):
                 let now = Date()
                 let key = warnings.readAt().map {
                     AnswerKey(
                         latitude: point.latitude, longitude: point.longitude, language: language, location: location,
-                        generation: warnings.generation, readAt: $0, stale: warnings.isStale(now: now))
+                        generation: warnings.generation, readAt: $0, stale: warnings.isStale(readAt: $0, now: now))
                 }
                 if let key, let ready = answers.answer(for: key, now: now) { return .response(ready.response(for: request)) }
                 if let list = warnings.cachedWarnings(at: point, language: language, now: now) {
@@ -92,7 +106,7 @@ public struct WarningRoutes: Sendable {
             throw HTTPError(.serviceUnavailable, "FMI's warnings have not been read yet", headers: ["Retry-After": "60"])
         }
         var headers: HTTPHeaders = ["Cache-Control": "public, max-age=\(maxAge)"]
-        if warnings.isStale(now: now) { headers.markStale(WarningsService.source) }
+        if warnings.isStale(readAt: readAt, now: now) { headers.markStale(WarningsService.source) }
         let body = "{" + (location.map { "\"location\":" + $0 + "," } ?? "") + "\"updated_at\":\"\(Timestamp.iso8601(readAt))\",\"warnings\":" + list.json + "}"
         return CachedResponse(json: Array(body.utf8), headers: headers)
     }

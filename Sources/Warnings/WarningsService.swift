@@ -29,10 +29,15 @@ public final class WarningsService: Sendable {
     public let client: WarningsClient
     public let store: WarningStore
     private let board: SourceStatusBoard
-    private let staleAfter: Duration
+    /// How old the last reading may be before answers are stale, in seconds, worked out once: every weather and
+    /// warnings answer asks ``isStale(now:)``, and `Duration.components` is hundreds of instructions.
+    private let staleAfterSeconds: Double
     private let validators = Mutex<WarningsClient.Validators?>(nil)
     private let generationCounter = Atomic<Int>(0)
     private let confirmedAt = Mutex<Date?>(nil)
+    /// The board's last success for the feed (any replica's), with the board's version it was read at: the board's
+    /// lookup by name was the dearest part of every weather and warnings answer's ``readAt()``.
+    private let boardRead = Mutex<(version: Int, lastSuccess: Date?)>((-1, nil))
     /// Warnings in force at the last reading or reload (`/health`); -1 before either.
     private let inForce = Atomic<Int>(-1)
     private let memory: LRUCache<String, WarningList>
@@ -51,7 +56,7 @@ public final class WarningsService: Sendable {
         self.client = client
         self.store = store
         self.board = board
-        self.staleAfter = staleAfter
+        staleAfterSeconds = Double(staleAfter.components.seconds)
         memory = LRUCache(budgetBytes: cacheBytes)
         let documents = "pier_warnings_documents_total"
         let documentsHelp = "CAP documents fetched from FMI's warnings service, by whether they could be read."
@@ -116,17 +121,31 @@ public final class WarningsService: Sendable {
     /// When the feed was last read successfully, by this process or any replica; `nil`: never.
     public func readAt() -> Date? {
         let own = confirmedAt.withLock { $0 }
-        let any = board.history(Self.source).lastSuccess
+        let any = boardLastSuccess()
         switch (own, any) {
         case let (own?, any?): return max(own, any)
         default: return own ?? any
         }
     }
 
+    private func boardLastSuccess() -> Date? {
+        let version = board.version
+        if let read = boardRead.withLock({ $0.version == version ? $0 : nil }) { return read.lastSuccess }
+        let lastSuccess = board.history(Self.source).lastSuccess
+        // A change between the two readings leaves an older version beside it: the next reading looks again.
+        boardRead.withLock { $0 = (version, lastSuccess) }
+        return lastSuccess
+    }
+
     /// Whether the set served is older than the schedule allows (the feed failed since): answers are marked stale.
     public func isStale(now: Date) -> Bool {
-        guard let readAt = readAt() else { return true }
-        return now.timeIntervalSince(readAt) > Double(staleAfter.components.seconds)
+        isStale(readAt: readAt(), now: now)
+    }
+
+    /// ``isStale(now:)`` for a ``readAt()`` already read (each reading asks the status board).
+    public func isStale(readAt: Date?, now: Date) -> Bool {
+        guard let readAt else { return true }
+        return now.timeIntervalSince(readAt) > staleAfterSeconds
     }
 
     /// One reading of the feed (the fetcher's job).

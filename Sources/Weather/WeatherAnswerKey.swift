@@ -25,6 +25,15 @@ struct WeatherAnswerKey: Hashable, Sendable {
     /// The own cell's forecast's fetch; `nil` for a stand-in.
     var fetchedAt: Date?
 
+    /// Hashes what tells the keys held at once apart — the point and the place — while `==` still compares every
+    /// field: the synthesized hash took all eleven, two of them enums hashed by their names' strings (900 instructions
+    /// of every weather answer). Keys of one point in other hours or generations share a bucket until they expire.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(point.latitude)
+        hasher.combine(point.longitude)
+        hasher.combine(place)
+    }
+
     /// Hours since 1970 of `date`'s whole hour.
     static func hour(_ date: Date) -> Int {
         Int(FMITime.wholeHour(date).timeIntervalSince1970 / 3600)

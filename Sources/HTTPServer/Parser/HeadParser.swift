@@ -288,7 +288,7 @@ enum HeadParser {
         let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
         guard !bytes[0..<mark].contains(UInt8(ascii: "%")) else { return decodeTarget(target, method: method) }
         if mark == bytes.count { return .success((target, QueryParameters())) }
-        guard let query = QueryParameters(bytes: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])) else {
+        guard let query = QueryParameters(target: target, query: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])) else {
             return .failure(.invalidTarget("malformed percent-encoding in query"))
         }
         return .success((string(UnsafeBufferPointer(rebasing: bytes[0..<mark])), query))

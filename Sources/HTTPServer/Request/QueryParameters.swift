@@ -1,28 +1,206 @@
-/// The decoded `name=value` pairs of a query string (`+` is a space, `%XX` is a byte, UTF-8 assumed).
+/// The `name=value` pairs of a query string (`+` is a space, `%XX` is a byte, UTF-8 assumed), decoded when asked.
+///
+/// It holds the text the query lies in — for a request, the target's own `String` — and where the query starts in it,
+/// so reading a query allocates nothing, and a request stays small: it is moved whole between the parser's stages, and
+/// past 128 bytes each move is a `memcpy` (this is 23 bytes; the array it replaced, 8). Every escape is checked once,
+/// when the query is made, which also notes whether the query has any escape at all and a one-bit sign of each name
+/// in it. A lookup of a name the query lacks — most of a handler's, for optional parameters — is then one test of that
+/// sign; any other walks the bytes once, compares names as bytes and decodes only the value it returns (in a query
+/// without `%` or `+`, the common one, nothing). Splitting the query into an array of decoded `String` pairs on every
+/// request was a fifth of a cached sun answer's instructions.
 public struct QueryParameters: Sendable, Equatable {
-    public private(set) var pairs: [(name: String, value: String)]
+    /// The text holding the query, from its UTF-8 offset `start` to its end.
+    @usableFromInline let text: String
+    /// One bit per name the query holds (``sign(_:)``); all set when it has an escape (names are compared decoded).
+    @usableFromInline let names: UInt32
+    @usableFromInline let start: UInt16
+    /// No `%` and no `+` in the query: each name and value is its own bytes.
+    @usableFromInline let plain: Bool
 
-    public init() { pairs = [] }
+    public init() { (text, names, start, plain) = ("", 0, 0, true) }
 
-    /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed.
-    /// Split at the bytes `&` and `=`, not at characters: a request target is ASCII (the head parser refuses
-    /// anything else), where the two are the same, and walking bytes skips grapheme breaking — this runs for
-    /// every request with a query.
+    /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed or decodes to
+    /// invalid UTF-8.
     public init?(raw: Substring) {
-        var raw = raw
-        let parsed = raw.withUTF8 { Self.parse($0) }
-        guard let parsed else { return nil }
-        pairs = parsed
+        var text = String(raw)
+        guard let (names, plain) = text.withUTF8(Self.survey) else { return nil }
+        (self.text, self.names, start, self.plain) = (text, names, 0, plain)
     }
 
-    /// A request target's query, as bytes (ASCII, checked by the head parser).
-    init?(bytes: UnsafeBufferPointer<UInt8>) {
-        guard let parsed = Self.parse(bytes) else { return nil }
-        pairs = parsed
+    /// The query of a request target: `bytes`, the target's bytes after its first `?` (ASCII, checked by the head
+    /// parser). Nil when an escape is malformed.
+    init?(target: String, query bytes: UnsafeBufferPointer<UInt8>) {
+        guard let (names, plain) = Self.survey(bytes) else { return nil }
+        let start = target.utf8.count - bytes.count
+        if let short = UInt16(exactly: start) {
+            (text, self.start) = (target, short)
+        } else {
+            // A target past 64 KB (limits raised far beyond the default 8 KB): the query gets its own text.
+            (text, self.start) = (String(decoding: bytes, as: UTF8.self), 0)
+        }
+        (self.names, self.plain) = (names, plain)
     }
 
-    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> [(name: String, value: String)]? {
+    /// The names' signs and whether the query is plain, in one pass; nil when an escape is not well formed.
+    private static func survey(_ bytes: UnsafeBufferPointer<UInt8>) -> (names: UInt32, plain: Bool)? {
+        var names: UInt32 = 0
+        var escaped = false
+        var segment = 0, nameEnd = -1
+        for index in 0...bytes.count {
+            let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "&")
+            switch byte {
+            case UInt8(ascii: "&"):
+                if index > segment { names |= sign(UnsafeBufferPointer(rebasing: bytes[segment..<(nameEnd < 0 ? index : nameEnd)])) }
+                (segment, nameEnd) = (index + 1, -1)
+            case UInt8(ascii: "="):
+                if nameEnd < 0 { nameEnd = index }
+            case UInt8(ascii: "%"), UInt8(ascii: "+"):
+                escaped = true
+            default:
+                break
+            }
+        }
+        guard escaped else { return (names, true) }
+        return isWellFormed(bytes) ? (UInt32.max, false) : nil
+    }
+
+    /// A name's bit among a query's: from its first and last byte and its length, so `lat`, `lon` and `lng` differ.
+    private static func sign(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+        guard let first = name.first, let last = name.last else { return 1 }
+        return 1 << ((UInt32(first) &* 7 &+ UInt32(last) &* 3 &+ UInt32(truncatingIfNeeded: name.count)) & 31)
+    }
+
+    /// The decoded pairs in order (an empty segment, `a&&b`, is none).
+    public var pairs: [(name: String, value: String)] {
         var pairs: [(name: String, value: String)] = []
+        withQuery { bytes in
+            Self.forEachPair(bytes) { name, value in
+                pairs.append((Self.decoded(UnsafeBufferPointer(rebasing: bytes[name])), Self.decoded(UnsafeBufferPointer(rebasing: bytes[value]))))
+                return true
+            }
+        }
+        return pairs
+    }
+
+    /// The first value given for `name`.
+    public subscript(name: String) -> String? {
+        withValue(name) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Whether `name` is given (with a value or without).
+    public func contains(_ name: String) -> Bool {
+        withValue(name) { _ in true } ?? false
+    }
+
+    /// Every value given for `name`, in order.
+    public func values(_ name: String) -> [String] {
+        var values: [String] = []
+        var name = name
+        name.withUTF8 { wanted in
+            withQuery { bytes in
+                var from = 0
+                while let (range, escaped) = nextValue(of: wanted, in: bytes, from: from) {
+                    let value = UnsafeBufferPointer(rebasing: bytes[range])
+                    values.append(escaped ? Self.decoded(value) : String(decoding: value, as: UTF8.self))
+                    from = range.upperBound + 1
+                }
+            }
+        }
+        return values
+    }
+
+    /// `body` of the first value given for `name`, decoded, as bytes; nil when the name is absent.
+    /// Inlined where it is asked, so a name written in the code reaches the walk without a copy or a call between.
+    @inlinable
+    public func withValue<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        guard names != 0 else { return nil }
+        var name = name
+        return try name.withUTF8 { wanted in
+            try withQuery { bytes in
+                guard let (range, escaped) = nextValue(of: wanted, in: bytes, from: 0) else { return nil }
+                let value = UnsafeBufferPointer(rebasing: bytes[range])
+                return escaped ? try Self.decodedBytes(value).withUnsafeBufferPointer(body) : try body(value)
+            }
+        }
+    }
+
+    /// The first value given for `wanted` in the segments from `from` on, and whether it holds an escape.
+    @usableFromInline
+    func nextValue(
+        of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, from: Int
+    ) -> (range: Range<Int>, escaped: Bool)? {
+        guard from < bytes.count else { return nil }
+        guard plain, !wanted.isEmpty, !wanted.contains(where: Self.isSpecial) else {
+            var found: (range: Range<Int>, escaped: Bool)?
+            Self.forEachPair(UnsafeBufferPointer(rebasing: bytes[from...])) { name, value in
+                guard Self.decodes(UnsafeBufferPointer(rebasing: bytes[name.lowerBound + from..<name.upperBound + from]), to: wanted) else { return true }
+                let range = value.lowerBound + from..<value.upperBound + from
+                found = (range, Self.isEscaped(UnsafeBufferPointer(rebasing: bytes[range])))
+                return false
+            }
+            return found
+        }
+        // A plain query and name: a name the query surely lacks answered from its sign, else each segment's name
+        // compared as it is read and the rest of a segment that does not match skipped to its `&`.
+        guard names & Self.sign(wanted) != 0 else { return nil }
+        var index = from
+        while index < bytes.count {
+            var matched = 0
+            while matched < wanted.count, index < bytes.count, bytes[index] == wanted[matched] {
+                index += 1
+                matched += 1
+            }
+            let nameEnds = index == bytes.count || bytes[index] == UInt8(ascii: "&") || bytes[index] == UInt8(ascii: "=")
+            if matched == wanted.count && nameEnds {
+                if index < bytes.count && bytes[index] == UInt8(ascii: "=") { index += 1 }
+                let valueStart = index
+                while index < bytes.count && bytes[index] != UInt8(ascii: "&") { index += 1 }
+                return (valueStart..<index, false)
+            }
+            while index < bytes.count && bytes[index] != UInt8(ascii: "&") { index += 1 }
+            index += 1
+        }
+        return nil
+    }
+
+    public var isEmpty: Bool {
+        withQuery { bytes in
+            var empty = true
+            Self.forEachPair(bytes) { _, _ in
+                empty = false
+                return false
+            }
+            return empty
+        }
+    }
+
+    public static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool {
+        lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
+    }
+
+    /// `body` of the query's bytes (empty without a query).
+    @inlinable @inline(__always)
+    func withQuery<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let start = Int(start)
+        if let result = try text.utf8.withContiguousStorageIfAvailable({ try body(UnsafeBufferPointer(rebasing: $0[start...])) }) {
+            return result
+        }
+        var text = text
+        return try text.withUTF8 { try body(UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") || isEscape(byte)
+    }
+
+    private static func isEscape(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "%") || byte == UInt8(ascii: "+")
+    }
+
+    /// Calls `body` with where each non-empty segment's raw name and value lie in `bytes` (a segment without `=` has an
+    /// empty value) until it returns false.
+    @inline(__always)
+    private static func forEachPair(_ bytes: UnsafeBufferPointer<UInt8>, _ body: (Range<Int>, Range<Int>) throws -> Bool) rethrows {
         var start = 0
         while start < bytes.count {
             var end = start, equals = -1
@@ -33,29 +211,46 @@ public struct QueryParameters: Sendable, Equatable {
             if end > start {
                 let nameEnd = equals < 0 ? end : equals
                 let valueStart = equals < 0 ? end : equals + 1
-                guard let name = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[start..<nameEnd]), plusIsSpace: true),
-                    let value = PercentDecoding.decode(UnsafeBufferPointer(rebasing: bytes[valueStart..<end]), plusIsSpace: true)
-                else { return nil }
-                pairs.append((name, value))
+                guard try body(start..<nameEnd, valueStart..<end) else { return }
             }
             start = end + 1
         }
-        return pairs
     }
 
-    /// The first value given for `name`.
-    public subscript(name: String) -> String? {
-        pairs.first { $0.name == name }?.value
+    /// Every escape whole and hex, and what each escaped name and value decodes to valid UTF-8.
+    private static func isWellFormed(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var wellFormed = true
+        forEachPair(bytes) { name, value in
+            wellFormed = PercentDecoding.isValid(UnsafeBufferPointer(rebasing: bytes[name]), plusIsSpace: true)
+                && PercentDecoding.isValid(UnsafeBufferPointer(rebasing: bytes[value]), plusIsSpace: true)
+            return wellFormed
+        }
+        return wellFormed
     }
 
-    public func values(_ name: String) -> [String] {
-        pairs.filter { $0.name == name }.map(\.value)
+    private static func isEscaped(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+        raw.contains(where: isEscape)
     }
 
-    public var isEmpty: Bool { pairs.isEmpty }
+    /// Whether `raw` decodes to exactly `wanted`'s bytes.
+    private static func decodes(_ raw: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        var decoded = PercentDecoding.Bytes(raw, plusIsSpace: true)
+        for byte in wanted where decoded.next() != byte { return false }
+        return decoded.next() == nil
+    }
 
-    public static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool {
-        lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
+    @usableFromInline
+    static func decodedBytes(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(raw.count)
+        var decoded = PercentDecoding.Bytes(raw, plusIsSpace: true)
+        while let byte = decoded.next() { bytes.append(byte) }
+        return bytes
+    }
+
+    private static func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        guard isEscaped(raw) else { return String(decoding: raw, as: UTF8.self) }
+        return String(decoding: decodedBytes(raw), as: UTF8.self)
     }
 }
 
@@ -72,22 +267,56 @@ public enum PercentDecoding {
         if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(decoding: utf8, as: UTF8.self)
         }
+        var decoded = Bytes(utf8, plusIsSpace: plusIsSpace)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
-        var iterator = utf8.makeIterator()
-        while let byte = iterator.next() {
-            switch byte {
-            case UInt8(ascii: "%"):
-                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
-                else { return nil }
-                bytes.append(high << 4 | low)
-            case UInt8(ascii: "+") where plusIsSpace:
-                bytes.append(UInt8(ascii: " "))
-            default:
-                bytes.append(byte)
+        while let byte = decoded.next() { bytes.append(byte) }
+        guard !decoded.malformed else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Whether `utf8` decodes: every escape whole and hex, and the bytes it gives valid UTF-8 — without making them.
+    static func isValid(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> Bool {
+        var decoded = Bytes(utf8, plusIsSpace: plusIsSpace)
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &decoded) {
+            case .valid: continue
+            case .emptyInput: return !decoded.malformed
+            case .error: return false
             }
         }
-        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The bytes an escaped text stands for, one at a time; it ends early, with `malformed` set, at a broken escape.
+    struct Bytes: IteratorProtocol {
+        private let utf8: UnsafeBufferPointer<UInt8>
+        private let plusIsSpace: Bool
+        private var index = 0
+        private(set) var malformed = false
+
+        init(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) {
+            (self.utf8, self.plusIsSpace) = (utf8, plusIsSpace)
+        }
+
+        mutating func next() -> UInt8? {
+            guard index < utf8.count, !malformed else { return nil }
+            let byte = utf8[index]
+            index += 1
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard index + 1 < utf8.count, let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else {
+                    malformed = true
+                    return nil
+                }
+                index += 2
+                return high << 4 | low
+            case UInt8(ascii: "+") where plusIsSpace:
+                return UInt8(ascii: " ")
+            default:
+                return byte
+            }
+        }
     }
 
     static func hexValue(_ byte: UInt8) -> UInt8? {
