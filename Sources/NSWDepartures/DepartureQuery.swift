@@ -43,9 +43,10 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
     /// The upstream request, as logs name it.
     public var description: String { key }
 
+    /// The key alone: the few modes of one stop share a bucket, and `==` tells them apart (a mode hashed by its
+    /// name's string cost more than the lookup).
     public func hash(into hasher: inout Hasher) {
         hasher.combine(key)
-        hasher.combine(mode)
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.

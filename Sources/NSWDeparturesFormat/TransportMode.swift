@@ -10,12 +10,19 @@ public enum TransportMode: String, Sendable, CaseIterable, Codable {
     public static let requestable: [TransportMode] = [.bus, .lightrail, .train, .metro, .ferry, .coach]
 
     public init?(request text: String) {
-        // ASCII letters compared without case, byte by byte (every request with `mode` parses one).
-        let bytes = text.utf8
-        guard let mode = Self.requestable.first(where: { mode in
-            mode.rawValue.utf8.count == bytes.count && zip(mode.rawValue.utf8, bytes).allSatisfy { $0 == $1 | 0x20 }
-        }) else { return nil }
-        self = mode
+        // ASCII letters compared without case, byte by byte (every request with `mode` parses one): the text's bytes
+        // against each name's, read in place (a generic walk of two views was 600 instructions of a cached board).
+        var text = text
+        let found = text.withUTF8 { bytes in
+            Self.requestable.first { mode in
+                var name = mode.rawValue
+                return name.withUTF8 { name in
+                    name.count == bytes.count && (0..<name.count).allSatisfy { name[$0] == bytes[$0] | 0x20 }
+                }
+            }
+        }
+        guard let found else { return nil }
+        self = found
     }
 
     /// `transportation.product.class`; an unknown class is shown as a bus (the most common mode).

@@ -30,6 +30,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     static var rerenderAfter: TimeInterval { 3600 }
 
     public let core: OnDemandCore<Source>
+    /// A copy of the source (a value: every field retained); the paths here read `core.source` where it lies.
     public var source: Source { core.source }
     public var kind: String { core.kind }
     public var settings: Settings { core.settings }
@@ -81,7 +82,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// the table's lock and dictionary were found through generic metadata on every request.
     @inlinable
     public func cachedResponse(for request: Source.Request, now: Date = Date()) -> OnDemandResponse? {
-        if let rendering = renderings[request], now < rendering.until, rendering.version == source.renderingVersion {
+        if let rendering = renderings[request], now < rendering.until, rendering.version == core.source.renderingVersion {
             core.countHit()
             return rendering.response
         }
@@ -91,7 +92,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// The held answer rendered for `request` (and kept as its rendering), or `nil`.
     @usableFromInline
     func heldResponse(for request: Source.Request, now: Date) -> OnDemandResponse? {
-        guard let held = core.held(source.key(of: request), now: now) else { return nil }
+        guard let held = core.held(core.source.key(of: request), now: now) else { return nil }
         core.hits?.increment()
         return render(held, for: request, now: now)
     }
@@ -105,7 +106,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// claim for ``response(for:client:now:claim:)``.
     public func admission(for request: Source.Request, client: Spender?, now: Date = Date()) -> OnDemandAdmission<OnDemandResponse> {
         // A switch, not a generic map with a closure: this runs for every refused request.
-        switch core.admission(for: source.key(of: request), client: client, now: now) {
+        switch core.admission(for: core.source.key(of: request), client: client, now: now) {
         case .refused(let outcome): .refused(respond(outcome, to: request, now: now))
         case .admitted(let claim): .admitted(claim)
         }
@@ -118,7 +119,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     ) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
         return await admitted(request, client: client, now: now, claim: claim) {
-            respond(await core.answer(source.key(of: request), client: client, now: now), to: request, now: now)
+            respond(await core.answer(core.source.key(of: request), client: client, now: now), to: request, now: now)
         }
     }
 
@@ -129,13 +130,13 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         _ request: Source.Request, client: Spender?, now: Date = Date(), claim: OnDemandClaim? = nil,
         _ body: () async -> OnDemandResponse
     ) async -> OnDemandResponse {
-        await core.admitted(source.key(of: request), client: client, now: now, claim: claim, refused: { respond($0, to: request, now: now) }, body)
+        await core.admitted(core.source.key(of: request), client: client, now: now, claim: claim, refused: { respond($0, to: request, now: now) }, body)
     }
 
     /// The answer for a request already admitted (inside ``admitted(_:client:now:claim:_:)``).
     public func admittedResponse(for request: Source.Request, client: Spender?, now: Date = Date()) async -> OnDemandResponse {
         if let cached = cachedResponse(for: request, now: now) { return cached }
-        return respond(await core.answer(source.key(of: request), client: client, now: now), to: request, now: now)
+        return respond(await core.answer(core.source.key(of: request), client: client, now: now), to: request, now: now)
     }
 
     // MARK: Rendering
@@ -146,7 +147,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         case .answer(let answer):
             // Everyone who joined one call shares one rendering.
             if !answer.stale, let rendering = renderings[request], rendering.fetchedAt == answer.fetchedAt, now < rendering.until,
-                rendering.version == source.renderingVersion
+                rendering.version == core.source.renderingVersion
             {
                 return rendering.response
             }
@@ -155,7 +156,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             if case .decided(let decided, _) = why.why {
                 return OnDemandResponse(cached: CachedResponse(why.response(body: refusalBodies.body(decided))), fetchedAt: nil)
             }
-            return OnDemandResponse(cached: CachedResponse(why.httpError("\(source.nothingToServe): \(why.reason)").response), fetchedAt: nil)
+            return OnDemandResponse(cached: CachedResponse(why.httpError("\(core.source.nothingToServe): \(why.reason)").response), fetchedAt: nil)
         }
     }
 
@@ -186,18 +187,18 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// The answer for `request` from `held` at `now`, kept until it runs out, its own end (a departure leaves)
     /// or ``rerenderAfter``.
     private func render(_ held: OnDemandAnswer<Source.Value>, for request: Source.Request, now: Date) -> OnDemandResponse {
-        let version = source.renderingVersion
-        let rendering = source.render(held.value, for: request, now: now)
+        let version = core.source.renderingVersion
+        let rendering = core.source.render(held.value, for: request, now: now)
         let until = min(held.until, rendering.until ?? held.until)
         let maxAge: Int
         var fetchedAt: Date?
-        if source.reportsAge, case .document = rendering.body {
+        if core.source.reportsAge, case .document = rendering.body {
             // `max-age` from the fetch, and each request is told its `Age`.
             maxAge = max(0, Int(until.timeIntervalSince(held.fetchedAt).rounded(.down)))
             fetchedAt = held.fetchedAt
         } else {
             let left = until.timeIntervalSince(now)
-            maxAge = max(0, Int(source.reportsAge ? left.rounded(.down) : left.rounded()))
+            maxAge = max(0, Int(core.source.reportsAge ? left.rounded(.down) : left.rounded()))
         }
         if held.stale { core.staleAnswers?.increment() }
         let response = OnDemandResponse.rendered(rendering.body, maxAge: maxAge, stale: held.stale, source: core.report.source, fetchedAt: fetchedAt)
@@ -211,7 +212,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
 
     /// What memory holds: `bytes`, `entries` and the source's own members.
     public var cacheHealth: MergedObject {
-        MergedObject([CacheFigures(bytes: core.bytes + renderings.bytes, entries: renderings.count), source.cacheHealth(keysHeld: core.count)])
+        MergedObject([CacheFigures(bytes: core.bytes + renderings.bytes, entries: renderings.count), core.source.cacheHealth(keysHeld: core.count)])
     }
 
     /// Members of the source's `/health` object: the upstream (reachable, pause, budget, quota), the source's

@@ -2,6 +2,7 @@ import Basics
 import Feature
 import Foundation
 import HTTPServer
+import Synchronization
 
 /// The HTTP answer of an ``OnDemand`` engine, made once per answer and kept in memory — the one place where an
 /// on-demand answer becomes HTTP:
@@ -15,6 +16,14 @@ public struct OnDemandResponse: Sendable {
     public let cached: CachedResponse
     /// When the data was fetched, for sources that send `Age`.
     public let fetchedAt: Date?
+    /// The answer with the `Age` it was last sent with, ready to send; `nil` without `Age`.
+    private let aged: AgedResponse?
+
+    public init(cached: CachedResponse, fetchedAt: Date?) {
+        self.cached = cached
+        self.fetchedAt = fetchedAt
+        aged = fetchedAt == nil ? nil : AgedResponse()
+    }
 
     public var entityTag: String? { cached.entityTag }
 
@@ -24,9 +33,15 @@ public struct OnDemandResponse: Sendable {
     /// The answer for `request` (`304` for a matching `If-None-Match`; `Age` when the source reports it).
     public func response(for request: HTTPRequest, now: Date? = nil) -> HTTPResponse {
         var response = cached.response(for: request)
-        if let fetchedAt {
-            response.headers.add("Age", String(max(0, Int((now ?? Date()).timeIntervalSince(fetchedAt).rounded(.down)))))
+        guard let fetchedAt else { return response }
+        let age = max(0, Int((now ?? Date()).timeIntervalSince(fetchedAt).rounded(.down)))
+        if let aged, response.status == .ok {
+            return aged.response(age: age) {
+                response.headers.add("Age", String(age))
+                return response.preparedForSending()
+            }
         }
+        response.headers.add("Age", String(age))
         return response
     }
 
@@ -54,5 +69,18 @@ public struct OnDemandResponse: Sendable {
     /// A route whose upstream has no key configured: `503` with `Retry-After: 3600` and `message`.
     public static func notConfigured(_ message: String) -> HTTPError {
         HTTPError(.serviceUnavailable, message, headers: ["Retry-After": "3600"])
+    }
+}
+
+/// A `200` with its `Age`, kept for the next request of the same second: a field added to a prepared answer made its
+/// whole head encode again on every send (a third of a cached NSW board's instructions); now once a second.
+final class AgedResponse: Sendable {
+    private let last = Mutex<(age: Int, response: HTTPResponse)?>(nil)
+
+    func response(age: Int, make: () -> HTTPResponse) -> HTTPResponse {
+        if let held = last.withLock({ $0?.age == age ? $0?.response : nil }) { return held }
+        let made = make()
+        last.withLock { $0 = (age, made) }
+        return made
     }
 }

@@ -27,6 +27,14 @@ public struct PlacesKey: SharedAnswerKey {
         self.parameters = parameters
     }
 
+    /// The point and the radius tell the keys held at once apart; `==` compares the categories, limit and language
+    /// too (hashing every category's string was most of a cached answer's lookup).
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(latitudeE5)
+        hasher.combine(longitudeE5)
+        hasher.combine(parameters.radius)
+    }
+
     public var latitude: Double { Double(latitudeE5) / 1e5 }
     public var longitude: Double { Double(longitudeE5) / 1e5 }
 

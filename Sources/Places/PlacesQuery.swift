@@ -17,12 +17,12 @@ public enum PlacesQuery {
     public static func key(_ query: QueryParameters) throws -> PlacesKey {
         var point: Coordinate?
         var radius: Int?
-        if let filter = query["filter"] {
-            let circle = try Self.circle(filter)
+        // Values read where they lie in the query (no String per parameter): this runs on every request, cached or not.
+        if let circle = try query.withValue("filter", Self.circle) {
             point = circle.point
             radius = circle.radius
         }
-        if query["lat"] != nil || query["lon"] != nil || point == nil {
+        if point == nil || query.contains("lat") || query.contains("lon") {
             let given = try Coordinate(query)
             if let point, GreatCircle.metres(point.latitude, point.longitude, given.latitude, given.longitude) > 1 {
                 throw HTTPError(.badRequest, "lat/lon and filter=circle: name different points; send one of them")
@@ -39,37 +39,49 @@ public enum PlacesQuery {
         guard let point else { throw HTTPError(.badRequest, "lat and lon (or filter=circle:lon,lat,radius) are required") }
         return PlacesKey(
             latitude: point.latitude, longitude: point.longitude,
-            parameters: .init(radius: radius ?? defaultRadius, categories: try categories(query["categories"]), limit: try limit(query["limit"]), lang: try lang(query["lang"])))
+            parameters: .init(
+                radius: radius ?? defaultRadius, categories: try query.withValue("categories", Self.categories) ?? categories(nil),
+                limit: try limit(query["limit"]), lang: try lang(query["lang"])))
     }
 
-    /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes).
-    static func circle(_ filter: String) throws -> (point: Coordinate, radius: Int) {
+    /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes). Three parts between two commas, found in the value's bytes (no array of pieces).
+    static func circle(_ bytes: UnsafeBufferPointer<UInt8>) throws -> (point: Coordinate, radius: Int) {
         // The refusal is written only when it is thrown: this runs on every request.
         func problem() -> HTTPError {
-            HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(filter.prefix(60))'")
+            HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(String(decoding: bytes.prefix(60), as: UTF8.self))'")
         }
         let prefix = "circle:".utf8
-        let utf8 = filter.utf8
-        guard utf8.starts(with: prefix) else { throw problem() }
-        // Three parts between two commas, found as bytes (no array of pieces).
-        let start = utf8.index(utf8.startIndex, offsetBy: prefix.count)
-        guard let first = utf8[start...].firstIndex(of: UInt8(ascii: ",")),
-            let second = utf8[utf8.index(after: first)...].firstIndex(of: UInt8(ascii: ",")),
-            !utf8[utf8.index(after: second)...].contains(UInt8(ascii: ","))
+        guard bytes.starts(with: prefix) else { throw problem() }
+        let start = prefix.count
+        guard let first = bytes[start...].firstIndex(of: UInt8(ascii: ",")),
+            let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ",")),
+            !bytes[(second + 1)...].contains(UInt8(ascii: ","))
         else { throw problem() }
-        guard let longitude = DecimalText.double(filter[start..<first]),
-            let latitude = DecimalText.double(filter[utf8.index(after: first)..<second]),
+        guard let longitude = DecimalText.double(bytes: UnsafeBufferPointer(rebasing: bytes[start..<first])),
+            let latitude = DecimalText.double(bytes: UnsafeBufferPointer(rebasing: bytes[(first + 1)..<second])),
             let point = Coordinate(latitude: latitude, longitude: longitude),
-            let radius = Self.wholeMetres(filter[utf8.index(after: second)...]), radiusRange.contains(radius)
+            let radius = Self.wholeMetres(UnsafeBufferPointer(rebasing: bytes[(second + 1)...])), radiusRange.contains(radius)
         else { throw problem() }
         return (point, radius)
     }
 
     /// The app writes the radius as an integer; `5000.0` is accepted as the same.
-    private static func wholeMetres(_ text: Substring) -> Int? {
-        if let value = Int(text) { return value }
-        guard let value = Double(text), value.isFinite, value == value.rounded(), abs(value) < 1e9 else { return nil }
+    private static func wholeMetres(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        if let value = wholeNumber(bytes) { return value }
+        guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value == value.rounded(), abs(value) < 1e9
+        else { return nil }
         return Int(value)
+    }
+
+    /// Digits only (at most nine), as `Int(text)` reads them; `nil` for anything else (then `Double(text)` judges).
+    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
+        var value = 0
+        for byte in bytes {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
     }
 
     /// Leaf categories only (`tourism.attraction`): a top-level one (`tourism`) is refused, Pier's rule, which
@@ -79,45 +91,54 @@ public enum PlacesQuery {
         guard var text, !text.isEmpty else {
             throw HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
         }
-        // Read as bytes, item by item without splitting into an array first: this runs on every request, cached or not.
-        var categories: [String] = []
-        try text.withUTF8 { bytes in
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-                guard categories.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
-                let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                var afterDot = true
-                var dotted = false
-                var valid = !item.isEmpty
-                for byte in item where valid {
-                    if byte == UInt8(ascii: ".") {
-                        valid = !afterDot
-                        afterDot = true
-                        dotted = true
-                    } else {
-                        valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
-                        afterDot = false
-                    }
+        return try text.withUTF8(categories)
+    }
+
+    /// ``categories(_:)`` of the value's bytes, read item by item without splitting into an array of strings first;
+    /// sorted and without repeats as bytes, so a `String` is made for each distinct category only.
+    static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [String] {
+        guard !bytes.isEmpty else { return try categories(nil) }
+        var items: [Range<Int>] = []
+        var start = 0
+        while start <= bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
+            guard items.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
+            let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
+            var afterDot = true
+            var dotted = false
+            var valid = !item.isEmpty
+            for byte in item where valid {
+                if byte == UInt8(ascii: ".") {
+                    valid = !afterDot
+                    afterDot = true
+                    dotted = true
+                } else {
+                    valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+                    afterDot = false
                 }
-                let category = String(decoding: item, as: UTF8.self)
-                guard valid, !afterDot else {
-                    throw HTTPError(.badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(category.prefix(40))'")
-                }
-                guard dotted else {
-                    throw HTTPError(
-                        .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
-                }
-                categories.append(category)
-                start = end + 1
             }
+            guard valid, !afterDot else {
+                throw HTTPError(
+                    .badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(String(decoding: item.prefix(40), as: UTF8.self))'")
+            }
+            guard dotted else {
+                let category = String(decoding: item, as: UTF8.self)
+                throw HTTPError(
+                    .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
+            }
+            items.append(start..<end)
+            start = end + 1
         }
-        categories.sort()
-        // One request whatever the order or repeats.
+        // One request whatever the order or repeats. The items are ASCII, so byte order is the strings' order.
+        items.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
         var unique: [String] = []
-        unique.reserveCapacity(categories.count)
-        for category in categories where unique.last != category { unique.append(category) }
+        unique.reserveCapacity(items.count)
+        var last: Range<Int>?
+        for item in items where last.map({ !bytes[$0].elementsEqual(bytes[item]) }) ?? true {
+            unique.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[item]), as: UTF8.self))
+            last = item
+        }
         return unique
     }
 

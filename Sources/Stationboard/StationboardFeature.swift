@@ -61,8 +61,9 @@ public struct StationboardFeature: Feature {
     /// `GET /v1/stationboard?id=…&date=…&limit=…` (also `datetime=`, `transportations[]=`, `type=`):
     /// transport.opendata.ch's stationboard with `shipName` on every journey; `404` for an unknown station.
     public func register(in router: inout Router) {
-        router.onDemand(Self.path, engine) { [source = engine.source] request, now in
-            try StationboardQuery(request, today: { source.today(now) })
+        // The engine, not a copy of its source: a source captured by value was copied into every request's closure.
+        router.onDemand(Self.path, engine) { [engine] request, now in
+            try StationboardQuery(request, today: { engine.core.source.today(now) })
         }
     }
 

@@ -16,11 +16,11 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     public let transportations: [String]
     /// `departure` (the upstream's default when `nil`) or `arrival`.
     public let type: String?
-    /// One string per distinct request (memory and PostgreSQL key), built once.
-    public let key: String
-
-    /// One query per distinct request.
-    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key }
+    /// One string per distinct request (the PostgreSQL key), built when asked: a request answered from memory is
+    /// found by its fields (building this string was a tenth of a cached board's instructions).
+    public var key: String {
+        "\(station)|\(date?.description ?? "")|\(limit.map(String.init) ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
+    }
 
     /// The board asked for, whatever the limit: requests equal but for `limit` ask for prefixes of one list.
     public var board: String {
@@ -35,8 +35,10 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     /// The upstream request, as logs name it.
     public var description: String { key }
 
+    /// The station and the limit tell most boards held at once apart; `==` compares every field.
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(key)
+        hasher.combine(station)
+        hasher.combine(limit)
     }
 
     /// The shipped Next Wave app asks for `limit=420` (a whole day of boats); up to 1000 are accepted.
@@ -57,7 +59,6 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
         self.dateTime = dateTime
         self.transportations = transportations
         self.type = type
-        key = "\(station)|\(date?.description ?? "")|\(limit.map(String.init) ?? "")|\(dateTime ?? "")|\(transportations.joined(separator: ","))|\(type ?? "")"
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
