@@ -95,6 +95,19 @@ final class NSWDeparturesServiceTests: ServiceTestCase {    let clock = SharedVa
         let age = try XCTUnwrap(Int(try XCTUnwrap(cached.response(for: HTTPRequest(method: .get, target: "/", path: "/"), now: after).headers["age"])))
         let nextLeaves = try XCTUnwrap(first.stopEvents[1].departure)
         XCTAssertEqual(Double(maxAge - age), nextLeaves.timeIntervalSince(after), accuracy: 2)
+        // The answer kept with its Age (AgedResponse) serves the same second, never a later one or a 304.
+        let request = HTTPRequest(method: .get, target: "/", path: "/")
+        func sentAge(at date: Date, _ request: HTTPRequest = request) throws -> Int {
+            try XCTUnwrap(Int(try XCTUnwrap(cached.response(for: request, now: date).headers["age"])))
+        }
+        XCTAssertEqual(try sentAge(at: after), age)
+        XCTAssertEqual(try sentAge(at: after.addingTimeInterval(5)), age + 5)
+        XCTAssertEqual(try sentAge(at: after), age)
+        XCTAssertEqual(cached.response(for: request, now: after.addingTimeInterval(5)).body, cached.cached.response.body)
+        var revalidation = request
+        revalidation.headers.add("If-None-Match", try XCTUnwrap(cached.entityTag))
+        XCTAssertEqual(cached.response(for: revalidation, now: after.addingTimeInterval(7)).status, .notModified)
+        XCTAssertEqual(try sentAge(at: after.addingTimeInterval(7), revalidation), age + 7)
         // Stale after a failure, far later: only what is still to come.
         upstream.set(.tfnsw, .status(500))
         _ = try await pool.execute("UPDATE upstream_answers SET fetched_at = now() - interval '2 hours'")
