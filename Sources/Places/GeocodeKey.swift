@@ -19,14 +19,14 @@ public struct GeocodeKey: SharedAnswerKey {
         guard let normalised = try? QueryText.normalised(text, parameter: "text", maximumLength: Self.maximumLength, example: ""),
             let lang = try? PlacesQuery.lang(lang)
         else { return nil }
-        self.text = normalised.lowercased()
+        self.text = QueryText.lowercased(normalised)
         self.lang = lang
     }
 
     /// `text` and `lang` from `/v1/geocode`'s query (`apiKey` is accepted and ignored).
     public init(_ query: QueryParameters) throws {
-        text = try QueryText.normalised(
-            query["text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg").lowercased()
+        text = QueryText.lowercased(
+            try QueryText.normalised(query["text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg"))
         lang = try PlacesQuery.lang(query["lang"])
     }
 }

@@ -115,6 +115,18 @@ final class QueryTextTests: XCTestCase {
         }
     }
 
+    /// The bytes' lowering is `lowercased()` for every scalar up to U+00FF, and text beyond it is `lowercased()`'s own.
+    func testLoweringLatin1AtTheBytesIsLowercased() {
+        for value in UInt32(0)...0xFF {
+            guard let scalar = Unicode.Scalar(value) else { continue }
+            let text = "A\(Character(scalar))z"
+            XCTAssertEqual(QueryText.lowercased(text), text.lowercased(), "U+\(String(value, radix: 16))")
+        }
+        for text in ["NÜRNBERG", "Schöner Brunnen", "ÀÉÎÕÜ×ÞßÿµÅ", "İSTANBUL", "ΑΘΗΝΑ", "Straße", "ǅ", "日本", "Ὀδυσσεύς", ""] {
+            XCTAssertEqual(QueryText.lowercased(text), text.lowercased(), text)
+        }
+    }
+
     func testNormalisedRefusesBlankAndLongText() throws {
         XCTAssertEqual(try QueryText.normalised("  Schöner\u{A0}\u{A0}Brunnen \u{1C}", parameter: "q", maximumLength: 20, example: "x"), "Schöner Brunnen")
         XCTAssertThrowsError(try QueryText.normalised(" \u{1D}\u{85} ", parameter: "q", maximumLength: 20, example: "x"))

@@ -3,34 +3,34 @@
 /// It holds the text the query lies in — for a request, the target's own `String` — and where the query starts in it,
 /// so reading a query allocates nothing, and a request stays small: it is moved whole between the parser's stages, and
 /// past 128 bytes each move is a `memcpy` (this is 23 bytes; the array it replaced, 8). Every escape is checked once,
-/// when the query is made, which also notes whether the query has any escape at all and a one-bit sign of each name
-/// in it. A lookup of a name the query lacks — most of a handler's, for optional parameters — is then one test of that
-/// sign; any other walks the bytes once, compares names as bytes and decodes only the value it returns (in a query
-/// without `%` or `+`, the common one, nothing). Splitting the query into an array of decoded `String` pairs on every
+/// when the query is made, which also notes whether any name holds an escape and a one-bit sign of each name in it.
+/// With names as they are written (the common case, even when a value is escaped), a lookup of a name the query
+/// lacks — most of a handler's, for optional parameters — is one test of that sign, and any other walks the bytes
+/// once, compares names as bytes and decodes only the value it returns (a value without `%` or `+`: nothing). Splitting the query into an array of decoded `String` pairs on every
 /// request was a fifth of a cached sun answer's instructions.
 public struct QueryParameters: Sendable, Equatable {
     /// The text holding the query, from its UTF-8 offset `start` to its end.
     @usableFromInline let text: String
-    /// One bit per name the query holds (``sign(_:)``); all set when it has an escape (names are compared decoded).
+    /// One bit per name the query holds (``sign(_:)``, of its bytes as written); 0: no name at all.
     @usableFromInline let names: UInt32
     @usableFromInline let start: UInt16
-    /// No `%` and no `+` in the query: each name and value is its own bytes.
-    @usableFromInline let plain: Bool
+    /// No `%` and no `+` in any name: each name is its own bytes (then the signs hold and names compare as bytes).
+    @usableFromInline let plainNames: Bool
 
-    public init() { (text, names, start, plain) = ("", 0, 0, true) }
+    public init() { (text, names, start, plainNames) = ("", 0, 0, true) }
 
     /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed or decodes to
     /// invalid UTF-8.
     public init?(raw: Substring) {
         var text = String(raw)
-        guard let (names, plain) = text.withUTF8(Self.survey) else { return nil }
-        (self.text, self.names, start, self.plain) = (text, names, 0, plain)
+        guard let (names, plainNames) = text.withUTF8(Self.survey) else { return nil }
+        (self.text, self.names, start, self.plainNames) = (text, names, 0, plainNames)
     }
 
     /// The query of a request target: `bytes`, the target's bytes after its first `?` (ASCII, checked by the head
     /// parser). Nil when an escape is malformed.
     init?(target: String, query bytes: UnsafeBufferPointer<UInt8>) {
-        guard let (names, plain) = Self.survey(bytes) else { return nil }
+        guard let (names, plainNames) = Self.survey(bytes) else { return nil }
         let start = target.utf8.count - bytes.count
         if let short = UInt16(exactly: start) {
             (text, self.start) = (target, short)
@@ -38,13 +38,13 @@ public struct QueryParameters: Sendable, Equatable {
             // A target past 64 KB (limits raised far beyond the default 8 KB): the query gets its own text.
             (text, self.start) = (String(decoding: bytes, as: UTF8.self), 0)
         }
-        (self.names, self.plain) = (names, plain)
+        (self.names, self.plainNames) = (names, plainNames)
     }
 
-    /// The names' signs and whether the query is plain, in one pass; nil when an escape is not well formed.
-    private static func survey(_ bytes: UnsafeBufferPointer<UInt8>) -> (names: UInt32, plain: Bool)? {
+    /// The names' signs and whether every name is plain, in one pass; nil when an escape is not well formed.
+    private static func survey(_ bytes: UnsafeBufferPointer<UInt8>) -> (names: UInt32, plainNames: Bool)? {
         var names: UInt32 = 0
-        var escaped = false
+        var escaped = false, plainNames = true
         var segment = 0, nameEnd = -1
         for index in 0...bytes.count {
             let byte = index < bytes.count ? bytes[index] : UInt8(ascii: "&")
@@ -56,12 +56,13 @@ public struct QueryParameters: Sendable, Equatable {
                 if nameEnd < 0 { nameEnd = index }
             case UInt8(ascii: "%"), UInt8(ascii: "+"):
                 escaped = true
+                if nameEnd < 0 { plainNames = false }
             default:
                 break
             }
         }
         guard escaped else { return (names, true) }
-        return isWellFormed(bytes) ? (UInt32.max, false) : nil
+        return isWellFormed(bytes) ? (names, plainNames) : nil
     }
 
     /// A name's bit among a query's: from its first and last byte and its length, so `lat`, `lon` and `lng` differ.
@@ -130,7 +131,7 @@ public struct QueryParameters: Sendable, Equatable {
         of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, from: Int
     ) -> (range: Range<Int>, escaped: Bool)? {
         guard from < bytes.count else { return nil }
-        guard plain, !wanted.isEmpty, !wanted.contains(where: Self.isSpecial) else {
+        guard plainNames, !wanted.isEmpty, !wanted.contains(where: Self.isSpecial) else {
             var found: (range: Range<Int>, escaped: Bool)?
             Self.forEachPair(UnsafeBufferPointer(rebasing: bytes[from...])) { name, value in
                 guard Self.decodes(UnsafeBufferPointer(rebasing: bytes[name.lowerBound + from..<name.upperBound + from]), to: wanted) else { return true }
@@ -140,8 +141,8 @@ public struct QueryParameters: Sendable, Equatable {
             }
             return found
         }
-        // A plain query and name: a name the query surely lacks answered from its sign, else each segment's name
-        // compared as it is read and the rest of a segment that does not match skipped to its `&`.
+        // Plain names and a plain name asked: a name the query surely lacks answered from its sign, else each segment's
+        // name compared as it is read and the rest of a segment that does not match skipped to its `&`.
         guard names & Self.sign(wanted) != 0 else { return nil }
         var index = from
         while index < bytes.count {
@@ -154,8 +155,12 @@ public struct QueryParameters: Sendable, Equatable {
             if matched == wanted.count && nameEnds {
                 if index < bytes.count && bytes[index] == UInt8(ascii: "=") { index += 1 }
                 let valueStart = index
-                while index < bytes.count && bytes[index] != UInt8(ascii: "&") { index += 1 }
-                return (valueStart..<index, false)
+                var escaped = false
+                while index < bytes.count && bytes[index] != UInt8(ascii: "&") {
+                    if Self.isEscape(bytes[index]) { escaped = true }
+                    index += 1
+                }
+                return (valueStart..<index, escaped)
             }
             while index < bytes.count && bytes[index] != UInt8(ascii: "&") { index += 1 }
             index += 1
@@ -234,6 +239,7 @@ public struct QueryParameters: Sendable, Equatable {
 
     /// Whether `raw` decodes to exactly `wanted`'s bytes.
     private static func decodes(_ raw: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard isEscaped(raw) else { return raw.count == wanted.count && (0..<raw.count).allSatisfy { raw[$0] == wanted[$0] } }
         var decoded = PercentDecoding.Bytes(raw, plusIsSpace: true)
         for byte in wanted where decoded.next() != byte { return false }
         return decoded.next() == nil

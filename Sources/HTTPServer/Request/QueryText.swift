@@ -13,6 +13,32 @@ public enum QueryText {
         return joined
     }
 
+    /// `text.lowercased()`, with text made of ASCII and Latin-1 (`Nürnberg`, `ZÜRICH`) lowered at its bytes: there
+    /// each capital's small letter is 0x20 above it (À…Þ but ×), and nothing else changes — `lowercased()` looks every
+    /// non-ASCII scalar up in Unicode's tables, which was a sixth of a cached geocoding answer. Anything else is its.
+    public static func lowercased(_ text: String) -> String {
+        var text = text
+        if let fast = text.withUTF8(lowercasedLatin1) { return fast }
+        return text.lowercased()
+    }
+
+    private static func lowercasedLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        // U+0080…U+00FF are C2 xx and C3 xx; a lead byte is followed by its continuation (the text is valid UTF-8).
+        guard !bytes.contains(where: { $0 >= 0x80 && $0 != 0xC2 && $0 != 0xC3 && $0 & 0xC0 != 0x80 }) else { return nil }
+        return String(unsafeUninitializedCapacity: bytes.count) { out in
+            var afterC3 = false
+            for (index, byte) in bytes.enumerated() {
+                switch byte {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[index] = byte | 0x20
+                case 0x80...0x9E where afterC3 && byte != 0x97: out[index] = byte + 0x20
+                default: out[index] = byte
+                }
+                afterC3 = byte == 0xC3
+            }
+            return bytes.count
+        }
+    }
+
     /// U+001C…U+001F: C0's information separators, which Unicode does not call whitespace but the OpenAPI pattern does.
     public static let informationSeparators: ClosedRange<UInt8> = 0x1C...0x1F
 
