@@ -25,7 +25,8 @@ public struct SummaryKey: SharedAnswerKey {
         let normalised = QueryText.collapsed(title, separatorsBeyondWhitespace: UInt8(ascii: "_")...UInt8(ascii: "_"), joiner: UInt8(ascii: "_"))
         guard !normalised.isEmpty else { throw HTTPError(.badRequest, "the title is empty") }
         guard title.unicodeScalars.count <= Self.maximumLength else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 characters") }
-        guard !normalised.utf8.contains(where: { Self.forbidden.contains($0) || $0 < 0x20 || $0 == 0x7F }) else {
+        var checked = normalised
+        guard !checked.withUTF8({ $0.contains { Self.forbidden.contains($0) || $0 < 0x20 || $0 == 0x7F } }) else {
             throw HTTPError(.badRequest, "a Wikipedia title cannot contain # < > [ ] | { } or control characters")
         }
         self.title = normalised

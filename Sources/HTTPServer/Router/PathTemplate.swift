@@ -13,6 +13,9 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     private let segments: [Segment]
     /// The template's bytes before its first `{`: a path that does not start with them is not asked segment by segment.
     private let literalPrefix: [UInt8]
+    /// How many `{name}` segments: a match's dictionary is made that large at once (grown one value at a time, it was
+    /// allocated twice for a Wikipedia title's two).
+    private let parameterCount: Int
 
     public init(_ template: String) {
         description = template
@@ -22,6 +25,10 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
                 return .parameter(String(segment.dropFirst().dropLast()))
             }
             return .literal(Array(segment.utf8))
+        }
+        parameterCount = segments.reduce(0) { count, segment in
+            if case .parameter = segment { return count + 1 }
+            return count
         }
     }
 
@@ -46,7 +53,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
             return memcmp(given, wanted, prefix.count) == 0
         }) else { return nil }
         var start = 0
-        var values: [String: String] = [:]
+        var values = [String: String](minimumCapacity: parameterCount)
         for (position, segment) in segments.enumerated() {
             var end = start
             while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
