@@ -37,21 +37,22 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The coordinate a query names (`lat` and `lon` unless told otherwise), or the first problem found.
-    public init(_ query: QueryParameters, latitude latitudeName: String = "lat", longitude longitudeName: String = "lon") throws(Problem) {
+    /// The coordinate a query names (`lat` and `lon` unless told otherwise), or the first problem found. The names are
+    /// literals, compared where they lie (``QueryParameters/withValue(_:_:)-StaticString``).
+    public init(_ query: QueryParameters, latitude latitudeName: StaticString = "lat", longitude longitudeName: StaticString = "lon") throws(Problem) {
         let latitude = try Self.degrees(query, latitudeName, in: -90...90)
         let longitude = try Self.degrees(query, longitudeName, in: -180...180)
         self.latitude = latitude
         self.longitude = longitude
     }
 
-    private static func degrees(_ query: QueryParameters, _ name: String, in range: ClosedRange<Double>) throws(Problem) -> Double {
+    private static func degrees(_ query: QueryParameters, _ name: StaticString, in range: ClosedRange<Double>) throws(Problem) -> Double {
         // The value's bytes read in place: a coordinate is asked for on every weather, warnings and sun request.
         let read = query.withValue(name) { (given: !$0.isEmpty, value: DecimalText.double(bytes: $0)) }
-        guard let read, read.given else { throw .missing(parameter: name) }
-        guard let value = read.value else { throw .notANumber(parameter: name, text: query[name] ?? "") }
-        guard value.isFinite else { throw .notFinite(parameter: name) }
-        guard range.contains(value) else { throw .outOfRange(parameter: name, range: range) }
+        guard let read, read.given else { throw .missing(parameter: name.description) }
+        guard let value = read.value else { throw .notANumber(parameter: name.description, text: query[name.description] ?? "") }
+        guard value.isFinite else { throw .notFinite(parameter: name.description) }
+        guard range.contains(value) else { throw .outOfRange(parameter: name.description, range: range) }
         return value
     }
 }

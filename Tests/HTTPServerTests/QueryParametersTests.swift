@@ -73,6 +73,16 @@ final class QueryParametersTests: XCTestCase {
         }
     }
 
+    /// A name written as a literal (`StaticString`) finds what the same name as a `String` finds.
+    func testLiteralNamesFindWhatStringsFind() throws {
+        for raw in ["lat=47.37&lon=8.54", "lon=1&lat=2&lat=3", "l%61t=5", "lat", "x=1", "", "lat=%C3%BC+x"] {
+            let query = try XCTUnwrap(QueryParameters(raw: Substring(raw)))
+            XCTAssertEqual(query.withValue("lat" as StaticString) { Array($0) }, query.withValue("lat") { Array($0) }, raw)
+            XCTAssertEqual(query.withValue("lon" as StaticString) { Array($0) }, query.withValue("lon") { Array($0) }, raw)
+            XCTAssertEqual(query.withValue("l" as StaticString) { Array($0) }, query.withValue("l") { Array($0) }, raw)
+        }
+    }
+
     /// A name that shares a lookup's sign but is not it, and many names: the sign only ever spares a walk.
     func testSignsNeverHideAName() throws {
         let many = (0..<64).map { "n\($0)=\($0)" }.joined(separator: "&")

@@ -125,6 +125,20 @@ public struct QueryParameters: Sendable, Equatable {
         }
     }
 
+    /// ``withValue(_:_:)`` for a name written in the code: its bytes are read where the literal lies, one closure
+    /// fewer than a `String`'s (a coordinate asks two names on every weather, warnings and sun request).
+    @inlinable
+    public func withValue<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+        guard name.hasPointerRepresentation else { return try withValue(name.description, body) }
+        guard names != 0 else { return nil }
+        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        return try withQuery { bytes in
+            guard let (range, escaped) = nextValue(of: wanted, in: bytes, from: 0) else { return nil }
+            let value = UnsafeBufferPointer(rebasing: bytes[range])
+            return escaped ? try Self.decodedBytes(value).withUnsafeBufferPointer(body) : try body(value)
+        }
+    }
+
     /// The first value given for `wanted` in the segments from `from` on, and whether it holds an escape.
     @usableFromInline
     func nextValue(
