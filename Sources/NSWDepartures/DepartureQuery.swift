@@ -52,20 +52,20 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
     public init(_ request: HTTPRequest, now: Date = Date()) throws(HTTPError) {
         let query = request.query
-        guard let stop = query["stop"], !stop.isEmpty else {
+        guard let stop = query[literal: "stop"], !stop.isEmpty else {
             throw Self.bad("stop is required: a TfNSW stop or platform id, e.g. stop=G203519")
         }
         guard Self.stopIDLength.contains(stop.utf8.count), stop.utf8.allSatisfy(Self.isIDByte) else {
             throw Self.bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\(stop.prefix(40))'")
         }
         var mode: TransportMode?
-        if let text = query["mode"], !text.isEmpty {
+        if let text = query[literal: "mode"], !text.isEmpty {
             guard let parsed = TransportMode(request: text) else {
                 throw Self.bad("mode must be one of \(TransportMode.requestable.map(\.rawValue).joined(separator: ", ")), not '\(text.prefix(20))'")
             }
             mode = parsed
         }
-        let dateText = query["date"], timeText = query["time"]
+        let dateText = query[literal: "date"], timeText = query[literal: "time"]
         var at: (date: CalendarDate, time: String)?
         if dateText != nil || timeText != nil {
             var date: CalendarDate?

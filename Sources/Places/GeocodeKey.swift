@@ -26,7 +26,7 @@ public struct GeocodeKey: SharedAnswerKey {
     /// `text` and `lang` from `/v1/geocode`'s query (`apiKey` is accepted and ignored).
     public init(_ query: QueryParameters) throws {
         text = QueryText.lowercased(
-            try QueryText.normalised(query["text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg"))
-        lang = try PlacesQuery.lang(query["lang"])
+            try QueryText.normalised(query[literal: "text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg"))
+        lang = try PlacesQuery.lang(query[literal: "lang"])
     }
 }

@@ -22,14 +22,14 @@ public enum PlacesQuery {
             point = circle.point
             radius = circle.radius
         }
-        if point == nil || query.contains("lat") || query.contains("lon") {
+        if point == nil || query.contains(literal: "lat") || query.contains(literal: "lon") {
             let given = try Coordinate(query)
             if let point, GreatCircle.metres(point.latitude, point.longitude, given.latitude, given.longitude) > 1 {
                 throw HTTPError(.badRequest, "lat/lon and filter=circle: name different points; send one of them")
             }
             point = given
         }
-        if let text = query["radius"] {
+        if let text = query[literal: "radius"] {
             guard let value = Int(text), radiusRange.contains(value) else {
                 throw HTTPError(.badRequest, "radius must be whole metres between 1 and 20000, not '\(text.prefix(20))'")
             }
@@ -41,7 +41,7 @@ public enum PlacesQuery {
             latitude: point.latitude, longitude: point.longitude,
             parameters: .init(
                 radius: radius ?? defaultRadius, categories: try query.withValue("categories", Self.categories) ?? categories(nil),
-                limit: try limit(query["limit"]), lang: try lang(query["lang"])))
+                limit: try limit(query[literal: "limit"]), lang: try lang(query[literal: "lang"])))
     }
 
     /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes). Three parts between two commas, found in the value's bytes (no array of pieces).

@@ -44,7 +44,7 @@ public struct ShipRoutes: Sendable {
 
     static func list(_ request: HTTPRequest, cache: ResponseCache) throws -> HTTPResponse {
         var key = ""
-        if let text = request.query["date"] {
+        if let text = request.query[literal: "date"] {
             guard let date = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date written YYYY-MM-DD")
             }

@@ -65,7 +65,7 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter today: today's date in Zurich, asked only when the request names a date.
     public init(_ request: HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
         let query = request.query
-        guard let id = query["id"], !id.isEmpty else {
+        guard let id = query[literal: "id"], !id.isEmpty else {
             throw Self.bad("id is required: the station's id, e.g. id=8503651 (Zürich Bürkliplatz (See))")
         }
         guard id.utf8.count <= 20, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
@@ -78,7 +78,7 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
             return day
         }
         var date: CalendarDate?
-        if let text = query["date"] {
+        if let text = query[literal: "date"] {
             guard let parsed = CalendarDate(text) else { throw Self.bad("date must be a calendar date written YYYY-MM-DD") }
             guard Self.isWithinWindow(parsed, today: currentDay()) else {
                 throw Self.bad("date must lie within \(Self.dayWindow) days of today (\(currentDay())), not \(parsed)")
@@ -86,14 +86,14 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
             date = parsed
         }
         var limit: Int?
-        if let text = query["limit"] {
+        if let text = query[literal: "limit"] {
             guard let parsed = Int(text), Self.limitRange.contains(parsed) else {
                 throw Self.bad("limit must be a whole number from \(Self.limitRange.lowerBound) to \(Self.limitRange.upperBound)")
             }
             limit = parsed
         }
         var dateTime: String?
-        if let text = query["datetime"] {
+        if let text = query[literal: "datetime"] {
             guard let parsed = Self.dateTime(text) else {
                 throw Self.bad("datetime must be a date and time written YYYY-MM-DD hh:mm (e.g. 2026-07-04 10:30)")
             }
@@ -111,7 +111,7 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
             throw Self.bad("transportations[] must be one of \(Self.transportationNames.sorted().joined(separator: ", ")), not '\(name.prefix(40))'")
         }
         var type: String?
-        if let text = query["type"] {
+        if let text = query[literal: "type"] {
             guard text == "departure" || text == "arrival" else { throw Self.bad("type must be departure or arrival") }
             type = text
         }

@@ -41,11 +41,11 @@ public struct SunRoutes: Sendable {
     func answer(_ request: HTTPRequest) throws -> HTTPResponse {
         let query = request.query
         // sunrise-sunset.org names the longitude `lng`; Pier's other routes say `lon`. Both are accepted.
-        let givesLng = query.contains("lng")
-        let point = try Coordinate(query, longitude: givesLng && !query.contains("lon") ? "lng" : "lon")
+        let givesLng = query.contains(literal: "lng")
+        let point = try Coordinate(query, longitude: givesLng && !query.contains(literal: "lon") ? "lng" : "lon")
         // Both given: `lon` wins, but a bad `lng` is still a bad request.
-        if givesLng, query.contains("lon") { _ = try Coordinate(query, longitude: "lng") }
-        if let text = query["date"] {
+        if givesLng, query.contains(literal: "lon") { _ = try Coordinate(query, longitude: "lng") }
+        if let text = query[literal: "date"] {
             guard let given = CalendarDate(text) else {
                 throw HTTPError(.badRequest, "date must be a calendar date as YYYY-MM-DD, not '\(text.prefix(40))'")
             }

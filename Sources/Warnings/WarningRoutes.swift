@@ -83,7 +83,7 @@ public struct WarningRoutes: Sendable {
 
     /// `lang`: `fi`, `sv` or `en` (default); anything else is `400`.
     public static func language(in request: HTTPRequest) throws -> WarningLanguage {
-        guard let text = request.query["lang"] else { return .en }
+        guard let text = request.query[literal: "lang"] else { return .en }
         guard let language = WarningLanguage(rawValue: text) else {
             throw HTTPError(.badRequest, "lang must be fi, sv or en")
         }

@@ -127,11 +127,11 @@ public struct WeatherRoutes: Sendable {
 
     /// The `place` asked for, normalised; `nil` without one. With `lat` or `lon` too: `400`.
     static func place(in request: HTTPRequest) throws -> String? {
-        guard request.query["place"] != nil else { return nil }
-        guard request.query["lat"] == nil, request.query["lon"] == nil else {
+        guard request.query.contains(literal: "place") else { return nil }
+        guard !request.query.contains(literal: "lat"), !request.query.contains(literal: "lon") else {
             throw HTTPError(.badRequest, "give either lat and lon or place, not both")
         }
-        return try QueryText.normalised(request.query["place"], parameter: "place", maximumLength: 100, example: "a place's name, e.g. place=Kumpula")
+        return try QueryText.normalised(request.query[literal: "place"], parameter: "place", maximumLength: 100, example: "a place's name, e.g. place=Kumpula")
     }
 
     /// A resolved place's position, within FMI's coverage (else `422`).

@@ -80,6 +80,9 @@ final class QueryParametersTests: XCTestCase {
             XCTAssertEqual(query.withValue("lat" as StaticString) { Array($0) }, query.withValue("lat") { Array($0) }, raw)
             XCTAssertEqual(query.withValue("lon" as StaticString) { Array($0) }, query.withValue("lon") { Array($0) }, raw)
             XCTAssertEqual(query.withValue("l" as StaticString) { Array($0) }, query.withValue("l") { Array($0) }, raw)
+            XCTAssertEqual(query[literal: "lat"], query["lat"], raw)
+            XCTAssertEqual(query.contains(literal: "lon"), query.contains("lon"), raw)
+            XCTAssertEqual(query.contains(literal: "x"), query.contains("x"), raw)
         }
     }
 

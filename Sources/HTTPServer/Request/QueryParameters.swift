@@ -93,6 +93,17 @@ public struct QueryParameters: Sendable, Equatable {
         withValue(name) { _ in true } ?? false
     }
 
+    /// ``subscript(_:)`` for a name written in the code, read where the literal lies (a handler's own names: cheaper
+    /// than a `String`'s by a closure and a copy).
+    public subscript(literal name: StaticString) -> String? {
+        withValue(name) { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// ``contains(_:)`` for a name written in the code.
+    public func contains(literal name: StaticString) -> Bool {
+        withValue(name) { _ in true } ?? false
+    }
+
     /// Every value given for `name`, in order.
     public func values(_ name: String) -> [String] {
         var values: [String] = []
