@@ -2,12 +2,14 @@
 ///
 /// It holds the text the query lies in — for a request, the target's own `String` — and where the query starts in it,
 /// so reading a query allocates nothing, and a request stays small: it is moved whole between the parser's stages, and
-/// past 128 bytes each move is a `memcpy` (this is 23 bytes; the array it replaced, 8). Every escape is checked once,
-/// when the query is made, which also notes whether any name holds an escape and a one-bit sign of each name in it.
-/// With names as they are written (the common case, even when a value is escaped), a lookup of a name the query
-/// lacks — most of a handler's, for optional parameters — is one test of that sign, and any other walks the bytes
-/// once, compares names as bytes and decodes only the value it returns (a value without `%` or `+`: nothing). Splitting the query into an array of decoded `String` pairs on every
-/// request was a fifth of a cached sun answer's instructions.
+/// the larger it is the more of those moves are `memcpy` calls (this is 23 bytes, the array it replaced 8; a request
+/// 24 bytes larger again doubled them). Every escape is checked once, when the query is made, which also notes whether
+/// any name holds an escape and a one-bit sign of each name. With names as written (the common case, even when a value
+/// is escaped), a lookup of a name the query lacks — most of a handler's, for optional parameters — is one test of
+/// that sign, and any other walks the bytes once, compares names as bytes and decodes only the value it returns (a
+/// value without `%` or `+`: nothing). Splitting the query into an array of decoded `String` pairs on every request
+/// was a fifth of a cached sun answer's instructions. A handler's own names are best asked as literals
+/// (`query[literal: "lat"]`): they are read where they lie.
 public struct QueryParameters: Sendable, Equatable {
     /// The text holding the query, from its UTF-8 offset `start` to its end.
     @usableFromInline let text: String
@@ -121,8 +123,8 @@ public struct QueryParameters: Sendable, Equatable {
         return values
     }
 
-    /// `body` of the first value given for `name`, decoded, as bytes; nil when the name is absent.
-    /// Inlined where it is asked, so a name written in the code reaches the walk without a copy or a call between.
+    /// `body` of the first value given for `name`, decoded, as bytes; nil when the name is absent. Inlined where it is
+    /// asked, so `body` runs without a call between.
     @inlinable
     public func withValue<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard names != 0 else { return nil }
@@ -159,7 +161,8 @@ public struct QueryParameters: Sendable, Equatable {
         guard plainNames, !wanted.isEmpty, !wanted.contains(where: Self.isSpecial) else {
             var found: (range: Range<Int>, escaped: Bool)?
             Self.forEachPair(UnsafeBufferPointer(rebasing: bytes[from...])) { name, value in
-                guard Self.decodes(UnsafeBufferPointer(rebasing: bytes[name.lowerBound + from..<name.upperBound + from]), to: wanted) else { return true }
+                let raw = UnsafeBufferPointer(rebasing: bytes[name.lowerBound + from..<name.upperBound + from])
+                guard Self.decodes(raw, to: wanted) else { return true }
                 let range = value.lowerBound + from..<value.upperBound + from
                 found = (range, Self.isEscaped(UnsafeBufferPointer(rebasing: bytes[range])))
                 return false
