@@ -38,7 +38,7 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The coordinate a query names (`lat` and `lon` unless told otherwise), or the first problem found. The names are
-    /// literals, compared where they lie (``QueryParameters/withValue(_:_:)-StaticString``).
+    /// literals, compared where they lie (``QueryParameters/withValue(literal:_:)``).
     public init(_ query: QueryParameters, latitude latitudeName: StaticString = "lat", longitude longitudeName: StaticString = "lon") throws(Problem) {
         let latitude = try Self.degrees(query, latitudeName, in: -90...90)
         let longitude = try Self.degrees(query, longitudeName, in: -180...180)
@@ -48,7 +48,7 @@ public struct Coordinate: Sendable, Hashable, CustomStringConvertible {
 
     private static func degrees(_ query: QueryParameters, _ name: StaticString, in range: ClosedRange<Double>) throws(Problem) -> Double {
         // The value's bytes read in place: a coordinate is asked for on every weather, warnings and sun request.
-        let read = query.withValue(name) { (given: !$0.isEmpty, value: DecimalText.double(bytes: $0)) }
+        let read = query.withValue(literal: name) { (given: !$0.isEmpty, value: DecimalText.double(bytes: $0)) }
         guard let read, read.given else { throw .missing(parameter: name.description) }
         guard let value = read.value else { throw .notANumber(parameter: name.description, text: query[name.description] ?? "") }
         guard value.isFinite else { throw .notFinite(parameter: name.description) }

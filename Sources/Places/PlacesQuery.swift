@@ -18,7 +18,7 @@ public enum PlacesQuery {
         var point: Coordinate?
         var radius: Int?
         // Values read where they lie in the query (no String per parameter): this runs on every request, cached or not.
-        if let circle = try query.withValue("filter", Self.circle) {
+        if let circle = try query.withValue(literal: "filter", Self.circle) {
             point = circle.point
             radius = circle.radius
         }
@@ -37,10 +37,11 @@ public enum PlacesQuery {
             radius = value
         }
         guard let point else { throw HTTPError(.badRequest, "lat and lon (or filter=circle:lon,lat,radius) are required") }
+        guard let categories = try query.withValue(literal: "categories", Self.categories) else { throw Self.noCategories }
         return PlacesKey(
             latitude: point.latitude, longitude: point.longitude,
             parameters: .init(
-                radius: radius ?? defaultRadius, categories: try query.withValue("categories", Self.categories) ?? categories(nil),
+                radius: radius ?? defaultRadius, categories: categories,
                 limit: try limit(query[literal: "limit"]), lang: try lang(query[literal: "lang"])))
     }
 
@@ -84,20 +85,16 @@ public enum PlacesQuery {
         return value
     }
 
+    /// `categories` missing or empty.
+    static let noCategories = HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
+
     /// Leaf categories only (`tourism.attraction`): a top-level one (`tourism`) is refused, Pier's rule, which
     /// keeps cached answers keyed by what the app asks and their sizes bounded; the app's retry with
-    /// `tourism.attraction` then works as it does against Geoapify.
-    static func categories(_ text: String?) throws -> [String] {
-        guard var text, !text.isEmpty else {
-            throw HTTPError(.badRequest, "categories is required (comma-separated, e.g. tourism.attraction,leisure.park)")
-        }
-        return try text.withUTF8(categories)
-    }
-
-    /// ``categories(_:)`` of the value's bytes, read item by item without splitting into an array of strings first;
-    /// sorted and without repeats as bytes, so a `String` is made for each distinct category only.
+    /// `tourism.attraction` then works as it does against Geoapify. Read from the value's bytes item by item, without
+    /// splitting into an array of strings first; sorted and without repeats as bytes, so a `String` is made for each
+    /// distinct category only.
     static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [String] {
-        guard !bytes.isEmpty else { return try categories(nil) }
+        guard !bytes.isEmpty else { throw noCategories }
         var items: [Range<Int>] = []
         var start = 0
         while start <= bytes.count {

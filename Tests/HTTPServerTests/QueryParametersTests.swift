@@ -77,9 +77,9 @@ final class QueryParametersTests: XCTestCase {
     func testLiteralNamesFindWhatStringsFind() throws {
         for raw in ["lat=47.37&lon=8.54", "lon=1&lat=2&lat=3", "l%61t=5", "lat", "x=1", "", "lat=%C3%BC+x"] {
             let query = try XCTUnwrap(QueryParameters(raw: Substring(raw)))
-            XCTAssertEqual(query.withValue("lat" as StaticString) { Array($0) }, query.withValue("lat") { Array($0) }, raw)
-            XCTAssertEqual(query.withValue("lon" as StaticString) { Array($0) }, query.withValue("lon") { Array($0) }, raw)
-            XCTAssertEqual(query.withValue("l" as StaticString) { Array($0) }, query.withValue("l") { Array($0) }, raw)
+            XCTAssertEqual(query.withValue(literal: "lat") { Array($0) }, query.withValue("lat") { Array($0) }, raw)
+            XCTAssertEqual(query.withValue(literal: "lon") { Array($0) }, query.withValue("lon") { Array($0) }, raw)
+            XCTAssertEqual(query.withValue(literal: "l") { Array($0) }, query.withValue("l") { Array($0) }, raw)
             XCTAssertEqual(query[literal: "lat"], query["lat"], raw)
             XCTAssertEqual(query.contains(literal: "lon"), query.contains("lon"), raw)
             XCTAssertEqual(query.contains(literal: "x"), query.contains("x"), raw)

@@ -98,12 +98,12 @@ public struct QueryParameters: Sendable, Equatable {
     /// ``subscript(_:)`` for a name written in the code, read where the literal lies (a handler's own names: cheaper
     /// than a `String`'s by a closure and a copy).
     public subscript(literal name: StaticString) -> String? {
-        withValue(name) { String(decoding: $0, as: UTF8.self) }
+        withValue(literal: name) { String(decoding: $0, as: UTF8.self) }
     }
 
     /// ``contains(_:)`` for a name written in the code.
     public func contains(literal name: StaticString) -> Bool {
-        withValue(name) { _ in true } ?? false
+        withValue(literal: name) { _ in true } ?? false
     }
 
     /// Every value given for `name`, in order.
@@ -127,24 +127,21 @@ public struct QueryParameters: Sendable, Equatable {
     /// asked, so `body` runs without a call between.
     @inlinable
     public func withValue<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
-        guard names != 0 else { return nil }
         var name = name
-        return try name.withUTF8 { wanted in
-            try withQuery { bytes in
-                guard let (range, escaped) = nextValue(of: wanted, in: bytes, from: 0) else { return nil }
-                let value = UnsafeBufferPointer(rebasing: bytes[range])
-                return escaped ? try Self.decodedBytes(value).withUnsafeBufferPointer(body) : try body(value)
-            }
-        }
+        return try name.withUTF8 { try withValue(named: $0, body) }
     }
 
     /// ``withValue(_:_:)`` for a name written in the code: its bytes are read where the literal lies, one closure
     /// fewer than a `String`'s (a coordinate asks two names on every weather, warnings and sun request).
     @inlinable
-    public func withValue<Result>(_ name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
+    public func withValue<Result>(literal name: StaticString, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard name.hasPointerRepresentation else { return try withValue(name.description, body) }
+        return try withValue(named: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), body)
+    }
+
+    @inlinable
+    func withValue<Result>(named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard names != 0 else { return nil }
-        let wanted = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         return try withQuery { bytes in
             guard let (range, escaped) = nextValue(of: wanted, in: bytes, from: 0) else { return nil }
             let value = UnsafeBufferPointer(rebasing: bytes[range])
@@ -196,16 +193,8 @@ public struct QueryParameters: Sendable, Equatable {
         return nil
     }
 
-    public var isEmpty: Bool {
-        withQuery { bytes in
-            var empty = true
-            Self.forEachPair(bytes) { _, _ in
-                empty = false
-                return false
-            }
-            return empty
-        }
-    }
+    /// No pair at all: every non-empty segment leaves a sign (an empty name's too).
+    public var isEmpty: Bool { names == 0 }
 
     public static func == (lhs: QueryParameters, rhs: QueryParameters) -> Bool {
         lhs.pairs.elementsEqual(rhs.pairs) { $0.name == $1.name && $0.value == $1.value }
@@ -273,18 +262,14 @@ public struct QueryParameters: Sendable, Equatable {
         return decoded.next() == nil
     }
 
+    /// A name's or value's bytes, decoded (its escapes were checked when the query was made).
     @usableFromInline
     static func decodedBytes(_ raw: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.count)
-        var decoded = PercentDecoding.Bytes(raw, plusIsSpace: true)
-        while let byte = decoded.next() { bytes.append(byte) }
-        return bytes
+        PercentDecoding.bytes(raw, plusIsSpace: true) ?? []
     }
 
     private static func decoded(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        guard isEscaped(raw) else { return String(decoding: raw, as: UTF8.self) }
-        return String(decoding: decodedBytes(raw), as: UTF8.self)
+        PercentDecoding.decode(raw, plusIsSpace: true) ?? ""
     }
 }
 
@@ -301,12 +286,18 @@ public enum PercentDecoding {
         if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(decoding: utf8, as: UTF8.self)
         }
+        guard let bytes = bytes(utf8, plusIsSpace: plusIsSpace) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// The bytes `utf8` stands for; nil at a truncated or non-hex escape.
+    @usableFromInline
+    static func bytes(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> [UInt8]? {
         var decoded = Bytes(utf8, plusIsSpace: plusIsSpace)
         var bytes: [UInt8] = []
         bytes.reserveCapacity(utf8.count)
         while let byte = decoded.next() { bytes.append(byte) }
-        guard !decoded.malformed else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        return decoded.malformed ? nil : bytes
     }
 
     /// Whether `utf8` decodes: every escape whole and hex, and the bytes it gives valid UTF-8 — without making them.
