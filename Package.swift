@@ -321,7 +321,7 @@ if FileManager.default.fileExists(atPath: Context.packageDirectory + "/Tests") {
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict),
-        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting", "Basics", "Realtime", "Scheduling"], swiftSettings: strict),
+        .testTarget(name: "NextWaveTests", dependencies: ["NextWave", "PostgRESTFormat", "Push", "SupabaseAuth", "Parsing", "Postgres", "DatabaseTesting", "Basics", "Realtime", "Scheduling", "Feature", "HTTPServer", "UpstreamHTTP"], swiftSettings: strict),
         .testTarget(name: "WarningsTests", dependencies: ["CAPFormat", "WarningsFormat", "Geography", "Warnings", "Feature", "Metrics", "Parsing", "UpstreamHTTP", "Scheduling", "UpstreamTesting", "DatabaseTesting"], swiftSettings: strict),
         .testTarget(name: "ShipsTests", dependencies: ["ShipsFormat", "Ships", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),
         .testTarget(name: "LakesTests", dependencies: ["MeteoNewsFormat", "LakesFormat", "Lakes", "Markup", "UpstreamTesting", "Parsing"], swiftSettings: strict),

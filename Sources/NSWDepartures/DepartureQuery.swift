@@ -58,13 +58,7 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
         guard Self.stopIDLength.contains(stop.utf8.count), stop.utf8.allSatisfy(Self.isIDByte) else {
             throw Self.bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\(stop.prefix(40))'")
         }
-        var mode: TransportMode?
-        if let text = query[literal: "mode"], !text.isEmpty {
-            guard let parsed = TransportMode(request: text) else {
-                throw Self.bad("mode must be one of \(TransportMode.requestable.map(\.rawValue).joined(separator: ", ")), not '\(text.prefix(20))'")
-            }
-            mode = parsed
-        }
+        let mode = try Self.mode(query)
         let dateText = query[literal: "date"], timeText = query[literal: "time"]
         var at: (date: CalendarDate, time: String)?
         if dateText != nil || timeText != nil {
@@ -91,6 +85,21 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
             if instant.timeIntervalSince(now) > Self.nearNow { at = (day, clock) }
         }
         self.init(stop: stop, mode: mode, at: at)
+    }
+
+    /// `mode=`, read from the value's bytes: nil when absent or empty; the refusal names what was sent.
+    private static func mode(_ query: QueryParameters) throws(HTTPError) -> TransportMode? {
+        var refused: String?
+        let mode = query.withValue(literal: "mode") { bytes -> TransportMode? in
+            guard !bytes.isEmpty else { return nil }
+            if let mode = TransportMode(request: bytes) { return mode }
+            refused = String(decoding: bytes.prefix(20), as: UTF8.self)
+            return nil
+        } ?? nil
+        if let refused {
+            throw bad("mode must be one of \(TransportMode.requestable.map(\.rawValue).joined(separator: ", ")), not '\(refused)'")
+        }
+        return mode
     }
 
     /// `itdDate` and `itdTime` for the upstream: the time asked, else now in Sydney.

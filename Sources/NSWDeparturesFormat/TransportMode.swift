@@ -10,15 +10,19 @@ public enum TransportMode: String, Sendable, CaseIterable, Codable {
     public static let requestable: [TransportMode] = [.bus, .lightrail, .train, .metro, .ferry, .coach]
 
     public init?(request text: String) {
+        var text = text
+        guard let found = text.withUTF8({ Self(request: $0) }) else { return nil }
+        self = found
+    }
+
+    /// ``init(request:)-(String)`` of a query value's bytes as they lie.
+    public init?(request bytes: UnsafeBufferPointer<UInt8>) {
         // ASCII letters compared without case, byte by byte (every request with `mode` parses one): the text's bytes
         // against each name's, read in place (a generic walk of two views was 600 instructions of a cached board).
-        var text = text
-        let found = text.withUTF8 { bytes in
-            Self.requestable.first { mode in
-                var name = mode.rawValue
-                return name.withUTF8 { name in
-                    name.count == bytes.count && (0..<name.count).allSatisfy { name[$0] == bytes[$0] | 0x20 }
-                }
+        let found = Self.requestable.first { mode in
+            var name = mode.rawValue
+            return name.withUTF8 { name in
+                name.count == bytes.count && (0..<name.count).allSatisfy { name[$0] == bytes[$0] | 0x20 }
             }
         }
         guard let found else { return nil }

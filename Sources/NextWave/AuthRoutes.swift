@@ -22,7 +22,7 @@ struct AuthRoutes: Sendable {
     func register(in router: inout Router) {
         router.hybrid(.post, Self.signup) { [self] request in
             answer(request) { community in
-                _ = try community.caller(of: .init(request))
+                _ = try community.caller(of: request)
                 try Self.anonymousSignup(request.body)
                 let admitted = try community.signups.admit(request)
                 return .later {
@@ -34,7 +34,7 @@ struct AuthRoutes: Sendable {
         }
         router.hybrid(.post, Self.token) { [self] request in
             answer(request) { community in
-                _ = try community.caller(of: .init(request))
+                _ = try community.caller(of: request)
                 guard request.query["grant_type"] == "refresh_token" else {
                     throw AuthError(status: .badRequest, code: "validation_failed", message: "unsupported_grant_type: only refresh_token is served")
                 }
@@ -53,7 +53,7 @@ struct AuthRoutes: Sendable {
         }
         router.hybrid(.get, Self.user) { [self] request in
             answer(request) { community in
-                let (user, session) = try Self.signedIn(community.caller(of: .init(request)))
+                let (user, session) = try Self.signedIn(community.caller(of: request))
                 return .later {
                     guard let found = try await community.auth.user(user, session: session) else { throw Self.gone }
                     return Self.json(found.json)
@@ -62,7 +62,7 @@ struct AuthRoutes: Sendable {
         }
         router.hybrid(.delete, Self.user) { [self] request in
             answer(request) { community in
-                let (user, _) = try Self.signedIn(community.caller(of: .init(request)))
+                let (user, _) = try Self.signedIn(community.caller(of: request))
                 return .later {
                     guard try await community.auth.deleteUser(user) else { throw Self.gone }
                     community.users.subtract(1, ordering: .relaxed)
@@ -73,7 +73,7 @@ struct AuthRoutes: Sendable {
         }
         router.hybrid(.post, Self.logout) { [self] request in
             answer(request) { community in
-                let (user, session) = try Self.signedIn(community.caller(of: .init(request)))
+                let (user, session) = try Self.signedIn(community.caller(of: request))
                 let scopeName = request.query["scope"] ?? "global"
                 guard let scope = AuthStore.SignOutScope(rawValue: scopeName) else {
                     throw AuthError.validation("scope is global, local or others")

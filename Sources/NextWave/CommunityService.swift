@@ -2,6 +2,7 @@ import AnswerCaching
 import Basics
 import Feature
 import Foundation
+import HTTPServer
 import Identity
 import Limits
 import Metrics
@@ -29,7 +30,7 @@ final class CommunityService: Sendable {
     let jwt: SupabaseJWT
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
     /// for it (a handful at most: a key rotation's old and new), under the answers' rule (bounded, started over).
-    private let keys = AnswerTable<String, Int64>(entries: 8, bytes: 8 * (SupabaseJWT.maximumBytes + 64))
+    private let keys = AnswerTable<TokenKey, Int64>(entries: 8, bytes: 8 * (SupabaseJWT.maximumBytes + 64))
     /// Users' access tokens verified before (``VerifiedTokens``).
     private let verified = VerifiedTokens()
 
@@ -97,11 +98,29 @@ final class CommunityService: Sendable {
     func caller(of credentials: CommunityCaller.Credentials, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
         guard let key = credentials.apiKey, !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
         let seconds = Int64(now.timeIntervalSince1970)
-        let known = keys[key].map { $0 > seconds } ?? false
+        let known = keys[TokenKey(Substring(key))].map { $0 > seconds } ?? false
         if !known {
             guard let claims = try? jwt.verify(Substring(key), now: now), claims.role == "anon" else { throw .badKey }
-            keys.set(claims.expires ?? Int64.max, for: key, cost: key.utf8.count + 64)
+            keys.set(claims.expires ?? Int64.max, for: TokenKey(Substring(key)), cost: key.utf8.count + 64)
         }
         return try CommunityCaller.of(credentials, key: key, jwt: jwt, verified: verified, now: now)
+    }
+
+    /// Who `request` is (``caller(of:now:)``): read from its headers' bytes as they lie when memory knows its key and its
+    /// token (nearly every call: the apps send the same key and a session's token for its hour), else from its
+    /// ``CommunityCaller/Credentials`` — which verifies, remembers and words every refusal.
+    func caller(of request: HTTPRequest, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
+        if let known = knownCaller(of: request.headers, now: Int64(now.timeIntervalSince1970)) { return known }
+        return try caller(of: CommunityCaller.Credentials(request), now: now)
+    }
+
+    /// The caller both headers name when both were verified before and have not expired; `nil` for anything else.
+    private func knownCaller(of headers: HTTPHeaders, now: Int64) -> CommunityCaller? {
+        guard let key = headers.withFirstValue("apikey", TokenKey.init), let expires = keys[key], expires > now else { return nil }
+        switch headers.withFirstValue("authorization", { BearerToken.token(in: $0).map(TokenKey.init) }) {
+        case nil: return .anonymous
+        case .some(nil): return nil
+        case .some(let token?): return token == key ? .anonymous : verified.caller(of: token, now: now)
+        }
     }
 }

@@ -68,7 +68,7 @@ struct RestRoutes: Sendable {
 
     /// The caller, the table and the query of a table's request.
     private func addressed(_ request: HTTPRequest, _ community: CommunityService) throws -> (CommunityTable, PostgRESTQuery, CommunityCaller) {
-        let caller = try community.caller(of: .init(request))
+        let caller = try community.caller(of: request)
         let name = try request.parameter("table")
         guard let table = CommunityTable.named(name) else { throw PostgRESTError.unknownTable(name) }
         return (table, try PostgRESTQuery(pairs: request.query.pairs), caller)
@@ -95,15 +95,15 @@ struct RestRoutes: Sendable {
         if name == CommunityFunctions.counts {
             // Its size first (a body bigger than the argument can need is refused unread), then the key, then the set.
             try WaveIDs.checkSize(request.body.count)
-            let caller = try community.caller(of: .init(request))
+            let caller = try community.caller(of: request)
             let waves = try WaveIDs(body: request.body)
-            let held = community.counts.answer(waves).map { HTTPResponse.json($0, headers: Self.noStore) }
+            let held = community.counts.answer(waves).map(Self.json)
             return try Self.fromMemory(held, request, user: caller.userID, community) {
                 Self.json(try await community.counts.load(waves), status: .ok)
             }
         }
         try PostgRESTArguments.checkSize(request.body.count, function: name, maximum: CommunityFunctions.maximumBody)
-        let caller = try community.caller(of: .init(request))
+        let caller = try community.caller(of: request)
         let arguments = try PostgRESTArguments.parse(
             request.body, function: name, allowed: name == CommunityFunctions.leaderboard ? CommunityFunctions.leaderboardParameters : [])
         // Everything else is the caller's own: the public key alone may not call it (the app granted it to signed-in users).
@@ -121,9 +121,9 @@ struct RestRoutes: Sendable {
             throw PostgRESTArguments.invalid("p_limit", "a whole number from 0 to \(CommunityFunctions.maximumLeaderboard)")
         }
         let board = community.leaderboard
-        let held = board.held(station: station?.string, limit: limit, user: user).map { HTTPResponse.json($0, headers: Self.noStore) }
+        let held = board.held(station: station?.string, limit: limit, user: user).map(Self.json)
         return try Self.fromMemory(held, request, user: user, community) {
-            .json(try await board.answer(station: station?.string, limit: limit, user: user), headers: Self.noStore)
+            Self.json(try await board.answer(station: station?.string, limit: limit, user: user))
         }
     }
 
@@ -139,6 +139,13 @@ struct RestRoutes: Sendable {
     }
 
     static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
+    /// ``noStore`` with JSON's `Content-Type`, made once: the answers memory holds are sent with them on every call.
+    static let noStoreJSON = HTTPResponse.json([], headers: noStore).headers
+
+    /// A `200` JSON answer that must not be stored (every function's rows).
+    static func json(_ body: [UInt8]) -> HTTPResponse {
+        HTTPResponse(status: .ok, headers: noStoreJSON, body: body)
+    }
 
     static func json(_ body: String, status: HTTPStatus, headers: HTTPHeaders = noStore) -> HTTPResponse {
         .json(Array(body.utf8), status: status, headers: headers)

@@ -28,7 +28,7 @@ public struct GeoapifyClient: Sendable {
 
     func placesURL(_ key: PlacesKey) -> String {
         let circle = "circle:\(PlacesKey.degrees(key.longitudeE5)),\(PlacesKey.degrees(key.latitudeE5)),\(key.parameters.radius)"
-        return "\(baseURL)/v2/places?categories=\(key.parameters.categories.joined(separator: ","))&filter=\(circle)"
+        return "\(baseURL)/v2/places?categories=\(key.parameters.categoryList)&filter=\(circle)"
             + "&limit=\(key.parameters.limit)&lang=\(key.parameters.lang)&apiKey=\(encodedKey)"
     }
 

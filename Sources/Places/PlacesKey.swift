@@ -8,13 +8,26 @@ import SharedAnswers
 public struct PlacesKey: SharedAnswerKey {
     public struct Parameters: Sendable, Hashable, CustomStringConvertible {
         public var radius: Int
-        /// Sorted, without repeats.
-        public var categories: [String]
+        /// The categories sorted, without repeats, joined by commas (as Geoapify and `near_params` take them): one
+        /// `String` per key, not one per category (made on every request, cached or not).
+        public var categoryList: String
         public var limit: Int
         public var lang: String
 
+        /// Sorted, without repeats.
+        public var categories: [String] { categoryList.split(separator: ",").map(String.init) }
+
+        public init(radius: Int, categories: [String], limit: Int, lang: String) {
+            self.init(radius: radius, categoryList: Array(Set(categories)).sorted().joined(separator: ","), limit: limit, lang: lang)
+        }
+
+        /// `categoryList`: already sorted, without repeats, joined by commas.
+        init(radius: Int, categoryList: String, limit: Int, lang: String) {
+            (self.radius, self.categoryList, self.limit, self.lang) = (radius, categoryList, limit, lang)
+        }
+
         /// `r=5000;c=…;l=50;lang=de`: the stored `near_params`.
-        public var description: String { "r=\(radius);c=\(categories.joined(separator: ","));l=\(limit);lang=\(lang)" }
+        public var description: String { "r=\(radius);c=\(categoryList);l=\(limit);lang=\(lang)" }
     }
 
     public var latitudeE5: Int

@@ -41,7 +41,7 @@ public enum PlacesQuery {
         return PlacesKey(
             latitude: point.latitude, longitude: point.longitude,
             parameters: .init(
-                radius: radius ?? defaultRadius, categories: categories,
+                radius: radius ?? defaultRadius, categoryList: categories,
                 limit: try limit(query[literal: "limit"]), lang: try lang(query[literal: "lang"])))
     }
 
@@ -91,11 +91,12 @@ public enum PlacesQuery {
     /// Leaf categories only (`tourism.attraction`): a top-level one (`tourism`) is refused, Pier's rule, which
     /// keeps cached answers keyed by what the app asks and their sizes bounded; the app's retry with
     /// `tourism.attraction` then works as it does against Geoapify. Read from the value's bytes item by item, without
-    /// splitting into an array of strings first; sorted and without repeats as bytes, so a `String` is made for each
-    /// distinct category only.
-    static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> [String] {
+    /// splitting into an array of strings first; sorted and without repeats as bytes, and joined by commas into the one
+    /// `String` the key holds.
+    static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
         guard !bytes.isEmpty else { throw noCategories }
         var items: [Range<Int>] = []
+        items.reserveCapacity(min(maximumCategories, bytes.count / 4 + 1))
         var start = 0
         while start <= bytes.count {
             var end = start
@@ -129,14 +130,23 @@ public enum PlacesQuery {
         }
         // One request whatever the order or repeats. The items are ASCII, so byte order is the strings' order.
         items.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
-        var unique: [String] = []
-        unique.reserveCapacity(items.count)
-        var last: Range<Int>?
-        for item in items where last.map({ !bytes[$0].elementsEqual(bytes[item]) }) ?? true {
-            unique.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[item]), as: UTF8.self))
-            last = item
+        // Written straight into the key's `String` (what it holds is never longer than the value it came from).
+        return String(unsafeUninitializedCapacity: bytes.count) { list in
+            var count = 0
+            var last: Range<Int>?
+            for item in items where last.map({ !bytes[$0].elementsEqual(bytes[item]) }) ?? true {
+                if count > 0 {
+                    list[count] = UInt8(ascii: ",")
+                    count += 1
+                }
+                for byte in bytes[item] {
+                    list[count] = byte
+                    count += 1
+                }
+                last = item
+            }
+            return count
         }
-        return unique
     }
 
     static func limit(_ text: String?) throws -> Int {

@@ -106,7 +106,9 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
             }
             dateTime = parsed
         }
-        let transportations = query.values("transportations[]") + query.values("transportations")
+        // Most requests name no transportation: two tests of the query's name signs, no arrays.
+        let named = query.contains(literal: "transportations[]") || query.contains(literal: "transportations")
+        let transportations = named ? query.values("transportations[]") + query.values("transportations") : []
         for name in transportations where !Self.transportationNames.contains(name) {
             throw Self.bad("transportations[] must be one of \(Self.transportationNames.sorted().joined(separator: ", ")), not '\(name.prefix(40))'")
         }

@@ -113,6 +113,23 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(PathTemplate("/a").match("/a"), [:])
     }
 
+    /// The router records which template matched; a handler's request reads each segment from its path when it asks.
+    func testARoutesSegmentsAreReadFromThePathWhenAsked() throws {
+        var router = Router()
+        router.on(.get, "/v1/alplakes/{lake}/{start}/{end}/{depth}") { _ in HTTPResponse() }
+        router.on(.get, "/v1/exact") { _ in HTTPResponse() }
+        let path = "/v1/alplakes/genf/2026ü/x/7"
+        guard case .found(_, let route, _, let parameters, _) = router.match(.get, path: path) else { return XCTFail("no match") }
+        XCTAssertEqual(route, "/v1/alplakes/{lake}/{start}/{end}/{depth}")
+        var request = HTTPRequest(method: .get, target: path, path: path)
+        request.pathParameters = parameters
+        XCTAssertEqual(try ["lake", "start", "end", "depth"].map { try request.parameter($0) }, ["genf", "2026ü", "x", "7"])
+        XCTAssertThrowsError(try request.parameter("title"), "a name the template lacks is 404")
+        guard case .found(_, _, _, let none, _) = router.match(.get, path: "/v1/exact") else { return XCTFail("no match") }
+        XCTAssertTrue(none.isEmpty)
+        XCTAssertNil(none.value("lake", in: "/v1/exact"))
+    }
+
     func testTheAnswerCacheStartsOverPastEitherBoundAndHonoursDeadlines() {
         let cache = AnswerCache<Int>(entries: 3, bytes: 1 << 20)
         let answer = { (text: String) in CachedResponse(json: Array(text.utf8), headers: [:]) }

@@ -23,16 +23,28 @@ public struct BearerToken: Sendable {
     }
 
     /// The token of an `Authorization` value `Bearer <token>` (the scheme in any case, spaces before it skipped, the
-    /// token everything after the one space that ends it), nil for another scheme or no token. Walks bytes: a token is
-    /// long (a JWT on every community call) and splitting it by `Character` broke graphemes for nothing.
+    /// token everything after the one space that ends it), nil for another scheme or no token.
     public static func credentials(_ field: String) -> Substring? {
+        var text = field
+        guard let range = text.withUTF8({ tokenRange(in: $0) }) else { return nil }
         let utf8 = field.utf8
-        guard let start = utf8.firstIndex(where: { $0 != space }) else { return nil }
-        let scheme = utf8[start...].firstIndex(of: space) ?? utf8.endIndex
+        return Substring(utf8[utf8.index(utf8.startIndex, offsetBy: range.lowerBound)...])
+    }
+
+    /// ``credentials(_:)`` of a value's bytes as they lie in the request (``HTTPHeaders/withFirstValue(_:_:)``): the
+    /// token's bytes, nothing copied.
+    public static func token(in field: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8>? {
+        tokenRange(in: field).map { UnsafeBufferPointer(rebasing: field[$0]) }
+    }
+
+    /// Walks bytes: a token is long (a JWT on every community call) and splitting it by `Character` broke graphemes for
+    /// nothing.
+    private static func tokenRange(in field: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let start = field.firstIndex(where: { $0 != space }) else { return nil }
+        let scheme = field[start...].firstIndex(of: space) ?? field.endIndex
         // ASCII letters: a byte ORed with 0x20 is a lower-case letter only when it was that letter in either case.
-        guard utf8[start..<scheme].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), scheme != utf8.endIndex else { return nil }
-        let token = Substring(utf8[utf8.index(after: scheme)...])
-        return token.isEmpty ? nil : token
+        guard field[start..<scheme].elementsEqual("bearer".utf8, by: { $0 | 0x20 == $1 }), scheme + 1 < field.count else { return nil }
+        return (scheme + 1)..<field.count
     }
 
     private static let space = UInt8(ascii: " ")

@@ -56,8 +56,9 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
 
     public func contains(_ name: String) -> Bool { firstIndex(of: name) != nil }
 
-    /// Calls `body` with the first value of the named field as it lies in the buffer; `nil` without the field.
-    func withFirstValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
+    /// Calls `body` with the first value of the named field as it lies in the buffer; `nil` without the field. For values
+    /// read often and long (tokens): no `String` is made.
+    public func withFirstValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard let index = firstIndex(of: name) else { return nil }
         let span = spans[index]
         return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[Int(span.valueStart)..<Int(span.end)])) }

@@ -13,8 +13,8 @@ public struct HTTPRequest: Sendable {
     /// The socket peer's address (the proxy's, behind one): all the server core knows of who is asking (who a request
     /// counts as is the features' identity chain's to decide).
     public var peer: IPAddress
-    /// The values of the route's `{name}` segments (``PathTemplate``), set by the router; empty for exact paths.
-    public var pathParameters: [String: String] = [:]
+    /// The route's `{name}` segments (``PathTemplate``), set by the router; empty for exact paths.
+    public var pathParameters = PathParameters()
     /// This process's number for the request (loop and sequence), for logs that must tie lines to one request.
     public var id: UInt64 = 0
     public init(
@@ -34,7 +34,7 @@ public struct HTTPRequest: Sendable {
 
     /// The value of the route's `{name}` segment; a route without it is a programming error answered `404`.
     public func parameter(_ name: String) throws(HTTPError) -> String {
-        guard let value = pathParameters[name] else { throw HTTPError(.notFound, "no such path") }
+        guard let value = pathParameters.value(name, in: path) else { throw HTTPError(.notFound, "no such path") }
         return value
     }
 }

@@ -1,3 +1,5 @@
+import Glibc
+
 /// The `name=value` pairs of a query string (`+` is a space, `%XX` is a byte, UTF-8 assumed), decoded when asked.
 ///
 /// It holds the text the query lies in — for a request, the target's own `String` — and where the query starts in it,
@@ -287,7 +289,16 @@ public enum PercentDecoding {
             return String(decoding: utf8, as: UTF8.self)
         }
         guard let bytes = bytes(utf8, plusIsSpace: plusIsSpace) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
+        // `String(decoding:)` validates on Swift's fast path and repairs what is invalid, so a text whose bytes are the
+        // ones given was valid (`String(validating:)` took the generic, slower way: twice the instructions).
+        var text = String(decoding: bytes, as: UTF8.self)
+        let valid = text.withUTF8 { made in
+            bytes.withUnsafeBufferPointer { given in
+                guard made.count == given.count, let a = made.baseAddress, let b = given.baseAddress else { return made.count == given.count }
+                return memcmp(a, b, made.count) == 0
+            }
+        }
+        return valid ? text : nil
     }
 
     /// The bytes `utf8` stands for; nil at a truncated or non-hex escape.

@@ -4,8 +4,8 @@
 public enum QueryText {
     public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
         let text = text ?? ""
-        // Code points, as JSON Schema's maxLength counts them.
-        guard text.unicodeScalars.count <= maximumLength else {
+        // Code points, as JSON Schema's maxLength counts them (never more than its bytes: counted only when those are more).
+        guard text.utf8.count <= maximumLength || text.unicodeScalars.count <= maximumLength else {
             throw HTTPError(.badRequest, "\(parameter) must be at most \(maximumLength) characters")
         }
         let joined = collapsed(text, separatorsBeyondWhitespace: informationSeparators)
@@ -18,14 +18,24 @@ public enum QueryText {
     /// non-ASCII scalar up in Unicode's tables, which was a sixth of a cached geocoding answer. Anything else is its.
     public static func lowercased(_ text: String) -> String {
         var text = text
-        if let fast = text.withUTF8(lowercasedLatin1) { return fast }
-        return text.lowercased()
+        switch text.withUTF8(lowercasedLatin1) {
+        case .unchanged: return text
+        case .rewritten(let fast): return fast
+        case .beyondLatin: return text.lowercased()
+        }
     }
 
-    private static func lowercasedLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    private static func lowercasedLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> Rewritten {
         // U+0080…U+00FF are C2 xx and C3 xx; a lead byte is followed by its continuation (the text is valid UTF-8).
-        guard !bytes.contains(where: { $0 >= 0x80 && $0 != 0xC2 && $0 != 0xC3 && $0 & 0xC0 != 0x80 }) else { return nil }
-        return String(unsafeUninitializedCapacity: bytes.count) { out in
+        var capitals = false
+        var afterC3 = false
+        for byte in bytes {
+            guard byte < 0x80 || byte == 0xC2 || byte == 0xC3 || byte & 0xC0 == 0x80 else { return .beyondLatin }
+            capitals = capitals || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (afterC3 && byte >= 0x80 && byte <= 0x9E && byte != 0x97)
+            afterC3 = byte == 0xC3
+        }
+        guard capitals else { return .unchanged }
+        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
             var afterC3 = false
             for (index, byte) in bytes.enumerated() {
                 switch byte {
@@ -36,7 +46,7 @@ public enum QueryText {
                 afterC3 = byte == 0xC3
             }
             return bytes.count
-        }
+        })
     }
 
     /// U+001C…U+001F: C0's information separators, which Unicode does not call whitespace but the OpenAPI pattern does.
@@ -51,7 +61,11 @@ public enum QueryText {
     /// the grapheme breaking and property look-ups that made this a third of a cached geocoding answer's instructions.
     public static func collapsed(_ text: String, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
         var text = text
-        if let fast = text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner) }) { return fast }
+        switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner) }) {
+        case .unchanged: return text
+        case .rewritten(let fast): return fast
+        case .beyondLatin: break
+        }
         let words = text.split { character in
             character.isWhitespace
                 || character.unicodeScalars.allSatisfy { $0.isASCII && separatorsBeyondWhitespace?.contains(UInt8($0.value)) == true }
@@ -59,37 +73,63 @@ public enum QueryText {
         return words.joined(separator: String(UnicodeScalar(joiner)))
     }
 
-    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of text below U+0300, or `nil` for any other text.
-    private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8) -> String? {
+    /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:)``, ``lowercasedLatin1(_:)``).
+    private enum Rewritten {
+        /// The text is its own result (one word, or words already one separator apart; nothing to lower): nothing is made.
+        case unchanged
+        case rewritten(String)
+        /// A scalar the bytes' rule does not cover: the text goes the general way.
+        case beyondLatin
+    }
+
+    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of text below U+0300, written straight into its `String`.
+    private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8) -> Rewritten {
         // A lead byte from 0xCC on starts a scalar from U+0300 on.
-        guard !bytes.contains(where: { $0 >= 0xCC }) else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count)
-        var index = 0
-        var pendingJoiner = false
-        while index < bytes.count {
+        guard !bytes.contains(where: { $0 >= 0xCC }) else { return .beyondLatin }
+        // Whitespace below U+0300: TAB…CR, SPACE, and U+0085 and U+00A0 (0xC2 0x85, 0xC2 0xA0).
+        func separator(at index: Int) -> Int {
             let byte = bytes[index]
-            // Whitespace below U+0300: TAB…CR, SPACE, and U+0085 and U+00A0 (0xC2 0x85, 0xC2 0xA0).
-            let width: Int
-            if (0x09...0x0D).contains(byte) || byte == 0x20 || extra?.contains(byte) == true {
-                width = 1
-            } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 || bytes[index + 1] == 0xA0 {
-                width = 2
-            } else {
-                width = 0
-            }
-            if width > 0 {
-                pendingJoiner = !out.isEmpty
-                index += width
-                continue
-            }
-            if pendingJoiner {
-                out.append(joiner)
-                pendingJoiner = false
-            }
-            out.append(byte)
-            index += 1
+            if (0x09...0x0D).contains(byte) || byte == 0x20 || extra?.contains(byte) == true { return 1 }
+            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 || bytes[index + 1] == 0xA0 { return 2 }
+            return 0
         }
-        return String(decoding: out, as: UTF8.self)
+        // Unchanged when no separator leads or ends it and every one between words is a single joiner.
+        var index = 0
+        var unchanged = true
+        var afterWord = false
+        while index < bytes.count && unchanged {
+            let width = separator(at: index)
+            if width == 0 {
+                afterWord = true
+                index += 1
+            } else {
+                unchanged = afterWord && width == 1 && bytes[index] == joiner && index + 1 < bytes.count && separator(at: index + 1) == 0
+                afterWord = false
+                index += width
+            }
+        }
+        if unchanged { return .unchanged }
+        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
+            var count = 0
+            var index = 0
+            var pendingJoiner = false
+            while index < bytes.count {
+                let width = separator(at: index)
+                if width > 0 {
+                    pendingJoiner = count > 0
+                    index += width
+                    continue
+                }
+                if pendingJoiner {
+                    out[count] = joiner
+                    count += 1
+                    pendingJoiner = false
+                }
+                out[count] = bytes[index]
+                count += 1
+                index += 1
+            }
+            return count
+        })
     }
 }

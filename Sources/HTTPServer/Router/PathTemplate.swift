@@ -4,79 +4,94 @@ import Glibc
 /// `{name}` matches one non-empty segment, everything else must match exactly. For drop-in routes whose
 /// upstream puts values in the path; the metrics label stays the template, so it never grows with the values.
 public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
-    private enum Segment: Sendable, Hashable {
-        case literal([UInt8])
-        case parameter(String)
+    /// The template's segments, shared by every match (``PathParameters`` holds a reference, not a copy).
+    final class Shape: Sendable {
+        enum Segment: Sendable {
+            case literal([UInt8])
+            case parameter(String)
+        }
+
+        let segments: [Segment]
+        /// The template's bytes before its first `{`: a path that does not start with them is not asked segment by segment.
+        let literalPrefix: [UInt8]
+
+        init(_ template: String) {
+            literalPrefix = Array(template.utf8.prefix { $0 != UInt8(ascii: "{") })
+            segments = PathTemplate.split(template).map { segment in
+                if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
+                    return .parameter(String(segment.dropFirst().dropLast()))
+                }
+                return .literal(Array(segment.utf8))
+            }
+        }
+
+        /// The position of the segment `{name}`, if the template has one.
+        func position(of name: String) -> Int? {
+            segments.firstIndex { segment in
+                if case .parameter(let candidate) = segment { return candidate == name }
+                return false
+            }
+        }
     }
 
     public let description: String
-    private let segments: [Segment]
-    /// The template's bytes before its first `{`: a path that does not start with them is not asked segment by segment.
-    private let literalPrefix: [UInt8]
-    /// How many `{name}` segments: a match's dictionary is made that large at once (grown one value at a time, it was
-    /// allocated twice for a Wikipedia title's two).
-    private let parameterCount: Int
+    let shape: Shape
 
     public init(_ template: String) {
         description = template
-        literalPrefix = Array(template.utf8.prefix { $0 != UInt8(ascii: "{") })
-        segments = Self.split(template).map { segment in
-            if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
-                return .parameter(String(segment.dropFirst().dropLast()))
-            }
-            return .literal(Array(segment.utf8))
-        }
-        parameterCount = segments.reduce(0) { count, segment in
-            if case .parameter = segment { return count + 1 }
-            return count
-        }
+        shape = Shape(template)
     }
+
+    public static func == (lhs: PathTemplate, rhs: PathTemplate) -> Bool { lhs.description == rhs.description }
+    public func hash(into hasher: inout Hasher) { hasher.combine(description) }
 
     /// Whether a path string is a template (has a `{name}` segment).
     public static func isTemplate(_ path: String) -> Bool {
         path.split(separator: "/").contains { $0.hasPrefix("{") && $0.hasSuffix("}") && $0.count > 2 }
     }
 
-    /// The values of the named segments when `path` matches, else `nil`. Walks the path's bytes once, a segment at a
-    /// time, and gives up at the first that differs (the router asks every template for every path no exact route has;
-    /// splitting the path into an array first cost more than the comparison). A literal matches byte for byte — a path
-    /// whose segment is only canonically equivalent (a Kelvin sign for a K) is another path.
+    /// The values of the named segments when `path` matches, else `nil` (the router keeps only where they lie:
+    /// ``PathParameters``).
     public func match(_ path: String) -> [String: String]? {
-        var path = path
-        return path.withUTF8 { match(utf8: $0) }
+        var bytes = path
+        guard bytes.withUTF8({ matches(utf8: $0) }) else { return nil }
+        let parameters = PathParameters(shape)
+        var values: [String: String] = [:]
+        for case .parameter(let name) in shape.segments { values[name] = parameters.value(name, in: path) }
+        return values
     }
 
-    /// ``match(_:)`` of a path's bytes (the router reads them once for every template it asks).
-    func match(utf8 bytes: UnsafeBufferPointer<UInt8>) -> [String: String]? {
-        guard bytes.count >= literalPrefix.count, literalPrefix.withUnsafeBufferPointer({ prefix in
+    /// Whether a path's bytes match. Walks them once, a segment at a time, and gives up at the first that differs (the
+    /// router asks every template for every path no exact route has; splitting the path into an array first cost more
+    /// than the comparison). A literal matches byte for byte — a path whose segment is only canonically equivalent (a
+    /// Kelvin sign for a K) is another path. Nothing is made: a handler that asks for a value reads it from the path then.
+    func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        let shape = shape
+        guard bytes.count >= shape.literalPrefix.count, shape.literalPrefix.withUnsafeBufferPointer({ prefix in
             guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
             return memcmp(given, wanted, prefix.count) == 0
-        }) else { return nil }
+        }) else { return false }
         var start = 0
-        var values = [String: String](minimumCapacity: parameterCount)
-        for (position, segment) in segments.enumerated() {
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-            let last = position == segments.count - 1
-            guard last == (end == bytes.count) else { return nil }
+        let last = shape.segments.count - 1
+        for (position, segment) in shape.segments.enumerated() {
+            let end = PathParameters.segmentEnd(bytes, from: start)
+            guard (position == last) == (end == bytes.count) else { return false }
             let part = UnsafeBufferPointer(rebasing: bytes[start..<end])
             switch segment {
             case .literal(let text):
-                guard part.elementsEqual(text) else { return nil }
-            case .parameter(let name):
-                guard !part.isEmpty else { return nil }
-                // Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
-                values[name] = String(decoding: part, as: UTF8.self)
+                guard part.elementsEqual(text) else { return false }
+            case .parameter:
+                guard !part.isEmpty else { return false }
             }
             start = end + 1
         }
-        return values
+        return true
     }
 
     /// A template's segments, split at every `/` byte — in UTF-8 the slash's byte is never part of another scalar, so
     /// this is a split at every `/` scalar (a split by `Character` would miss a slash that a combining mark after it
-    /// joins into one grapheme: found by schemathesis with a combining Glagolitic letter; ``match(_:)`` walks bytes too).
-    private static func split(_ path: String) -> [String] {
+    /// joins into one grapheme: found by schemathesis with a combining Glagolitic letter; ``matches(utf8:)`` walks bytes too).
+    static func split(_ path: String) -> [String] {
         path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).map { String(Substring($0)) }
     }
 }

@@ -10,7 +10,7 @@ public struct Router: Sendable {
         /// `cors`: the answer carries `Access-Control-Allow-Origin: *` (the path is public); `parameters`: the
         /// values of a template's `{name}` segments; `slot`: the route's number in this router (0, 1, …), where each
         /// event loop keeps the route's metrics without looking its name up.
-        case found(RouteHandler, route: String, cors: Bool, parameters: [String: String], slot: Int)
+        case found(RouteHandler, route: String, cors: Bool, parameters: PathParameters, slot: Int)
         case methodNotAllowed(allow: String)
         case notFound
     }
@@ -132,7 +132,7 @@ public struct Router: Sendable {
     public func match(_ method: HTTPMethod, path: String) -> Match {
         let route: String
         let entry: Path
-        var parameters: [String: String] = [:]
+        var parameters = PathParameters()
         if let exact = routes[path] {
             (route, entry) = (path, exact)
         } else if let matched = matchTemplate(path) {
@@ -147,13 +147,14 @@ public struct Router: Sendable {
         return .methodNotAllowed(allow: entry.allow)
     }
 
-    /// The first template route matching `path`, with its segments' values.
-    private func matchTemplate(_ path: String) -> (String, Path, [String: String])? {
+    /// The first template route matching `path`, with where its segments' values lie.
+    private func matchTemplate(_ path: String) -> (String, Path, PathParameters)? {
         guard !templates.isEmpty else { return nil }
         var path = path
         return path.withUTF8 { bytes in
-            for index in templates.indices {
-                if let values = templates[index].template.match(utf8: bytes) { return (templates[index].template.description, templates[index].path, values) }
+            for index in templates.indices where templates[index].template.matches(utf8: bytes) {
+                let template = templates[index].template
+                return (template.description, templates[index].path, PathParameters(template.shape))
             }
             return nil
         }

@@ -1,0 +1,35 @@
+/// The values of a template route's `{name}` segments (``PathTemplate``), read from the request's path when a handler
+/// asks: the router records only which template matched (one reference), so a call to a templated route makes no
+/// dictionary and no `String` it does not use (they were ~3,000 instructions of every community call, issue 67).
+public struct PathParameters: Sendable {
+    private let shape: PathTemplate.Shape?
+
+    /// No template matched (an exact path): every value is absent.
+    public init() { shape = nil }
+
+    init(_ shape: PathTemplate.Shape) { self.shape = shape }
+
+    public var isEmpty: Bool { shape == nil }
+
+    /// The value of the segment `{name}` in `path` (the path the template matched), or `nil` when the template has none.
+    /// Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
+    public func value(_ name: String, in path: String) -> String? {
+        guard let position = shape?.position(of: name) else { return nil }
+        var path = path
+        return path.withUTF8 { bytes in
+            var start = 0
+            for _ in 0..<position {
+                start = Self.segmentEnd(bytes, from: start) + 1
+                guard start <= bytes.count else { return nil }
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<Self.segmentEnd(bytes, from: start)]), as: UTF8.self)
+        }
+    }
+
+    /// Where the segment starting at `start` ends: the next `/` byte, or the path's end.
+    static func segmentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var end = start
+        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
+        return end
+    }
+}
