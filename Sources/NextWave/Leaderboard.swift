@@ -14,6 +14,9 @@ final class Leaderboard: Sendable {
     struct Bounds: Sendable {
         var boards = 1_000
         var bytes = 64 << 20
+        /// Callers' answers kept (a rider's app asks again on every refresh of its leaderboard) and what they may take.
+        var answers = 20_000
+        var answerBytes = 32 << 20
         /// The shortest time between two computations of one board.
         var refresh: Double = 10
     }
@@ -75,6 +78,20 @@ final class Leaderboard: Sendable {
     /// A board's station (`nil`: the overall board).
     private typealias Key = String?
 
+    /// A caller's answer as it was written from a board: the same board, limit and caller find it again.
+    private struct Asked: Hashable, Sendable {
+        var station: String?
+        var limit: Int
+        var user: String
+    }
+
+    private struct Answer: Sendable {
+        var body: [UInt8]
+        /// The board it was written from (a board is replaced whole: its generation and when it was computed tell it).
+        var generation: UInt64
+        var computedAt: Double
+    }
+
     private struct State {
         var generation: UInt64 = 0
         /// The overall board (every rider's "Leaderboard" opens it), apart from the stations': never started over with them.
@@ -85,10 +102,13 @@ final class Leaderboard: Sendable {
         var computing: [Key: (generation: UInt64, task: Task<Board, any Error>)] = [:]
         /// The generation of the last ``forget()``: nothing read before it is joined or kept.
         var forgotten: UInt64 = 0
+        /// Callers' answers, until a board is replaced (then all go: their memory is given back at once).
+        var answers: BoundedTable<Asked, Answer>
 
         func board(_ key: Key) -> Board? { key.map { stations[$0] } ?? overall }
 
         mutating func keep(_ board: Board, for key: Key) {
+            answers.removeAll()
             guard let station = key else { return overall = board }
             stations.set(board, for: station, cost: board.bytes + station.utf8.count)
         }
@@ -103,7 +123,8 @@ final class Leaderboard: Sendable {
         self.pool = pool
         self.rides = rides
         self.bounds = bounds
-        state = Mutex(State(stations: BoundedTable(entries: bounds.boards, bytes: bounds.bytes)))
+        state = Mutex(State(
+            stations: BoundedTable(entries: bounds.boards, bytes: bounds.bytes), answers: BoundedTable(entries: bounds.answers, bytes: bounds.answerBytes)))
     }
 
     /// The history or a name changed: every board is computed again (once its refresh interval has passed).
@@ -118,6 +139,7 @@ final class Leaderboard: Sendable {
             state.forgotten = state.generation
             state.overall = nil
             state.stations.removeAll()
+            state.answers.removeAll()
             state.names = nil
         }
     }
@@ -129,10 +151,28 @@ final class Leaderboard: Sendable {
         Self.rows(of: try await board(station, now: now), limit: limit, user: user)
     }
 
-    /// The same answer when memory holds the board (no suspension: most calls).
+    /// The same answer when memory holds the board (no suspension: most calls): as written for this caller before from
+    /// the same board, else written now and kept (bounded like the boards; a board replaced takes its answers with it).
     func held(station: String?, limit: Int, user: String, now: Double = Double(MonotonicClock.now()) / 1e9) -> [UInt8]? {
-        state.withLock { state in Self.current(state.board(station), in: state, now: now, refresh: bounds.refresh) }
-            .map { Self.rows(of: $0, limit: limit, user: user) }
+        let asked = Asked(station: station, limit: limit, user: user)
+        let (board, kept): (Board?, [UInt8]?) = state.withLock { state in
+            guard let board = Self.current(state.board(station), in: state, now: now, refresh: bounds.refresh) else { return (nil, nil) }
+            if let answer = state.answers[asked], answer.generation == board.generation, answer.computedAt == board.computedAt {
+                return (nil, answer.body)
+            }
+            return (board, nil)
+        }
+        if let kept { return kept }
+        guard let board else { return nil }
+        let body = Self.rows(of: board, limit: limit, user: user)
+        state.withLock { state in
+            // Kept only while the board it was written from is still the one held.
+            guard let current = state.board(station), current.generation == board.generation, current.computedAt == board.computedAt else { return }
+            state.answers.set(
+                Answer(body: body, generation: board.generation, computedAt: board.computedAt), for: asked,
+                cost: body.count + user.utf8.count + (station?.utf8.count ?? 0) + MemoryLayout<Answer>.size)
+        }
+        return body
     }
 
     private static func current(_ board: Board?, in state: State, now: Double, refresh: Double) -> Board? {

@@ -25,8 +25,9 @@ public final class HealthRoute: Sendable {
     private let members: [String: @Sendable () -> any Encodable & Sendable]
     private let mode: String
     private let startedAt: Int
-    /// The body made last, and what it was made from (``readiness`` as a mask of the conditions not ready).
-    private let cache = Mutex<(second: Int, notReady: UInt64, sources: Int, fetcher: String?, body: [UInt8])>((-1, 0, -1, nil, []))
+    /// The answer made last, its head encoded with it (a request between two makings copies one reference), and what it
+    /// was made from (``readiness`` as a mask of the conditions not ready).
+    private let cache = Mutex<(second: Int, notReady: UInt64, sources: Int, fetcher: String?, response: HTTPResponse)>((-1, 0, -1, nil, HTTPResponse()))
 
     /// - Parameters:
     ///   - readiness: the conditions the service cannot serve without (the features offer them); at most 64.
@@ -83,15 +84,15 @@ public final class HealthRoute: Sendable {
         let notReady = notReady()
         let sourcesVersion = sources?.version ?? 0
         let role = fetcher?()
-        let body = cache.withLock { cache -> [UInt8] in
+        return cache.withLock { cache -> HTTPResponse in
             if cache.second != now || cache.notReady != notReady || cache.sources != sourcesVersion || cache.fetcher != role {
-                cache = (now, notReady, sourcesVersion, role, report(notReady: notReady, role: role).body)
+                let response = HTTPResponse.json(
+                    report(notReady: notReady, role: role).body, status: notReady == 0 ? .ok : .serviceUnavailable,
+                    headers: ["Cache-Control": "no-store"])
+                cache = (now, notReady, sourcesVersion, role, response.preparedForSending())
             }
-            return cache.body
+            return cache.response
         }
-        return .json(
-            body, status: notReady == 0 ? .ok : .serviceUnavailable,
-            headers: ["Cache-Control": "no-store"])
     }
 
     private static func seconds() -> Int { Int(MonotonicClock.now() / 1_000_000_000) }

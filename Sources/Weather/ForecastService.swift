@@ -93,6 +93,8 @@ public final class ForecastService: Sendable {
     /// MET Norway, when FMI cannot answer; `nil`: never.
     public let fallback: METNorwayFallback?
     private let logger: Logger
+    /// ``Settings/ttl`` in seconds, once (a `Duration`'s components were asked on every cached answer).
+    private let ttlSeconds: TimeInterval
 
     public init(
         client: FMIClient, store: WeatherStore, settings: Settings = Settings(),
@@ -102,6 +104,7 @@ public final class ForecastService: Sendable {
         self.store = store
         self.fallback = fallback
         self.settings = settings
+        ttlSeconds = settings.ttl.seconds
         self.logger = logger
         var upstream = OnDemandUpstream.Settings(budget: settings.budget)
         // A refused cell is served by a neighbour's forecast or MET Norway's: no waiting for a token.
@@ -226,7 +229,7 @@ public final class ForecastService: Sendable {
 
     /// Whether a forecast fetched at `fetchedAt` is within the TTL.
     public func isFresh(fetchedAt: Date, now: Date) -> Bool {
-        now.timeIntervalSince(fetchedAt) < settings.ttl.seconds
+        now.timeIntervalSince(fetchedAt) < ttlSeconds
     }
 
     // MARK: The own cell

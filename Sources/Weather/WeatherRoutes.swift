@@ -29,6 +29,8 @@ public struct WeatherRoutes: Sendable {
     private let maxAge: Int
     private let localDate: LocalDate
     private let served: [ForecastService.Provenance: Counter]
+    /// `served[.own]`, looked up once: a provenance hashes as its raw `String`, and a cached answer counts one.
+    private let servedOwn: Counter?
 
     /// - Parameter answerBytes: what the ready answers may take (half of `PIER_WEATHER_CACHE_MB`).
     public init(
@@ -50,6 +52,7 @@ public struct WeatherRoutes: Sendable {
                 labels: [("provenance", provenance.rawValue)])
         }
         self.served = served
+        servedOwn = served[.own]
         if let metrics {
             metrics.gauge("pier_weather_cache_bytes", help: "Bytes of forecasts (with their encodings) and weather answers held in memory.") {
                 Double(Self.cache(forecasts, answers).bytes)
@@ -170,7 +173,7 @@ public struct WeatherRoutes: Sendable {
         }
         let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
         if let ready = answers.answer(for: key.made(from: answer), now: now) {
-            served[.own]?.increment()
+            servedOwn?.increment()
             return ready.response(for: request)
         }
         guard let list = warnings.cachedWarnings(at: point, language: language, now: now) else { return nil }

@@ -65,6 +65,10 @@ final class CommunityBoundsTests: ServiceTestCase {
         XCTAssertTrue(overall.hasPrefix(#"[{"rank":1,"display_name":"Anonymous","total_waves":7,"is_me":false}"#), "40 rides in a day count as 5: \(overall)")
         XCTAssertTrue(overall.hasSuffix(#"{"rank":4,"display_name":"Ana","total_waves":0,"is_me":true}]"#), "not ranked yet: \(overall)")
         XCTAssertNotNil(board.held(station: nil, limit: 50, user: users[0]), "held: no query")
+        // A caller's answer is kept: asked again it is the same, and the same as the SQL's.
+        let expected = try await pool.query(CommunitySQL.aggregate(Self.leaderboardSQL(rides)), [nil as String?, users[0], 50])[0].decode(String.self, "body")
+        XCTAssertEqual(board.held(station: nil, limit: 50, user: users[0]).map { String(decoding: $0, as: UTF8.self) }, expected)
+        XCTAssertEqual(board.held(station: nil, limit: 50, user: users[0]).map { String(decoding: $0, as: UTF8.self) }, expected)
 
         // A change: the board is computed again once its refresh interval has passed.
         try await ride(users[3], 9)
@@ -74,6 +78,9 @@ final class CommunityBoundsTests: ServiceTestCase {
         XCTAssertNil(board.held(station: nil, limit: 50, user: users[0], now: later))
         let after = String(decoding: try await board.answer(station: nil, limit: 50, user: users[0], now: later), as: UTF8.self)
         XCTAssertTrue(after.contains(#"{"rank":2,"display_name":"Ana","total_waves":5,"is_me":false}"#), after)
+        XCTAssertEqual(
+            board.held(station: nil, limit: 50, user: users[0], now: later).map { String(decoding: $0, as: UTF8.self) }, after,
+            "an answer kept from the board before is not given from the board computed since")
         // A rider deleted: no board answers from memory a moment longer, whatever the refresh interval.
         board.forget()
         XCTAssertNil(board.held(station: nil, limit: 50, user: users[0]))

@@ -109,6 +109,9 @@ scenario_run() {
     measure PIER_IR "${p[@]}" wikipedia 2000 "/v1/wikipedia/de/summary/Sch%C3%B6ner%20Brunnen"
     measure PIER_IR "${p[@]}" lake-temperatures 2000 /v1/lake-temperatures
     measure PIER_IR "${p[@]}" sun 2000 "/v1/sun?lat=47.37&lon=8.54"
+    # /api/ships asked with the community's head (its key and a rider's token: ~700 bytes to parse), the yardstick for
+    # the two functions below: what a call costs beyond reading such a head.
+    measure PIER_IR "${p[@]}" ships-community-head 2000 --header "apikey: $key" --header "Authorization: Bearer $access" --header "Content-Type: application/json" /api/ships
     measure PIER_IR "${p[@]}" leaderboard 2000 "${rider[@]}" --body '{"p_limit":50}' /rest/v1/rpc/wave_leaderboard
     measure PIER_IR "${p[@]}" checkin-counts 2000 "${rider[@]}" --body "{\"wave_ids\":[\"$wave\"]}" /rest/v1/rpc/wave_checkin_counts
     kill "$pid" 2>/dev/null || true

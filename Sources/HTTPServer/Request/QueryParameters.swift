@@ -18,23 +18,32 @@ public struct QueryParameters: Sendable, Equatable {
     /// One bit per name the query holds (``sign(_:)``, of its bytes as written); 0: no name at all.
     @usableFromInline let names: UInt32
     @usableFromInline let start: UInt16
-    /// No `%` and no `+` in any name: each name is its own bytes (then the signs hold and names compare as bytes).
-    @usableFromInline let plainNames: Bool
+    /// Where `%` and `+` stand (one byte, where the request has room for one): with none in any name, each name is its
+    /// own bytes (the signs hold and names compare as bytes); with none at all, no value needs looking at to be given.
+    @usableFromInline let escapes: Escapes
 
-    public init() { (text, names, start, plainNames) = ("", 0, 0, true) }
+    @usableFromInline
+    enum Escapes: UInt8, Sendable {
+        case none, inValuesOnly, inNames
+    }
+
+    /// No `%` and no `+` in any name.
+    @usableFromInline var plainNames: Bool { escapes != .inNames }
+
+    public init() { (text, names, start, escapes) = ("", 0, 0, .none) }
 
     /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed or decodes to
     /// invalid UTF-8.
     public init?(raw: Substring) {
         var text = String(raw)
-        guard let (names, plainNames) = text.withUTF8(Self.survey) else { return nil }
-        (self.text, self.names, start, self.plainNames) = (text, names, 0, plainNames)
+        guard let (names, escapes) = text.withUTF8(Self.survey) else { return nil }
+        (self.text, self.names, start, self.escapes) = (text, names, 0, escapes)
     }
 
     /// The query of a request target: `bytes`, the target's bytes after its first `?` (ASCII, checked by the head
     /// parser). Nil when an escape is malformed.
     init?(target: String, query bytes: UnsafeBufferPointer<UInt8>) {
-        guard let (names, plainNames) = Self.survey(bytes) else { return nil }
+        guard let (names, escapes) = Self.survey(bytes) else { return nil }
         let start = target.utf8.count - bytes.count
         if let short = UInt16(exactly: start) {
             (text, self.start) = (target, short)
@@ -42,11 +51,11 @@ public struct QueryParameters: Sendable, Equatable {
             // A target past 64 KB (limits raised far beyond the default 8 KB): the query gets its own text.
             (text, self.start) = (String(decoding: bytes, as: UTF8.self), 0)
         }
-        (self.names, self.plainNames) = (names, plainNames)
+        (self.names, self.escapes) = (names, escapes)
     }
 
     /// The names' signs and whether every name is plain, in one pass; nil when an escape is not well formed.
-    private static func survey(_ bytes: UnsafeBufferPointer<UInt8>) -> (names: UInt32, plainNames: Bool)? {
+    private static func survey(_ bytes: UnsafeBufferPointer<UInt8>) -> (names: UInt32, escapes: Escapes)? {
         var names: UInt32 = 0
         var escaped = false, plainNames = true
         var segment = 0, nameEnd = -1
@@ -65,8 +74,8 @@ public struct QueryParameters: Sendable, Equatable {
                 break
             }
         }
-        guard escaped else { return (names, true) }
-        return isWellFormed(bytes) ? (names, plainNames) : nil
+        guard escaped else { return (names, .none) }
+        return isWellFormed(bytes) ? (names, plainNames ? .inValuesOnly : .inNames) : nil
     }
 
     /// A name's bit among a query's: from its first and last byte and its length, so `lat`, `lon` and `lng` differ.
@@ -181,18 +190,22 @@ public struct QueryParameters: Sendable, Equatable {
             let nameEnds = index == bytes.count || bytes[index] == UInt8(ascii: "&") || bytes[index] == UInt8(ascii: "=")
             if matched == wanted.count && nameEnds {
                 if index < bytes.count && bytes[index] == UInt8(ascii: "=") { index += 1 }
-                let valueStart = index
-                var escaped = false
-                while index < bytes.count && bytes[index] != UInt8(ascii: "&") {
-                    if Self.isEscape(bytes[index]) { escaped = true }
-                    index += 1
-                }
-                return (valueStart..<index, escaped)
+                let value = index..<Self.segmentEnd(bytes, from: index)
+                return (value, escapes != .none && Self.isEscaped(UnsafeBufferPointer(rebasing: bytes[value])))
             }
-            while index < bytes.count && bytes[index] != UInt8(ascii: "&") { index += 1 }
-            index += 1
+            index = Self.segmentEnd(bytes, from: index) + 1
         }
         return nil
+    }
+
+    /// Where the segment that `from` lies in ends: its `&`, or the query's end (`memchr`: a value skipped, a long
+    /// list of categories, is passed at the C library's speed, not a byte at a time).
+    @usableFromInline
+    static func segmentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        guard from < bytes.count, let base = bytes.baseAddress, let found = memchr(base + from, Int32(UInt8(ascii: "&")), bytes.count - from) else {
+            return bytes.count
+        }
+        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
     }
 
     /// No pair at all: every non-empty segment leaves a sign (an empty name's too).
@@ -252,7 +265,8 @@ public struct QueryParameters: Sendable, Equatable {
         return wellFormed
     }
 
-    private static func isEscaped(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
+    @usableFromInline
+    static func isEscaped(_ raw: UnsafeBufferPointer<UInt8>) -> Bool {
         raw.contains(where: isEscape)
     }
 
