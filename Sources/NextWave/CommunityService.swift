@@ -2,6 +2,7 @@ import AnswerCaching
 import Basics
 import Feature
 import Foundation
+import Glibc
 import HTTPServer
 import Identity
 import Limits
@@ -30,7 +31,7 @@ final class CommunityService: Sendable {
     let jwt: SupabaseJWT
     /// Public keys verified before and when each expires: the apps all send the same one, so most requests pay no HMAC
     /// for it (a handful at most: a key rotation's old and new), under the answers' rule (bounded, started over).
-    private let keys = AnswerTable<TokenKey, Int64>(entries: 8, bytes: 8 * (SupabaseJWT.maximumBytes + 64))
+    private let keys = Mutex(TokenTable<Int64>(entries: 8, bytes: 8 * (SupabaseJWT.maximumBytes + 64)))
     /// Users' access tokens verified before (``VerifiedTokens``).
     private let verified = VerifiedTokens()
 
@@ -98,10 +99,10 @@ final class CommunityService: Sendable {
     func caller(of credentials: CommunityCaller.Credentials, now: Date = Date()) throws(CommunityCaller.Problem) -> CommunityCaller {
         guard let key = credentials.apiKey, !key.isEmpty, key.utf8.count <= SupabaseJWT.maximumBytes else { throw .noKey }
         let seconds = Int64(now.timeIntervalSince1970)
-        let known = keys[TokenKey(Substring(key))].map { $0 > seconds } ?? false
+        let known = keys.withLock { $0.value(for: Substring(key)) }.map { $0 > seconds } ?? false
         if !known {
             guard let claims = try? jwt.verify(Substring(key), now: now), claims.role == "anon" else { throw .badKey }
-            keys.set(claims.expires ?? Int64.max, for: TokenKey(Substring(key)), cost: key.utf8.count + 64)
+            keys.withLock { $0.set(claims.expires ?? Int64.max, for: Substring(key), cost: 64) }
         }
         return try CommunityCaller.of(credentials, key: key, jwt: jwt, verified: verified, now: now)
     }
@@ -116,11 +117,15 @@ final class CommunityService: Sendable {
 
     /// The caller both headers name when both were verified before and have not expired; `nil` for anything else.
     private func knownCaller(of headers: HTTPHeaders, now: Int64) -> CommunityCaller? {
-        guard let key = headers.withFirstValue("apikey", TokenKey.init), let expires = keys[key], expires > now else { return nil }
-        switch headers.withFirstValue("authorization", { BearerToken.token(in: $0).map(TokenKey.init) }) {
-        case nil: return .anonymous
-        case .some(nil): return nil
-        case .some(let token?): return token == key ? .anonymous : verified.caller(of: token, now: now)
+        let known = headers.withFirstValue("apikey") { key -> CommunityCaller? in
+            guard let expires = keys.withLock({ $0.value(for: key) }), expires > now else { return nil }
+            // No `Authorization`: the key alone. Not `Bearer`, or a token not verified before: the credentials' way decides.
+            return headers.withFirstValue("authorization") { field -> CommunityCaller? in
+                guard let token = BearerToken.token(in: field) else { return nil }
+                if token.count == key.count, let a = token.baseAddress, let b = key.baseAddress, memcmp(a, b, key.count) == 0 { return .anonymous }
+                return verified.caller(of: token, now: now)
+            } ?? .anonymous
         }
+        return known ?? nil
     }
 }

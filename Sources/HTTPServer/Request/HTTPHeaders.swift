@@ -7,15 +7,21 @@
 /// so lookups stay cheap); response headers keep the spelling the handler chose.
 public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     /// Where one field lies in ``bytes``: the name from `start` to `nameEnd`, the value from `valueStart` to `end`.
+    @usableFromInline
     struct Span: Sendable {
-        var start: Int32
-        var nameEnd: Int32
-        var valueStart: Int32
-        var end: Int32
+        @usableFromInline var start: Int32
+        @usableFromInline var nameEnd: Int32
+        @usableFromInline var valueStart: Int32
+        @usableFromInline var end: Int32
+
+        @usableFromInline
+        init(start: Int32, nameEnd: Int32, valueStart: Int32, end: Int32) {
+            (self.start, self.nameEnd, self.valueStart, self.end) = (start, nameEnd, valueStart, end)
+        }
     }
 
-    private var bytes: [UInt8] = []
-    private var spans: [Span] = []
+    @usableFromInline private(set) var bytes: [UInt8] = []
+    @usableFromInline private(set) var spans: [Span] = []
 
     public init() {}
 
@@ -57,7 +63,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
     public func contains(_ name: String) -> Bool { firstIndex(of: name) != nil }
 
     /// Calls `body` with the first value of the named field as it lies in the buffer; `nil` without the field. For values
-    /// read often and long (tokens): no `String` is made.
+    /// read often and long (tokens): no `String` is made. Inlinable: a feature's call is specialized where it is made.
+    @inlinable
     public func withFirstValue<R>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R? {
         guard let index = firstIndex(of: name) else { return nil }
         let span = spans[index]
@@ -137,7 +144,8 @@ public struct HTTPHeaders: Sendable, Sequence, ExpressibleByDictionaryLiteral {
         return bytes.withUnsafeBufferPointer { String(decoding: $0[Int(span.valueStart)..<Int(span.end)], as: UTF8.self) }
     }
 
-    private func firstIndex(of name: String) -> Int? {
+    @usableFromInline
+    func firstIndex(of name: String) -> Int? {
         Self.withBytes(of: name) { wanted in spans.indices.first { matches($0, wanted) } }
     }
 

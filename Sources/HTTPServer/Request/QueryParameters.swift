@@ -79,7 +79,8 @@ public struct QueryParameters: Sendable, Equatable {
     }
 
     /// A name's bit among a query's: from its first and last byte and its length, so `lat`, `lon` and `lng` differ.
-    private static func sign(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
+    @usableFromInline
+    static func sign(_ name: UnsafeBufferPointer<UInt8>) -> UInt32 {
         guard let first = name.first, let last = name.last else { return 1 }
         return 1 << ((UInt32(first) &* 7 &+ UInt32(last) &* 3 &+ UInt32(truncatingIfNeeded: name.count)) & 31)
     }
@@ -153,6 +154,8 @@ public struct QueryParameters: Sendable, Equatable {
     @inlinable
     func withValue<Result>(named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard names != 0 else { return nil }
+        // A plain name the query surely lacks (most of a handler's lookups): answered here, without reading the query.
+        if plainNames && !wanted.isEmpty && names & Self.sign(wanted) == 0 { return nil }
         return try withQuery { bytes in
             guard let (range, escaped) = nextValue(of: wanted, in: bytes, from: 0) else { return nil }
             let value = UnsafeBufferPointer(rebasing: bytes[range])
@@ -166,7 +169,9 @@ public struct QueryParameters: Sendable, Equatable {
         of wanted: UnsafeBufferPointer<UInt8>, in bytes: UnsafeBufferPointer<UInt8>, from: Int
     ) -> (range: Range<Int>, escaped: Bool)? {
         guard from < bytes.count else { return nil }
-        guard plainNames, !wanted.isEmpty, !wanted.contains(where: Self.isSpecial) else {
+        // With every name plain, a name asked with `=`, `&`, `%` or `+` in it matches none (no plain name holds one), so
+        // names compare as bytes whatever is asked.
+        guard plainNames, !wanted.isEmpty else {
             var found: (range: Range<Int>, escaped: Bool)?
             Self.forEachPair(UnsafeBufferPointer(rebasing: bytes[from...])) { name, value in
                 let raw = UnsafeBufferPointer(rebasing: bytes[name.lowerBound + from..<name.upperBound + from])
@@ -177,8 +182,8 @@ public struct QueryParameters: Sendable, Equatable {
             }
             return found
         }
-        // Plain names and a plain name asked: a name the query surely lacks answered from its sign, else each segment's
-        // name compared as it is read and the rest of a segment that does not match skipped to its `&`.
+        // Plain names: a name the query surely lacks answered from its sign, else each segment's name compared as it is
+        // read and the rest of a segment that does not match skipped to its `&`.
         guard names & Self.sign(wanted) != 0 else { return nil }
         var index = from
         while index < bytes.count {
@@ -224,10 +229,6 @@ public struct QueryParameters: Sendable, Equatable {
         }
         var text = text
         return try text.withUTF8 { try body(UnsafeBufferPointer(rebasing: $0[start...])) }
-    }
-
-    private static func isSpecial(_ byte: UInt8) -> Bool {
-        byte == UInt8(ascii: "=") || byte == UInt8(ascii: "&") || isEscape(byte)
     }
 
     private static func isEscape(_ byte: UInt8) -> Bool {

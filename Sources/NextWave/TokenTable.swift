@@ -1,0 +1,52 @@
+import AnswerCaching
+import Glibc
+
+/// Tokens (public keys, access tokens) verified before, each with what it verified as, looked up by the token's bytes
+/// where they lie — in the request, nothing copied. An entry sits under a hash of the token's last 32 bytes (the end of
+/// its HMAC signature, which no two tokens share; Swift's hashing is seeded per process) and holds the whole token,
+/// compared with `memcmp` on a hit: two tokens under one hash are a miss and a replacement, never a confusion. Hashed
+/// whole as a `Substring` a 300-byte token cost 4,000 instructions of every call, and a copy to key a dictionary 600;
+/// only tokens that verified are kept, so nobody chooses what collides. Bounded like the answers (``BoundedTable``).
+struct TokenTable<Value: Sendable>: Sendable {
+    private struct Entry: Sendable {
+        var token: [UInt8]
+        var value: Value
+    }
+
+    private var entries: BoundedTable<Int, Entry>
+
+    init(entries: Int, bytes: Int) {
+        self.entries = BoundedTable(entries: entries, bytes: bytes)
+    }
+
+    private static func slot(_ token: UnsafeBufferPointer<UInt8>) -> Int {
+        var hasher = Hasher()
+        hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: token.suffix(32))))
+        return hasher.finalize()
+    }
+
+    func value(for token: UnsafeBufferPointer<UInt8>) -> Value? {
+        guard let entry = entries[Self.slot(token)], entry.token.count == token.count else { return nil }
+        let same = entry.token.withUnsafeBufferPointer { kept in
+            guard let a = kept.baseAddress, let b = token.baseAddress else { return kept.count == token.count }
+            return memcmp(a, b, token.count) == 0
+        }
+        return same ? entry.value : nil
+    }
+
+    func value(for token: Substring) -> Value? {
+        var token = token
+        return token.withUTF8 { value(for: $0) }
+    }
+
+    /// Keeps `value` for `token` (a copy of its own: the request's text it was cut from is not held with it), at `cost`
+    /// bytes besides the token's.
+    mutating func set(_ value: Value, for token: Substring, cost: Int) {
+        var token = token
+        token.withUTF8 { bytes in
+            entries.set(Entry(token: Array(bytes), value: value), for: Self.slot(bytes), cost: bytes.count + cost)
+        }
+    }
+
+    var count: Int { entries.count }
+}
