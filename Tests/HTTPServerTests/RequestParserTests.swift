@@ -82,6 +82,21 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(parse(text, chunk: 5).requests.count, 10)
     }
 
+    /// Bodies read with their head (all there) or after it (arriving in pieces) give the same requests, and the bytes
+    /// after a body are the next request's, never the body's.
+    func testPipelinedBodiesAreReadWhetherTheyArriveWithTheHeadOrAfterIt() {
+        let bodies = ["", "x", "{\"p_limit\":50}", String(repeating: "b", count: 300)]
+        let text = bodies.enumerated().map { index, body in
+            "POST /n/\(index) HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        }.joined() + "GET /last HTTP/1.1\r\nHost: a\r\n\r\n"
+        for chunk in [Int.max, 1, 7, 40] {
+            let outcome = parse(text, chunk: chunk)
+            XCTAssertNil(outcome.error, "chunk \(chunk)")
+            XCTAssertEqual(outcome.requests.map(\.request.path), (0..<bodies.count).map { "/n/\($0)" } + ["/last"], "chunk \(chunk)")
+            XCTAssertEqual(outcome.requests.map { String(decoding: $0.request.body, as: UTF8.self) }, bodies + [""], "chunk \(chunk)")
+        }
+    }
+
     func testLeadingEmptyLinesAreIgnored() {
         XCTAssertEqual(parse("\r\n\r\nGET / HTTP/1.1\r\nHost: a\r\n\r\n").requests.count, 1)
     }
