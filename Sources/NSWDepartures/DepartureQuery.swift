@@ -52,12 +52,7 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
     public init(_ request: HTTPRequest, now: Date = Date()) throws(HTTPError) {
         let query = request.query
-        guard let stop = query[literal: "stop"], !stop.isEmpty else {
-            throw Self.bad("stop is required: a TfNSW stop or platform id, e.g. stop=G203519")
-        }
-        guard Self.stopIDLength.contains(stop.utf8.count), stop.utf8.allSatisfy(Self.isIDByte) else {
-            throw Self.bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\(stop.prefix(40))'")
-        }
+        let stop = try Self.stop(query)
         let mode = try Self.mode(query)
         let dateText = query[literal: "date"], timeText = query[literal: "time"]
         var at: (date: CalendarDate, time: String)?
@@ -85,6 +80,24 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
             if instant.timeIntervalSince(now) > Self.nearNow { at = (day, clock) }
         }
         self.init(stop: stop, mode: mode, at: at)
+    }
+
+    /// `stop=`, checked at the value's bytes and made a `String` once it is a stop's id.
+    private static func stop(_ query: QueryParameters) throws(HTTPError) -> String {
+        var refused: String?
+        let stop = query.withValue(literal: "stop") { bytes -> String? in
+            guard !bytes.isEmpty else { return nil }
+            guard stopIDLength.contains(bytes.count), bytes.allSatisfy(isIDByte) else {
+                refused = String(decoding: bytes.prefix(160), as: UTF8.self)
+                return nil
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        } ?? nil
+        if let refused {
+            throw bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\(refused.prefix(40))'")
+        }
+        guard let stop else { throw bad("stop is required: a TfNSW stop or platform id, e.g. stop=G203519") }
+        return stop
     }
 
     /// `mode=`, read from the value's bytes: nil when absent or empty; the refusal names what was sent.

@@ -65,11 +65,19 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     /// - Parameter today: today's date in Zurich, asked only when the request names a date.
     public init(_ request: HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
         let query = request.query
-        guard let id = query[literal: "id"], !id.isEmpty else {
+        // Checked at the value's bytes, made a `String` once it is a station's id.
+        var refused: String?
+        let station = query.withValue(literal: "id") { bytes -> String? in
+            guard !bytes.isEmpty else { return nil }
+            guard bytes.count <= 20, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                refused = String(decoding: bytes.prefix(160), as: UTF8.self)
+                return nil
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        } ?? nil
+        if let refused { throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(refused.prefix(40))'") }
+        guard let id = station else {
             throw Self.bad("id is required: the station's id, e.g. id=8503651 (Zürich Bürkliplatz (See))")
-        }
-        guard id.utf8.count <= 20, id.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-            throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(id.prefix(40))'")
         }
         var knownToday: CalendarDate?
         func currentDay() -> CalendarDate {

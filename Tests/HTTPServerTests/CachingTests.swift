@@ -113,6 +113,27 @@ final class CachingTests: XCTestCase {
         XCTAssertEqual(PathTemplate("/a").match("/a"), [:])
     }
 
+    /// A path that is not ASCII skips the exact routes' dictionary and still finds an exact route that is not ASCII
+    /// (matched byte for byte, as a template's literals are).
+    func testANonASCIIPathFindsItsTemplateAndAnExactNonASCIIRoute() {
+        var router = Router()
+        router.on(.get, "/v1/wikipedia/{lang}/summary/{title}") { _ in HTTPResponse() }
+        router.on(.get, "/v1/ships") { _ in HTTPResponse() }
+        func route(_ path: String) -> String? {
+            if case .found(_, let route, _, _, _) = router.match(.get, path: path) { return route }
+            return nil
+        }
+        XCTAssertEqual(route("/v1/wikipedia/de/summary/Schöner Brunnen"), "/v1/wikipedia/{lang}/summary/{title}")
+        XCTAssertEqual(route("/v1/ships"), "/v1/ships")
+        XCTAssertNil(route("/v1/shïps"))
+        router.on(.get, "/v1/zürich") { _ in HTTPResponse() }
+        XCTAssertEqual(route("/v1/zürich"), "/v1/zürich")
+        XCTAssertNil(route("/v1/zu\u{308}rich"), "only canonically equivalent: another path, as for a template's literal")
+        router.on(.get, "/v1/a-longer-path/zürich") { _ in HTTPResponse() }
+        XCTAssertEqual(route("/v1/a-longer-path/zürich"), "/v1/a-longer-path/zürich")
+        XCTAssertEqual(route("/v1/wikipedia/de/summary/Zürich"), "/v1/wikipedia/{lang}/summary/{title}")
+    }
+
     /// The router records which template matched; a handler's request reads each segment from its path when it asks.
     func testARoutesSegmentsAreReadFromThePathWhenAsked() throws {
         var router = Router()

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 @testable import NSWDepartures
+import NSWDeparturesFormat
 import XCTest
 
 
@@ -66,5 +67,19 @@ final class DepartureQueryTests: XCTestCase {
             XCTAssertEqual(status(target), 400, target)
         }
         XCTAssertEqual(status("/v1/nsw/departures?stop=G203519&mode=&other=1"), 200)
+    }
+
+    /// `mode=` names exactly the requestable modes, in any case; school buses and anything else are refused.
+    func testEveryRequestableModeAndNothingElseIsNamed() throws {
+        for mode in TransportMode.allCases {
+            for spelling in [mode.rawValue, mode.rawValue.uppercased(), mode.rawValue.prefix(1).uppercased() + mode.rawValue.dropFirst()] {
+                XCTAssertEqual(TransportMode(request: spelling), TransportMode.requestable.contains(mode) ? mode : nil, spelling)
+            }
+        }
+        for other in ["", "bu", "buss", "b\u{0}s", "tram", "light rail", "lightrai1", "ferrY ", "bÜs"] {
+            XCTAssertNil(TransportMode(request: other), other)
+        }
+        XCTAssertEqual(try query("/v1/nsw/departures?stop=G203519&mode=FERRY").mode, .ferry)
+        XCTAssertEqual(try query("/v1/nsw/departures?stop=a-b_c:d.9").key, "a-b_c:d.9")
     }
 }

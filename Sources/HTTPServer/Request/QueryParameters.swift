@@ -298,22 +298,29 @@ public enum PercentDecoding {
         return text.withUTF8 { decode($0, plusIsSpace: plusIsSpace) }
     }
 
-    /// ``decode(_:plusIsSpace:)`` of bytes that are valid UTF-8 (a `String`'s, or a request target's ASCII).
+    /// ``decode(_:plusIsSpace:)`` of bytes that are valid UTF-8 (a `String`'s, or a request target's ASCII). The bytes
+    /// are decoded into room on the stack (a path or a value is short), then made a `String`.
     static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
         if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
             return String(decoding: utf8, as: UTF8.self)
         }
-        guard let bytes = bytes(utf8, plusIsSpace: plusIsSpace) else { return nil }
-        // `String(decoding:)` validates on Swift's fast path and repairs what is invalid, so a text whose bytes are the
-        // ones given was valid (`String(validating:)` took the generic, slower way: twice the instructions).
-        var text = String(decoding: bytes, as: UTF8.self)
-        let valid = text.withUTF8 { made in
-            bytes.withUnsafeBufferPointer { given in
-                guard made.count == given.count, let a = made.baseAddress, let b = given.baseAddress else { return made.count == given.count }
-                return memcmp(a, b, made.count) == 0
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: utf8.count) { room -> String? in
+            var decoded = Bytes(utf8, plusIsSpace: plusIsSpace)
+            var count = 0
+            while let byte = decoded.next() {
+                room[count] = byte
+                count += 1
             }
+            guard !decoded.malformed, let given = room.baseAddress else { return decoded.malformed ? nil : "" }
+            // `String(decoding:)` validates on Swift's fast path and repairs what is invalid, so a text whose bytes are
+            // the ones given was valid (`String(validating:)` took the generic, slower way: twice the instructions).
+            var text = String(decoding: UnsafeBufferPointer(start: given, count: count), as: UTF8.self)
+            let valid = text.withUTF8 { made in
+                guard made.count == count, let a = made.baseAddress else { return made.count == count }
+                return memcmp(a, given, count) == 0
+            }
+            return valid ? text : nil
         }
-        return valid ? text : nil
     }
 
     /// The bytes `utf8` stands for; nil at a truncated or non-hex escape.
