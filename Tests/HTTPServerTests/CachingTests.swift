@@ -132,6 +132,14 @@ final class CachingTests: XCTestCase {
         router.on(.get, "/v1/a-longer-path/zürich") { _ in HTTPResponse() }
         XCTAssertEqual(route("/v1/a-longer-path/zürich"), "/v1/a-longer-path/zürich")
         XCTAssertEqual(route("/v1/wikipedia/de/summary/Zürich"), "/v1/wikipedia/{lang}/summary/{title}")
+        // Another method on a template's path is refused under the template's label and slot, never the path asked.
+        guard case .methodNotAllowed(let allow, let refused, let slot) = router.match(.put, path: "/v1/wikipedia/de/summary/anything") else {
+            return XCTFail("a wrong method is 405")
+        }
+        XCTAssertEqual(refused, "/v1/wikipedia/{lang}/summary/{title}")
+        XCTAssertEqual(allow, "GET, HEAD, OPTIONS")
+        guard case .found(_, _, _, _, let found) = router.match(.get, path: "/v1/wikipedia/de/summary/x") else { return XCTFail("no match") }
+        XCTAssertEqual(slot, found)
     }
 
     /// The router records which template matched; a handler's request reads each segment from its path when it asks.

@@ -12,7 +12,9 @@ public struct Router: Sendable {
         /// values of a template's `{name}` segments; `slot`: the route's number in this router (0, 1, …), where each
         /// event loop keeps the route's metrics without looking its name up.
         case found(RouteHandler, route: String, cors: Bool, parameters: PathParameters, slot: Int)
-        case methodNotAllowed(allow: String)
+        /// `route` and `slot` as for ``found(_:route:cors:parameters:slot:)``: the refusal is counted under the route's
+        /// own label (a template's, never the path asked: a label per path would grow with whatever anyone sends).
+        case methodNotAllowed(allow: String, route: String, slot: Int)
         case notFound
     }
 
@@ -152,7 +154,7 @@ public struct Router: Sendable {
         if let handler = entry.handler(for: method) { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
         if method == .head, let handler = entry.handler(for: .get) { return .found(handler, route: route, cors: cors, parameters: parameters, slot: slot) }
         if method == .options, let preflight = entry.preflight { return .found(preflight, route: route, cors: cors, parameters: parameters, slot: slot) }
-        return .methodNotAllowed(allow: entry.allow)
+        return .methodNotAllowed(allow: entry.allow, route: route, slot: slot)
     }
 
     /// Whether `path` is ASCII, eight bytes at a time.

@@ -200,8 +200,8 @@ final class Connection {
         switch loop.shared.router.match(request.method, path: request.path) {
         case .notFound:
             respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
-        case .methodNotAllowed(let allow):
-            respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: request.path))
+        case .methodNotAllowed(let allow, let route, let slot):
+            respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: route, slot: slot))
         case .found(let handler, let route, let cors, let parameters, let slot):
             let context = context(route: route, slot: slot, cors: cors)
             var request = request
