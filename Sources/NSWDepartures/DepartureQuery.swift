@@ -84,35 +84,22 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// `stop=`, checked at the value's bytes and made a `String` once it is a stop's id.
     private static func stop(_ query: QueryParameters) throws(HTTPError) -> String {
-        var refused: String?
-        let stop = query.withValue(literal: "stop") { bytes -> String? in
-            guard !bytes.isEmpty else { return nil }
-            guard stopIDLength.contains(bytes.count), bytes.allSatisfy(isIDByte) else {
-                refused = String(decoding: bytes.prefix(160), as: UTF8.self)
-                return nil
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        } ?? nil
-        if let refused {
-            throw bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\(refused.prefix(40))'")
+        let stop = try query.value(
+            literal: "stop",
+            refusal: { bad("stop must be a TfNSW stop or platform id (letters, digits, '-', '_', ':', '.'), e.g. G203519, not '\($0.prefix(40))'") }
+        ) { bytes in
+            stopIDLength.contains(bytes.count) && bytes.allSatisfy(isIDByte) ? String(decoding: bytes, as: UTF8.self) : nil
         }
         guard let stop else { throw bad("stop is required: a TfNSW stop or platform id, e.g. stop=G203519") }
         return stop
     }
 
-    /// `mode=`, read from the value's bytes: nil when absent or empty; the refusal names what was sent.
+    /// `mode=`, read from the value's bytes: nil when absent or empty.
     private static func mode(_ query: QueryParameters) throws(HTTPError) -> TransportMode? {
-        var refused: String?
-        let mode = query.withValue(literal: "mode") { bytes -> TransportMode? in
-            guard !bytes.isEmpty else { return nil }
-            if let mode = TransportMode(request: bytes) { return mode }
-            refused = String(decoding: bytes.prefix(20), as: UTF8.self)
-            return nil
-        } ?? nil
-        if let refused {
-            throw bad("mode must be one of \(TransportMode.requestable.map(\.rawValue).joined(separator: ", ")), not '\(refused)'")
-        }
-        return mode
+        try query.value(
+            literal: "mode",
+            refusal: { bad("mode must be one of \(TransportMode.requestable.map(\.rawValue).joined(separator: ", ")), not '\($0.prefix(20))'") },
+            TransportMode.init(request:))
     }
 
     /// `itdDate` and `itdTime` for the upstream: the time asked, else now in Sydney.

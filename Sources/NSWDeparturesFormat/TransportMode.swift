@@ -15,22 +15,16 @@ public enum TransportMode: String, Sendable, CaseIterable, Codable {
         self = found
     }
 
-    /// ``init(request:)-(String)`` of a query value's bytes as they lie: the name's length picks the candidates, whose
-    /// letters are compared without case (every request with `mode` parses one; a walk of every name's `String` was 600
-    /// instructions of a cached board). ``requestable`` lists the same names.
+    /// ``init(request:)-(String)`` of a query value's bytes as they lie: each of ``requestable``'s names of that length,
+    /// its letters compared without case (every request with `mode` parses one; a walk of every name's `String` was 600
+    /// instructions of a cached board).
     public init?(request bytes: UnsafeBufferPointer<UInt8>) {
-        func named(_ name: StaticString) -> Bool {
-            name.utf8CodeUnitCount == bytes.count && (0..<bytes.count).allSatisfy { name.utf8Start[$0] == bytes[$0] | 0x20 }
+        let found = Self.requestable.first { mode in
+            // A name's length is read without a walk (a small string), so only names as long are compared.
+            mode.rawValue.utf8.count == bytes.count && mode.rawValue.utf8.enumerated().allSatisfy { $0.element == bytes[$0.offset] | 0x20 }
         }
-        switch bytes.count {
-        case 3 where named("bus"): self = .bus
-        case 5 where named("train"): self = .train
-        case 5 where named("metro"): self = .metro
-        case 5 where named("ferry"): self = .ferry
-        case 5 where named("coach"): self = .coach
-        case 9 where named("lightrail"): self = .lightrail
-        default: return nil
-        }
+        guard let found else { return nil }
+        self = found
     }
 
     /// `transportation.product.class`; an unknown class is shown as a bus (the most common mode).

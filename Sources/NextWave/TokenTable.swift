@@ -48,5 +48,4 @@ struct TokenTable<Value: Sendable>: Sendable {
         }
     }
 
-    var count: Int { entries.count }
 }

@@ -66,16 +66,9 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
     public init(_ request: HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
         let query = request.query
         // Checked at the value's bytes, made a `String` once it is a station's id.
-        var refused: String?
-        let station = query.withValue(literal: "id") { bytes -> String? in
-            guard !bytes.isEmpty else { return nil }
-            guard bytes.count <= 20, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
-                refused = String(decoding: bytes.prefix(160), as: UTF8.self)
-                return nil
-            }
-            return String(decoding: bytes, as: UTF8.self)
-        } ?? nil
-        if let refused { throw Self.bad("id must be a station id made of digits, e.g. 8503651, not '\(refused.prefix(40))'") }
+        let station = try query.value(literal: "id", refusal: { Self.bad("id must be a station id made of digits, e.g. 8503651, not '\($0.prefix(40))'") }) {
+            $0.count <= 20 && $0.allSatisfy { $0 >= 0x30 && $0 <= 0x39 } ? String(decoding: $0, as: UTF8.self) : nil
+        }
         guard let id = station else {
             throw Self.bad("id is required: the station's id, e.g. id=8503651 (Zürich Bürkliplatz (See))")
         }

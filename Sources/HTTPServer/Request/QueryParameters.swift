@@ -151,6 +151,24 @@ public struct QueryParameters: Sendable, Equatable {
         return try withValue(named: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), body)
     }
 
+    /// The value of a name written in the code, read by `parse` from its bytes: `nil` when the query lacks it or it is
+    /// empty; when `parse` finds nothing in it, the error `refusal` makes of what was sent (as text: a handler's message
+    /// names it). A handler's own check of a parameter, made without a `String` unless it passes or is refused.
+    @inlinable
+    public func value<Value>(
+        literal name: StaticString, refusal: (String) -> HTTPError, _ parse: (UnsafeBufferPointer<UInt8>) -> Value?
+    ) throws(HTTPError) -> Value? {
+        var refused: String?
+        let value = withValue(literal: name) { bytes -> Value? in
+            guard !bytes.isEmpty else { return nil }
+            if let value = parse(bytes) { return value }
+            refused = String(decoding: bytes, as: UTF8.self)
+            return nil
+        } ?? nil
+        if let refused { throw refusal(refused) }
+        return value
+    }
+
     @inlinable
     func withValue<Result>(named wanted: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result? {
         guard names != 0 else { return nil }
@@ -311,7 +329,8 @@ public enum PercentDecoding {
                 room[count] = byte
                 count += 1
             }
-            guard !decoded.malformed, let given = room.baseAddress else { return decoded.malformed ? nil : "" }
+            // The room is never empty: the text holds an escape.
+            guard !decoded.malformed, let given = room.baseAddress else { return nil }
             // `String(decoding:)` validates on Swift's fast path and repairs what is invalid, so a text whose bytes are
             // the ones given was valid (`String(validating:)` took the generic, slower way: twice the instructions).
             var text = String(decoding: UnsafeBufferPointer(start: given, count: count), as: UTF8.self)

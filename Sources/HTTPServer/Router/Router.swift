@@ -69,8 +69,9 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.
     public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
-        let isTemplate = PathTemplate.isTemplate(path) || path.utf8.contains { $0 >= 0x80 }
-        let existing = isTemplate ? templates.first { $0.template.description == path }?.path : routes[path]
+        // Templates, and exact paths beyond ASCII (matched byte for byte with them), are kept in `templates`.
+        let keptWithTemplates = PathTemplate.isTemplate(path) || path.utf8.contains { $0 >= 0x80 }
+        let existing = keptWithTemplates ? templates.first { $0.template.description == path }?.path : routes[path]
         var methods = existing?.methods ?? [:]
         let slot = existing?.slot ?? slots
         if existing == nil { slots += 1 }
@@ -87,7 +88,7 @@ public struct Router: Sendable {
             preflight = .immediate { _ in answer }
         }
         let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "), slot: slot)
-        if isTemplate {
+        if keptWithTemplates {
             if let index = templates.firstIndex(where: { $0.template.description == path }) {
                 templates[index].path = entry
             } else {
