@@ -50,7 +50,7 @@ public struct DepartureQuery: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
-    public init(_ request: HTTPRequest, now: Date = Date()) throws(HTTPError) {
+    public init(_ request: borrowing HTTPRequest, now: Date = Date()) throws(HTTPError) {
         let query = request.query
         let stop = try Self.stop(query)
         let mode = try Self.mode(query)

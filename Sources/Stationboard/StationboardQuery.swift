@@ -63,7 +63,7 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
 
     /// Reads and checks the request's query; a bad parameter is a `400` that names it.
     /// - Parameter today: today's date in Zurich, asked only when the request names a date.
-    public init(_ request: HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
+    public init(_ request: borrowing HTTPRequest, today: () -> CalendarDate) throws(HTTPError) {
         let query = request.query
         // Checked at the value's bytes, made a `String` once it is a station's id.
         let station = try query.value(literal: "id", refusal: { Self.bad("id must be a station id made of digits, e.g. 8503651, not '\($0.prefix(40))'") }) {

@@ -286,6 +286,25 @@ final class RequestParserTests: XCTestCase {
         assertError("GET / HTTP/1.1\r\nHost: a\r\nX-Token: tttt\ttttttttt\u{1}ttttttttt\r\n\r\n", .controlCharacter)
     }
 
+    /// A request target is checked sixteen bytes at a time where the line ends in its version: a byte that is not visible
+    /// ASCII is refused wherever it stands in a target of any length, and a clean target of every length is its path.
+    func testEveryTargetByteIsCheckedWhereverItStands() {
+        let refused = (UInt8(0)...0x20).filter { $0 != 0x0A && $0 != 0x0D } + [0x7F, 0x80, 0xC3, 0xFF]
+        for length in 1...40 {
+            let clean = "/" + String(repeating: "p", count: length - 1)
+            XCTAssertEqual(parse("GET \(clean) HTTP/1.1\r\nHost: a\r\n\r\n").requests.first?.request.path, clean, "length \(length)")
+            for position in 1..<length {
+                for byte in refused {
+                    var target = Array(clean.utf8)
+                    target[position] = byte
+                    let head = Array("GET ".utf8) + target + Array(" HTTP/1.1\r\nHost: a\r\n\r\n".utf8)
+                    let outcome = parse(head)
+                    XCTAssertTrue(outcome.requests.isEmpty && outcome.error != nil, "byte \(byte) at \(position) of \(length)")
+                }
+            }
+        }
+    }
+
     func testMalformedRequestLinesAreRejected() {
         assertError("GET  / HTTP/1.1\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))
         assertError("GET /\r\nHost: a\r\n\r\n", .malformedRequestLine("expected single spaces between method, target and version"))

@@ -44,7 +44,16 @@ enum HeadParser {
         }
         let targetStart = methodEnd + 1
         var targetEnd = targetStart
-        while targetEnd < line.count && line[targetEnd] > 0x20 && line[targetEnd] < 0x7F { targetEnd += 1 }
+        // The target ends at the first byte that is not visible ASCII, which in a well-formed line is the space before the
+        // version's eight bytes: checked there first, the target is read sixteen bytes at a time.
+        let versionSpace = line.count - 9
+        if versionSpace > targetStart && line[versionSpace] == 0x20
+            && ByteScan.all(UnsafeBufferPointer(rebasing: line[targetStart..<versionSpace]), within: 0x21, 0x7E)
+        {
+            targetEnd = versionSpace
+        } else {
+            while targetEnd < line.count && line[targetEnd] > 0x20 && line[targetEnd] < 0x7F { targetEnd += 1 }
+        }
         guard targetEnd > targetStart else { return .failure(malformed(line[targetStart...])) }
         guard targetEnd < line.count && line[targetEnd] == 0x20 else { return .failure(malformed(line[targetEnd...])) }
         let versionBytes = UnsafeBufferPointer(rebasing: line[(targetEnd + 1)...])
@@ -285,9 +294,9 @@ enum HeadParser {
         _ bytes: UnsafeBufferPointer<UInt8>, text target: String, method: HTTPMethod
     ) -> Result<(String, QueryParameters), HTTPParseError> {
         guard bytes.first == UInt8(ascii: "/") else { return decodeTarget(target, method: method) }
-        let mark = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
+        let mark = ByteScan.first(UInt8(ascii: "?"), in: bytes)
         let rawPath = UnsafeBufferPointer(rebasing: bytes[0..<mark])
-        let escaped = rawPath.contains(UInt8(ascii: "%"))
+        let escaped = ByteScan.first(UInt8(ascii: "%"), in: rawPath) < mark
         if mark == bytes.count && !escaped { return .success((target, QueryParameters())) }
         var query = QueryParameters()
         if mark < bytes.count {

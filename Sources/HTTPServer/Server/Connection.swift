@@ -163,7 +163,7 @@ final class Connection {
             case .request(var request, let keepAlive):
                 requestStartedAt = nil
                 request.peer = peer
-                dispatch(request, keepAlive: keepAlive && !peerClosed)
+                dispatch(&request, keepAlive: keepAlive && !peerClosed)
             case .error(let error):
                 requestStartedAt = nil
                 loop.shared.logger.debug("rejected request", metadata: ["error": "\(error)"])
@@ -183,7 +183,7 @@ final class Connection {
         flush()
     }
 
-    private func dispatch(_ request: consuming HTTPRequest, keepAlive: Bool) {
+    private func dispatch(_ request: inout HTTPRequest, keepAlive: Bool) {
         let startedAt = MonotonicClock.now()
         let clientCloses = !keepAlive
         let keepAlive = keepAlive && !livenessOnly
@@ -204,7 +204,6 @@ final class Connection {
             respond(.error(.methodNotAllowed, "method \(request.method) is not allowed here", headers: ["Allow": allow]), context: context(route: route, slot: slot))
         case .found(let handler, let route, let cors, let parameters, let slot):
             let context = context(route: route, slot: slot, cors: cors)
-            var request = request
             if !parameters.isEmpty { request.pathParameters = parameters }
             request.id = loop.nextRequestID()
             switch handler {
