@@ -17,13 +17,21 @@ import Scheduling
 public final class OnDemand<Source: OnDemandSource>: Sendable {
     public typealias Settings = OnDemandSettings
 
+    /// Times as seconds since the reference date, not `Date`s: Foundation's `Date` is a resilient type, so a value
+    /// holding one is copied through its type's metadata — a rendering read from its table on every hit was.
     @usableFromInline
     struct Rendering: Sendable {
         @usableFromInline var response: OnDemandResponse
-        @usableFromInline var fetchedAt: Date
-        @usableFromInline var until: Date
+        @usableFromInline var fetchedAt: Double
+        @usableFromInline var until: Double
         @usableFromInline var version: Int
+
+        init(response: OnDemandResponse, fetchedAt: Date, until: Date, version: Int) {
+            (self.response, self.fetchedAt, self.until) = (response, fetchedAt.timeIntervalSinceReferenceDate, until.timeIntervalSinceReferenceDate)
+            self.version = version
+        }
     }
+
 
     /// A held answer's `max-age` is counted when it is rendered; after this long it is rendered again, so that an
     /// answer fresh for a week does not tell a client on its last day that it holds for another week.
@@ -82,7 +90,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// the table's lock and dictionary were found through generic metadata on every request.
     @inlinable
     public func cachedResponse(for request: Source.Request, now: Date = Date()) -> OnDemandResponse? {
-        if let rendering = renderings[request], now < rendering.until, rendering.version == core.source.renderingVersion {
+        if let rendering = renderings[request], now.timeIntervalSinceReferenceDate < rendering.until, rendering.version == core.source.renderingVersion {
             core.countHit()
             return rendering.response
         }
@@ -146,7 +154,8 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         switch outcome {
         case .answer(let answer):
             // Everyone who joined one call shares one rendering.
-            if !answer.stale, let rendering = renderings[request], rendering.fetchedAt == answer.fetchedAt, now < rendering.until,
+            if !answer.stale, let rendering = renderings[request], rendering.fetchedAt == answer.fetchedAt.timeIntervalSinceReferenceDate,
+                now.timeIntervalSinceReferenceDate < rendering.until,
                 rendering.version == core.source.renderingVersion
             {
                 return rendering.response

@@ -15,13 +15,16 @@ import Synchronization
 public struct OnDemandResponse: Sendable {
     public let cached: CachedResponse
     /// When the data was fetched, for sources that send `Age`.
-    public let fetchedAt: Date?
+    public var fetchedAt: Date? { fetchedSeconds.map(Date.init(timeIntervalSinceReferenceDate:)) }
+    /// ``fetchedAt`` as seconds since the reference date: a `Date` (resilient) made every copy of an answer go through
+    /// its type's metadata.
+    private let fetchedSeconds: Double?
     /// The answer with the `Age` it was last sent with, ready to send; `nil` without `Age`.
     private let aged: AgedResponse?
 
     public init(cached: CachedResponse, fetchedAt: Date?) {
         self.cached = cached
-        self.fetchedAt = fetchedAt
+        fetchedSeconds = fetchedAt?.timeIntervalSinceReferenceDate
         aged = fetchedAt == nil ? nil : AgedResponse()
     }
 
@@ -33,8 +36,8 @@ public struct OnDemandResponse: Sendable {
     /// The answer for `request` (`304` for a matching `If-None-Match`; `Age` when the source reports it).
     public func response(for request: HTTPRequest, now: Date? = nil) -> HTTPResponse {
         var response = cached.response(for: request)
-        guard let fetchedAt else { return response }
-        let age = max(0, Int((now ?? Date()).timeIntervalSince(fetchedAt).rounded(.down)))
+        guard let fetchedSeconds else { return response }
+        let age = max(0, Int(((now ?? Date()).timeIntervalSinceReferenceDate - fetchedSeconds).rounded(.down)))
         if let aged, response.status == .ok {
             return aged.response(age: age) {
                 response.headers.add("Age", String(age))

@@ -1,6 +1,7 @@
 import Basics
 import Feature
 import Geography
+import Glibc
 import HTTPServer
 
 /// Reads `/v1/places`'s query as the Smart City Guide app sends it to Geoapify: `lat`/`lon` or Geoapify's
@@ -51,9 +52,10 @@ public enum PlacesQuery {
         func problem() -> HTTPError {
             HTTPError(.badRequest, "filter must be circle:lon,lat,radius (longitude first, radius 1…20000 m), not '\(String(decoding: bytes.prefix(60), as: UTF8.self))'")
         }
-        let prefix = "circle:".utf8
-        guard bytes.starts(with: prefix) else { throw problem() }
-        let start = prefix.count
+        let prefix: StaticString = "circle:"
+        let start = prefix.utf8CodeUnitCount
+        // Compared as bytes (`starts(with:)` of a `String`'s UTF-8 view went through the generic sequence walk).
+        guard bytes.count >= start, let base = bytes.baseAddress, memcmp(base, prefix.utf8Start, start) == 0 else { throw problem() }
         guard let first = bytes[start...].firstIndex(of: UInt8(ascii: ",")),
             let second = bytes[(first + 1)...].firstIndex(of: UInt8(ascii: ",")),
             !bytes[(second + 1)...].contains(UInt8(ascii: ","))
@@ -95,58 +97,77 @@ public enum PlacesQuery {
     /// `String` the key holds.
     static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
         guard !bytes.isEmpty else { throw noCategories }
-        var items: [Range<Int>] = []
-        items.reserveCapacity(min(maximumCategories, bytes.count / 4 + 1))
-        var start = 0
-        while start <= bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != UInt8(ascii: ",") { end += 1 }
-            guard items.count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
-            let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
-            var afterDot = true
-            var dotted = false
-            var valid = !item.isEmpty
-            for byte in item where valid {
-                if byte == UInt8(ascii: ".") {
-                    valid = !afterDot
-                    afterDot = true
-                    dotted = true
+        // The items' places, on the stack (at most `maximumCategories`); one pass over the bytes checks them as it goes.
+        return try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maximumCategories) { items in
+            var count = 0
+            var start = 0, afterDot = true, dotted = false, valid = true
+            for index in 0...bytes.count {
+                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ",")
+                if byte == UInt8(ascii: ",") {
+                    guard count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
+                    let item = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                    guard valid, !afterDot else {
+                        throw HTTPError(
+                            .badRequest,
+                            "categories must be Geoapify category names (lower-case, dotted), not '\(String(decoding: item.prefix(40), as: UTF8.self))'")
+                    }
+                    guard dotted else {
+                        let category = String(decoding: item, as: UTF8.self)
+                        throw HTTPError(
+                            .badRequest,
+                            "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
+                    }
+                    items[count] = start..<index
+                    count += 1
+                    (start, afterDot, dotted, valid) = (index + 1, true, false, true)
+                } else if byte == UInt8(ascii: ".") {
+                    valid = valid && !afterDot
+                    (afterDot, dotted) = (true, true)
                 } else {
-                    valid = (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+                    valid = valid && isNameByte(byte)
                     afterDot = false
                 }
             }
-            guard valid, !afterDot else {
-                throw HTTPError(
-                    .badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(String(decoding: item.prefix(40), as: UTF8.self))'")
-            }
-            guard dotted else {
-                let category = String(decoding: item, as: UTF8.self)
-                throw HTTPError(
-                    .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
-            }
-            items.append(start..<end)
-            start = end + 1
-        }
-        // One request whatever the order or repeats. The items are ASCII, so byte order is the strings' order.
-        items.sort { bytes[$0].lexicographicallyPrecedes(bytes[$1]) }
-        // Written straight into the key's `String` (what it holds is never longer than the value it came from).
-        return String(unsafeUninitializedCapacity: bytes.count) { list in
-            var count = 0
-            var last: Range<Int>?
-            for item in items where last.map({ !bytes[$0].elementsEqual(bytes[item]) }) ?? true {
-                if count > 0 {
-                    list[count] = UInt8(ascii: ",")
-                    count += 1
+            // One request whatever the order or repeats: sorted by insertion (a handful of items), compared as bytes
+            // (they are ASCII, so byte order is the strings' order), repeats dropped as the list is written.
+            for next in 1..<max(1, count) {
+                let item = items[next]
+                var place = next
+                while place > 0 && Self.compare(bytes, item, items[place - 1]) < 0 {
+                    items[place] = items[place - 1]
+                    place -= 1
                 }
-                for byte in bytes[item] {
-                    list[count] = byte
-                    count += 1
-                }
-                last = item
+                items[place] = item
             }
-            return count
+            // Written straight into the key's `String` (what it holds is never longer than the value it came from).
+            return String(unsafeUninitializedCapacity: bytes.count) { list in
+                var written = 0
+                for index in 0..<count where index == 0 || Self.compare(bytes, items[index], items[index - 1]) != 0 {
+                    if written > 0 {
+                        list[written] = UInt8(ascii: ",")
+                        written += 1
+                    }
+                    let item = items[index]
+                    for position in item {
+                        list[written] = bytes[position]
+                        written += 1
+                    }
+                }
+                return written
+            }
         }
+    }
+
+    /// A category's bytes besides its dots: lower-case letters, digits and `_`.
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+    }
+
+    /// The order of two items of `bytes`, as `memcmp` gives it (the shorter first when one begins the other).
+    private static func compare(_ bytes: UnsafeBufferPointer<UInt8>, _ one: Range<Int>, _ other: Range<Int>) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let shared = memcmp(base + one.lowerBound, base + other.lowerBound, min(one.count, other.count))
+        return shared != 0 ? Int(shared) : one.count - other.count
     }
 
     static func limit(_ text: String?) throws -> Int {

@@ -45,10 +45,13 @@ final class QueryParametersTests: XCTestCase {
     private func parsedQuery(_ raw: String) -> QueryParameters? {
         guard raw.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }) else { return QueryParameters(raw: Substring(raw)) }
         let target = "/v1/x?" + raw
-        var bytes = Array(target.utf8)
-        let result = bytes.withUnsafeMutableBufferPointer { HeadParser.decodeTarget(UnsafeBufferPointer($0), text: target, method: .get) }
+        let bytes = Array(target.utf8)
+        let result = bytes.withUnsafeBufferPointer { HeadParser.decodeTarget($0, text: bytes, method: .get) }
         guard case .success(let (path, query)) = result else { return nil }
-        XCTAssertEqual(path, "/v1/x")
+        guard case .inTarget(end: 5) = path else {
+            XCTFail("the path /v1/x is the target's first five bytes: \(path)")
+            return nil
+        }
         return query
     }
 
@@ -95,12 +98,12 @@ final class QueryParametersTests: XCTestCase {
         XCTAssertNil(query["m1"])
     }
 
-    /// A target longer than the query's 16-bit offset reaches (limits raised far past the default) keeps its query.
+    /// A target longer than 64 KB (limits raised far past the default) keeps its query.
     func testAQueryPastSixtyFourKilobytesIsRead() throws {
         let path = "/" + String(repeating: "p", count: 70_000)
         let target = path + "?a=1&b=2"
-        var bytes = Array(target.utf8)
-        let result = bytes.withUnsafeMutableBufferPointer { HeadParser.decodeTarget(UnsafeBufferPointer($0), text: target, method: .get) }
+        let bytes = Array(target.utf8)
+        let result = bytes.withUnsafeBufferPointer { HeadParser.decodeTarget($0, text: bytes, method: .get) }
         guard case .success(let (_, query)) = result else { return XCTFail("\(result)") }
         XCTAssertEqual(query["b"], "2")
         XCTAssertEqual(query["a"], "1")

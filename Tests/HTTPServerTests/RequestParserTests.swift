@@ -63,6 +63,24 @@ final class RequestParserTests: XCTestCase {
         XCTAssertEqual(outcome.requests.first?.keepAlive, true)
     }
 
+    /// The target, the path and the query are read from the buffer the header fields lie in: changing the headers (a
+    /// handler's or a proxy's own copy) leaves them as they arrived, and each field still reads as sent.
+    func testTheTargetAndTheHeadersShareOneBufferWithoutTouchingEachOther() throws {
+        let outcome = parse("GET /v1/nsw/departures?stop=G203519&mode=bus HTTP/1.1\r\nHost: pier\r\nX-Long-Name: Value\r\n\r\n")
+        var request = try XCTUnwrap(outcome.requests.first?.request)
+        XCTAssertEqual(request.headers.fields.map(\.name), ["host", "x-long-name"])
+        request.headers.add("Added", "after")
+        request.headers = HTTPHeaders()
+        XCTAssertEqual(request.target, "/v1/nsw/departures?stop=G203519&mode=bus")
+        XCTAssertEqual(request.path, "/v1/nsw/departures")
+        XCTAssertEqual(request.withPath { Array($0) }, Array("/v1/nsw/departures".utf8))
+        XCTAssertEqual(request.query["stop"], "G203519")
+        XCTAssertEqual(request.query["mode"], "bus")
+        let made = HTTPRequest(method: .get, target: "/x?a=1", path: "/x")
+        XCTAssertEqual(made.target, "/x?a=1")
+        XCTAssertEqual(made.path, "/x")
+    }
+
     func testRequestSplitAtEveryByteBoundaryGivesTheSameRequest() throws {
         let text = "POST /echo?x=%C3%BCber+alles HTTP/1.1\r\nHost: a\r\nContent-Length: 11\r\nX-Long:  spaced value \t\r\n\r\nhello world"
         for chunk in [1, 2, 3, 7, 13, 64] {

@@ -15,6 +15,12 @@ public struct CachedResponse: Sendable {
             self.entityTag = entityTag
             self.notModified = notModified
         }
+
+        /// Whether an `If-None-Match` of these bytes is answered with the `304` (never without a tag).
+        func isNotModified(ifNoneMatch value: UnsafeBufferPointer<UInt8>) -> Bool {
+            guard let entityTag else { return false }
+            return EntityTag.matches(ifNoneMatch: value, tag: entityTag)
+        }
     }
 
     private let storage: Storage
@@ -46,9 +52,11 @@ public struct CachedResponse: Sendable {
 
     public func response(for request: HTTPRequest) -> HTTPResponse {
         let storage = storage
-        guard let entityTag = storage.entityTag, let notModified = storage.notModified,
-            request.headers.withFirstValue("if-none-match", { EntityTag.matches(ifNoneMatch: $0, tag: entityTag) }) == true
-        else { return storage.response }
-        return notModified
+        // The tag and the `304` are read only for a request that revalidates: binding them first copied the `304` (a
+        // count on each of its buffers, and their release) on every request.
+        if request.headers.withFirstValue("if-none-match", { storage.isNotModified(ifNoneMatch: $0) }) == true, let notModified = storage.notModified {
+            return notModified
+        }
+        return storage.response
     }
 }

@@ -34,12 +34,27 @@ enum ByteScan {
     private static func any(
         _ bytes: UnsafeBufferPointer<UInt8>, _ vector: (SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>>, scalar: (UInt8) -> Bool
     ) -> Bool {
-        guard let base = bytes.baseAddress, bytes.count >= 16 else { return bytes.contains(where: scalar) }
+        guard let base = bytes.baseAddress, bytes.count >= 16 else {
+            var index = 0
+            while index < bytes.count {
+                if scalar(bytes[index]) { return true }
+                index += 1
+            }
+            return false
+        }
         var index = 0
         while index + 16 < bytes.count {
-            if Swift.any(vector(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))) { return true }
+            if anySet(vector(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))) { return true }
             index += 16
         }
-        return Swift.any(vector(UnsafeRawPointer(base + bytes.count - 16).loadUnaligned(as: SIMD16<UInt8>.self)))
+        return anySet(vector(UnsafeRawPointer(base + bytes.count - 16).loadUnaligned(as: SIMD16<UInt8>.self)))
+    }
+
+    /// Whether any lane of `mask` is set, as two 64-bit words (the standard library's `any` reduces it through a generic
+    /// `min()` call).
+    @inline(__always)
+    static func anySet(_ mask: SIMDMask<SIMD16<Int8>>) -> Bool {
+        let words = unsafeBitCast(mask, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
     }
 }

@@ -64,11 +64,11 @@ enum HeadParser {
         }
         let method = HTTPMethod(bytes: UnsafeBufferPointer(rebasing: line[0..<methodEnd]))
         let targetBytes = UnsafeBufferPointer(rebasing: line[targetStart..<targetEnd])
-        let target = string(targetBytes)
 
-        // Header fields: their bytes copied once into the request's headers, names folded to lower case.
+        // Header fields: their bytes copied once into the request's headers, names folded to lower case — from the
+        // target on, so that the request reads its target, path and query from the same buffer (``HTTPRequest/text``).
         let section = requestLineEnd + 2
-        var headers = HTTPHeaders(section: UnsafeBufferPointer(rebasing: head[section..<max(section, head.count - 2)]), fields: fieldCount)
+        var headers = HTTPHeaders(section: UnsafeBufferPointer(rebasing: head[targetStart..<max(section, head.count - 2)]), fields: fieldCount)
         var hosts = 0
         // Content-Length's members, read as bytes as they come: the length they agree on, or the first problem.
         var sawContentLength = false
@@ -110,7 +110,7 @@ enum HeadParser {
             case 6 where equalFolded(name, "expect"): expectation = string(value)
             default: break
             }
-            let offset = index - section
+            let offset = index - targetStart
             headers.appendParsed(
                 start: offset, nameEnd: offset + field.nameEnd, valueStart: offset + field.valueStart, end: offset + field.valueEnd)
             index = lineEnd + 2
@@ -153,9 +153,10 @@ enum HeadParser {
         let keepAlive = version == .http1_1 ? !connectionClose : (connectionKeepAlive && !connectionClose)
 
         let request: HTTPRequest
-        switch decodeTarget(targetBytes, text: target, method: method) {
+        let text = headers.bytes
+        switch decodeTarget(targetBytes, text: text, method: method) {
         case .success(let (path, query)):
-            request = HTTPRequest(method: method, target: target, path: path, query: query, version: version, headers: headers)
+            request = HTTPRequest(method: method, text: text, targetEnd: targetBytes.count, path: path, query: query, version: version, headers: headers)
         case .failure(let error):
             return .failure(error)
         }
@@ -270,7 +271,7 @@ enum HeadParser {
         while index + 16 <= line.count {
             let bytes = UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self)
             // A tab also lands here and is judged a byte at a time below.
-            if any((bytes .< space) .| (bytes .== delete)) { break }
+            if ByteScan.anySet((bytes .< space) .| (bytes .== delete)) { break }
             index += 16
         }
         while index < line.count {
@@ -287,30 +288,30 @@ enum HeadParser {
         return false
     }
 
-    /// ``decodeTarget(_:method:)`` with the common case first: an origin-form target is split at its bytes, its path
-    /// decoded from them (a Wikipedia title's escapes: through `Substring`s it was a fifth of the answer), and a target
-    /// without a query or an escape is its own path (no second `String`).
+    /// ``decodeTarget(_:method:)`` with the common case first: an origin-form target (`bytes`, lying at the start of
+    /// `text`) is split at its bytes, its path decoded from them only when escaped (a Wikipedia title's escapes: through
+    /// `Substring`s it was a fifth of the answer), else left where it lies, and its query read where it lies.
     static func decodeTarget(
-        _ bytes: UnsafeBufferPointer<UInt8>, text target: String, method: HTTPMethod
-    ) -> Result<(String, QueryParameters), HTTPParseError> {
-        guard bytes.first == UInt8(ascii: "/") else { return decodeTarget(target, method: method) }
+        _ bytes: UnsafeBufferPointer<UInt8>, text: [UInt8], method: HTTPMethod
+    ) -> Result<(HTTPRequest.PathText, QueryParameters), HTTPParseError> {
+        guard bytes.first == UInt8(ascii: "/") else {
+            return decodeTarget(string(bytes), method: method).map { (.decoded($0.0), $0.1) }
+        }
         let mark = ByteScan.first(UInt8(ascii: "?"), in: bytes)
         let rawPath = UnsafeBufferPointer(rebasing: bytes[0..<mark])
-        let escaped = ByteScan.first(UInt8(ascii: "%"), in: rawPath) < mark
-        if mark == bytes.count && !escaped { return .success((target, QueryParameters())) }
         var query = QueryParameters()
         if mark < bytes.count {
             // The query is judged first, as the general path does: a target broken in both is refused for its query.
-            guard let parsed = QueryParameters(target: target, query: UnsafeBufferPointer(rebasing: bytes[(mark + 1)...])) else {
+            guard let parsed = QueryParameters(text: text, range: (mark + 1)..<bytes.count) else {
                 return .failure(.invalidTarget("malformed percent-encoding in query"))
             }
             query = parsed
         }
-        guard escaped else { return .success((string(rawPath), query)) }
+        guard ByteScan.first(UInt8(ascii: "%"), in: rawPath) < mark else { return .success((.inTarget(end: mark), query)) }
         guard let path = PercentDecoding.decode(rawPath, plusIsSpace: false) else {
             return .failure(.invalidTarget("malformed percent-encoding in path"))
         }
-        return .success((path, query))
+        return .success((.decoded(path), query))
     }
 
     /// Splits the target into a decoded path and query; accepts origin-form, absolute-form and `*`.

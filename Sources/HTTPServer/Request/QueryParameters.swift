@@ -2,24 +2,24 @@ import Glibc
 
 /// The `name=value` pairs of a query string (`+` is a space, `%XX` is a byte, UTF-8 assumed), decoded when asked.
 ///
-/// It holds the text the query lies in — for a request, the target's own `String` — and where the query starts in it,
-/// so reading a query allocates nothing, and a request stays small: it is moved whole between the parser's stages, and
-/// the larger it is the more of those moves are `memcpy` calls (this is 23 bytes, the array it replaced 8; a request
-/// 24 bytes larger again doubled them). Every escape is checked once, when the query is made, which also notes whether
-/// any name holds an escape and a one-bit sign of each name. With names as written (the common case, even when a value
-/// is escaped), a lookup of a name the query lacks — most of a handler's, for optional parameters — is one test of
-/// that sign, and any other walks the bytes once, compares names as bytes and decodes only the value it returns (a
-/// value without `%` or `+`: nothing). Splitting the query into an array of decoded `String` pairs on every request
-/// was a fifth of a cached sun answer's instructions. A handler's own names are best asked as literals
-/// (`query[literal: "lat"]`): they are read where they lie.
+/// It holds the bytes the query lies in — for a request, the buffer its target and head arrived in — and where the query
+/// lies in them, so reading a query allocates nothing, and a request stays small: it is moved whole between the
+/// parser's stages, and the larger it is the more of those moves are `memcpy` calls. Every escape is checked once, when
+/// the query is made, which also notes whether any name holds an escape and a one-bit sign of each name. With names as
+/// written (the common case, even when a value is escaped), a lookup of a name the query lacks — most of a handler's,
+/// for optional parameters — is one test of that sign, and any other walks the segments once, compares names as bytes
+/// and decodes only the value it returns (a value without `%` or `+`: nothing). Splitting the query into an array of
+/// decoded `String` pairs on every request was a fifth of a cached sun answer's instructions. A handler's own names
+/// are best asked as literals (`query[literal: "lat"]`): they are read where they lie.
 public struct QueryParameters: Sendable, Equatable {
-    /// The text holding the query, from its UTF-8 offset `start` to its end.
-    @usableFromInline let text: String
+    /// The bytes holding the query, from `start` to `end`.
+    @usableFromInline let text: [UInt8]
+    @usableFromInline let start: UInt32
+    @usableFromInline let end: UInt32
     /// One bit per name the query holds (``sign(_:)``, of its bytes as written); 0: no name at all.
     @usableFromInline let names: UInt32
-    @usableFromInline let start: UInt16
-    /// Where `%` and `+` stand (one byte, where the request has room for one): with none in any name, each name is its
-    /// own bytes (the signs hold and names compare as bytes); with none at all, no value needs looking at to be given.
+    /// Where `%` and `+` stand: with none in any name, each name is its own bytes (the signs hold and names compare as
+    /// bytes); with none at all, no value needs looking at to be given.
     @usableFromInline let escapes: Escapes
 
     @usableFromInline
@@ -30,28 +30,19 @@ public struct QueryParameters: Sendable, Equatable {
     /// No `%` and no `+` in any name.
     @usableFromInline var plainNames: Bool { escapes != .inNames }
 
-    public init() { (text, names, start, escapes) = ("", 0, 0, .none) }
+    public init() { (text, start, end, names, escapes) = ([], 0, 0, 0, .none) }
 
     /// Parses a raw query string (the part after `?`). Returns nil when a percent escape is malformed or decodes to
     /// invalid UTF-8.
     public init?(raw: Substring) {
-        var text = String(raw)
-        guard let (names, escapes) = text.withUTF8(Self.survey) else { return nil }
-        (self.text, self.names, start, self.escapes) = (text, names, 0, escapes)
+        self.init(text: Array(raw.utf8), range: 0..<raw.utf8.count)
     }
 
-    /// The query of a request target: `bytes`, the target's bytes after its first `?` (ASCII, checked by the head
+    /// The query lying in `text` at `range` (a request's: after its target's first `?`; ASCII, checked by the head
     /// parser). Nil when an escape is malformed.
-    init?(target: String, query bytes: UnsafeBufferPointer<UInt8>) {
-        guard let (names, escapes) = Self.survey(bytes) else { return nil }
-        let start = target.utf8.count - bytes.count
-        if let short = UInt16(exactly: start) {
-            (text, self.start) = (target, short)
-        } else {
-            // A target past 64 KB (limits raised far beyond the default 8 KB): the query gets its own text.
-            (text, self.start) = (String(decoding: bytes, as: UTF8.self), 0)
-        }
-        (self.names, self.escapes) = (names, escapes)
+    init?(text: [UInt8], range: Range<Int>) {
+        guard let (names, escapes) = text.withUnsafeBufferPointer({ Self.survey(UnsafeBufferPointer(rebasing: $0[range])) }) else { return nil }
+        (self.text, start, end, self.names, self.escapes) = (text, UInt32(range.lowerBound), UInt32(range.upperBound), names, escapes)
     }
 
     /// The names' signs and whether every name is plain; nil when an escape is not well formed. The query is looked at
@@ -233,12 +224,7 @@ public struct QueryParameters: Sendable, Equatable {
     /// `body` of the query's bytes (empty without a query).
     @inlinable @inline(__always)
     func withQuery<Result>(_ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let start = Int(start)
-        if let result = try text.utf8.withContiguousStorageIfAvailable({ try body(UnsafeBufferPointer(rebasing: $0[start...])) }) {
-            return result
-        }
-        var text = text
-        return try text.withUTF8 { try body(UnsafeBufferPointer(rebasing: $0[start...])) }
+        try text.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[Int(start)..<Int(end)])) }
     }
 
     /// Calls `body` with where each non-empty segment's raw name and value lie in `bytes` (a segment without `=` has an

@@ -14,16 +14,19 @@ public struct PathParameters: Sendable {
     /// The value of the segment `{name}` in `path` (the path the template matched), or `nil` when the template has none.
     /// Whole scalars: a segment ends at a slash byte, which is never inside another scalar.
     public func value(_ name: String, in path: String) -> String? {
-        guard let position = shape?.position(of: name) else { return nil }
         var path = path
-        return path.withUTF8 { bytes in
-            var start = 0
-            for _ in 0..<position {
-                start = Self.segmentEnd(bytes, from: start) + 1
-                guard start <= bytes.count else { return nil }
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<Self.segmentEnd(bytes, from: start)]), as: UTF8.self)
+        return path.withUTF8 { value(name, in: $0) }
+    }
+
+    /// ``value(_:in:)`` of the path's bytes.
+    func value(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        guard let position = shape?.position(of: name) else { return nil }
+        var start = 0
+        for _ in 0..<position {
+            start = Self.segmentEnd(bytes, from: start) + 1
+            guard start <= bytes.count else { return nil }
         }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<Self.segmentEnd(bytes, from: start)]), as: UTF8.self)
     }
 
     /// Where the segment starting at `start` ends: the next `/` byte, or the path's end.

@@ -1,6 +1,5 @@
-/// Maps method and path to a handler. Paths are matched exactly after percent-decoding (an exact path beyond ASCII byte
-/// for byte); a path with `{name}` segments (``PathTemplate``) matches any value there, tried only when no exact path
-/// matched.
+/// Maps method and path to a handler. Paths are matched exactly, byte for byte, after percent-decoding; a path with
+/// `{name}` segments (``PathTemplate``) matches any value there, tried only when no exact path matched.
 ///
 /// `GET` routes answer `HEAD` too (the body is dropped, the length kept). A known path with another method
 /// is `405` with `Allow`; an unknown path is `404`. CORS is applied here, per path (``RouteAccess``): a public
@@ -48,13 +47,9 @@ public struct Router: Sendable {
         }
     }
 
-    /// The exact paths that are ASCII (every route's so far). A path that is not ASCII is none of them, and its lookup —
-    /// which hashes a non-ASCII `String` through Unicode's normalisation, 2,000 instructions of a Wikipedia title with an
-    /// umlaut — is skipped; it is asked only of paths longer than a small string (15 bytes): asking every path cost every
-    /// route 100–300 instructions, and a short path's lookup is cheap whatever it holds. An exact path that is not ASCII
-    /// is kept with the templates, matched byte for byte as their literals are (a new stored field on the router, for a
-    /// flag, cost every request 250 instructions of copies).
-    private var routes: [String: Path] = [:]
+    /// The exact paths, matched byte for byte (a path beyond ASCII too: a canonically equivalent spelling is another
+    /// path), looked up with the request's path bytes where they lie (``ByteKeyedTable``).
+    private var routes = ByteKeyedTable<Path>()
     /// Routes with `{name}` segments, in registration order (the first match wins).
     private var templates: [(template: PathTemplate, path: Path)] = []
     /// Paths registered so far: the next path's slot.
@@ -69,9 +64,8 @@ public struct Router: Sendable {
     /// Registers `handler` for `method` on `path`; a later registration of the same pair replaces it. A path is
     /// as accessible as its last registration says.
     public mutating func add(_ method: HTTPMethod, _ path: String, _ handler: RouteHandler, access: RouteAccess = .public) {
-        // Templates, and exact paths beyond ASCII (matched byte for byte with them), are kept in `templates`.
-        let keptWithTemplates = PathTemplate.isTemplate(path) || path.utf8.contains { $0 >= 0x80 }
-        let existing = keptWithTemplates ? templates.first { $0.template.description == path }?.path : routes[path]
+        let isTemplate = PathTemplate.isTemplate(path)
+        let existing = isTemplate ? templates.first { $0.template.description == path }?.path : routes[path]
         var methods = existing?.methods ?? [:]
         let slot = existing?.slot ?? slots
         if existing == nil { slots += 1 }
@@ -88,14 +82,14 @@ public struct Router: Sendable {
             preflight = .immediate { _ in answer }
         }
         let entry = Path(methods: methods, cors: access == .public, preflight: preflight, allow: names.sorted().joined(separator: ", "), slot: slot)
-        if keptWithTemplates {
+        if isTemplate {
             if let index = templates.firstIndex(where: { $0.template.description == path }) {
                 templates[index].path = entry
             } else {
                 templates.append((PathTemplate(path), entry))
             }
         } else {
-            routes[path] = entry
+            routes = routes.adding(path, entry)
         }
     }
 
@@ -140,12 +134,17 @@ public struct Router: Sendable {
     }
 
     public func match(_ method: HTTPMethod, path: String) -> Match {
+        var path = path
+        return path.withUTF8 { match(method, pathBytes: $0) }
+    }
+
+    /// ``match(_:path:)`` of the decoded path's bytes (``HTTPRequest/withPath(_:)``): no `String` is made of them.
+    public func match(_ method: HTTPMethod, pathBytes path: UnsafeBufferPointer<UInt8>) -> Match {
         let route: String
         let entry: Path
         var parameters = PathParameters()
-        let surelyNotExact = path.utf8.count > 15 && !Self.isASCII(path)
-        if !surelyNotExact, let exact = routes[path] {
-            (route, entry) = (path, exact)
+        if let index = routes.index(of: path) {
+            (route, entry) = (routes.keys[index], routes.values[index])
         } else if let matched = matchTemplate(path) {
             (route, entry, parameters) = matched
         } else {
@@ -158,44 +157,22 @@ public struct Router: Sendable {
         return .methodNotAllowed(allow: entry.allow, route: route, slot: slot)
     }
 
-    /// Whether `path` is ASCII, eight bytes at a time.
-    @inline(never)
-    private static func isASCII(_ path: String) -> Bool {
-        path.utf8.withContiguousStorageIfAvailable { bytes in
-            guard let base = bytes.baseAddress else { return true }
-            var index = 0, high: UInt64 = 0
-            while index + 8 <= bytes.count {
-                high |= UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                index += 8
-            }
-            while index < bytes.count {
-                high |= UInt64(bytes[index])
-                index += 1
-            }
-            return high & 0x8080_8080_8080_8080 == 0
-        } ?? !path.utf8.contains { $0 >= 0x80 }
-    }
-
     /// The first template route matching `path`, with where its segments' values lie.
-    private func matchTemplate(_ path: String) -> (String, Path, PathParameters)? {
-        guard !templates.isEmpty else { return nil }
-        var path = path
-        return path.withUTF8 { bytes in
-            for index in templates.indices where templates[index].template.matches(utf8: bytes) {
-                let template = templates[index].template
-                return (template.description, templates[index].path, PathParameters(template.shape))
-            }
-            return nil
+    private func matchTemplate(_ bytes: UnsafeBufferPointer<UInt8>) -> (String, Path, PathParameters)? {
+        for index in templates.indices where templates[index].template.matches(utf8: bytes) {
+            let template = templates[index].template
+            return (template.description, templates[index].path, PathParameters(template.shape))
         }
+        return nil
     }
 
     /// All registered paths (templates as written), sorted (for documentation and tests).
-    public var paths: [String] { (Array(routes.keys) + templates.map(\.template.description)).sorted() }
+    public var paths: [String] { (routes.keys + templates.map(\.template.description)).sorted() }
 
     /// Every method and path answered, `GET /health` style, sorted (HEAD is implied by GET and not listed; a
     /// public path's preflight is listed as `OPTIONS`).
     public var operations: [String] {
-        (Array(routes) + templates.map { ($0.template.description, $0.path) }).flatMap { path, entry in
+        (Array(zip(routes.keys, routes.values)) + templates.map { ($0.template.description, $0.path) }).flatMap { path, entry in
             entry.handlers.map { "\($0.method.rawValue) \(path)" } + (entry.preflight == nil ? [] : ["OPTIONS \(path)"])
         }.sorted()
     }

@@ -197,7 +197,7 @@ final class Connection {
             return respond(
                 .error(.serviceUnavailable, "server is at its connection limit", headers: ["Retry-After": "1"]), context: context(route: "over_capacity"))
         }
-        switch loop.shared.router.match(request.method, path: request.path) {
+        switch request.withPath({ loop.shared.router.match(request.method, pathBytes: $0) }) {
         case .notFound:
             respond(.error(.notFound, "no route for \(request.path)"), context: context(route: "unmatched"))
         case .methodNotAllowed(let allow, let route, let slot):
