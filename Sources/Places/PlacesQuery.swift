@@ -97,36 +97,29 @@ public enum PlacesQuery {
     /// `String` the key holds.
     static func categories(_ bytes: UnsafeBufferPointer<UInt8>) throws -> String {
         guard !bytes.isEmpty else { throw noCategories }
-        // The items' places, on the stack (at most `maximumCategories`); one pass over the bytes checks them as it goes.
+        // The items' places, on the stack (at most `maximumCategories`), each checked as it is found.
         return try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maximumCategories) { items in
+            // Every byte a name's, a dot or a comma (sixteen at a time): then only the dots need looking at.
+            let allNameBytes = Self.holdsOnlyCategoryBytes(bytes)
             var count = 0
-            var start = 0, afterDot = true, dotted = false, valid = true
-            for index in 0...bytes.count {
-                let byte = index < bytes.count ? bytes[index] : UInt8(ascii: ",")
-                if byte == UInt8(ascii: ",") {
-                    guard count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
-                    let item = UnsafeBufferPointer(rebasing: bytes[start..<index])
-                    guard valid, !afterDot else {
-                        throw HTTPError(
-                            .badRequest,
-                            "categories must be Geoapify category names (lower-case, dotted), not '\(String(decoding: item.prefix(40), as: UTF8.self))'")
-                    }
-                    guard dotted else {
-                        let category = String(decoding: item, as: UTF8.self)
-                        throw HTTPError(
-                            .badRequest,
-                            "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
-                    }
-                    items[count] = start..<index
-                    count += 1
-                    (start, afterDot, dotted, valid) = (index + 1, true, false, true)
-                } else if byte == UInt8(ascii: ".") {
-                    valid = valid && !afterDot
-                    (afterDot, dotted) = (true, true)
-                } else {
-                    valid = valid && isNameByte(byte)
-                    afterDot = false
+            var start = 0
+            while start <= bytes.count {
+                let end = Self.comma(in: bytes, from: start)
+                guard count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
+                let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                switch allNameBytes ? Self.dottedCategory(item) : Self.category(item) {
+                case .leaf: break
+                case .malformed:
+                    throw HTTPError(
+                        .badRequest, "categories must be Geoapify category names (lower-case, dotted), not '\(String(decoding: item.prefix(40), as: UTF8.self))'")
+                case .topLevel:
+                    let category = String(decoding: item, as: UTF8.self)
+                    throw HTTPError(
+                        .badRequest, "top-level category '\(category)' is not accepted; ask for leaf categories such as \(category).attraction or tourism.attraction")
                 }
+                items[count] = start..<end
+                count += 1
+                start = end + 1
             }
             // One request whatever the order or repeats: sorted by insertion (a handful of items), compared as bytes
             // (they are ASCII, so byte order is the strings' order), repeats dropped as the list is written.
@@ -148,19 +141,77 @@ public enum PlacesQuery {
                         written += 1
                     }
                     let item = items[index]
-                    for position in item {
-                        list[written] = bytes[position]
-                        written += 1
-                    }
+                    if let to = list.baseAddress, let from = bytes.baseAddress { memcpy(to + written, from + item.lowerBound, item.count) }
+                    written += item.count
                 }
                 return written
             }
         }
     }
 
-    /// A category's bytes besides its dots: lower-case letters, digits and `_`.
-    private static func isNameByte(_ byte: UInt8) -> Bool {
-        (byte >= 97 && byte <= 122) || (byte >= 48 && byte <= 57) || byte == 95
+    /// Where the next `,` from `start` stands, or the end (`memchr`).
+    private static func comma(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(UInt8(ascii: ",")), bytes.count - start) else {
+            return bytes.count
+        }
+        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+    }
+
+    /// Whether every byte is a lower-case letter, a digit, `_`, `.` or `,` — sixteen at a time, the rest one by one.
+    private static func holdsOnlyCategoryBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        func allowed(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
+            (v &- SIMD16(repeating: 97) .<= SIMD16(repeating: 25)) .| (v &- SIMD16(repeating: 48) .<= SIMD16(repeating: 9))
+                .| (v .== SIMD16(repeating: 95)) .| (v .== SIMD16(repeating: 46)) .| (v .== SIMD16(repeating: 44))
+        }
+        guard let base = bytes.baseAddress else { return true }
+        var index = 0
+        while index + 16 <= bytes.count {
+            if !all(allowed(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))) { return false }
+            index += 16
+        }
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 44 || byte == 46 || category(UnsafeBufferPointer(rebasing: bytes[index..<index + 1])) != .malformed else { return false }
+            index += 1
+        }
+        return true
+    }
+
+    /// ``category(_:)`` of an item known to hold only name bytes and dots: only where its dots stand matters.
+    private static func dottedCategory(_ item: UnsafeBufferPointer<UInt8>) -> Category {
+        guard let base = item.baseAddress, let first = item.first, let last = item.last, first != 46, last != 46 else { return .malformed }
+        var dotted = false
+        var from = 1
+        while from < item.count, let found = memchr(base + from, 46, item.count - from) {
+            let dot = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
+            guard item[dot - 1] != 46 else { return .malformed }
+            dotted = true
+            from = dot + 1
+        }
+        return dotted ? .leaf : .topLevel
+    }
+
+    enum Category {
+        case leaf, topLevel, malformed
+    }
+
+    /// What an item is: names of lower-case letters, digits and `_` joined by single dots — a leaf with a dot, a top-level
+    /// category without one — or malformed.
+    static func category(_ item: UnsafeBufferPointer<UInt8>) -> Category {
+        var afterDot = true, dotted = false
+        for byte in item {
+            if byte == UInt8(ascii: ".") {
+                guard !afterDot else { return .malformed }
+                (afterDot, dotted) = (true, true)
+            } else {
+                // Bit n of the mask for byte 64 + n: `_` (95) and a–z (97–122); the digits below 64.
+                guard byte >= 64 ? byte < 128 && (0x07FF_FFFE_8000_0000 as UInt64) >> UInt64(byte - 64) & 1 != 0 : byte >= 48 && byte <= 57 else {
+                    return .malformed
+                }
+                afterDot = false
+            }
+        }
+        return afterDot ? .malformed : dotted ? .leaf : .topLevel
     }
 
     /// The order of two items of `bytes`, as `memcmp` gives it (the shorter first when one begins the other).

@@ -108,4 +108,40 @@ final class QueryParametersTests: XCTestCase {
         XCTAssertEqual(query["b"], "2")
         XCTAssertEqual(query["a"], "1")
     }
+
+    /// Percent-decoding copies the runs between escapes whole: every text of a small alphabet (escapes whole, cut short,
+    /// not hex; `+`; bytes beyond ASCII) decodes as a byte-at-a-time reference does, with `+` a space or not.
+    func testPercentDecodingAgreesWithAByteAtATimeReference() {
+        func reference(_ text: String, plusIsSpace: Bool) -> String? {
+            let bytes = Array(text.utf8)
+            var out: [UInt8] = [], index = 0
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "%"):
+                    guard index + 2 < bytes.count, let high = PercentDecoding.hexValue(bytes[index + 1]),
+                        let low = PercentDecoding.hexValue(bytes[index + 2])
+                    else { return nil }
+                    out.append(high << 4 | low)
+                    index += 3
+                case UInt8(ascii: "+") where plusIsSpace:
+                    out.append(UInt8(ascii: " "))
+                    index += 1
+                default:
+                    out.append(bytes[index])
+                    index += 1
+                }
+            }
+            return String(validating: out, as: UTF8.self)
+        }
+        let alphabet = ["a", "%", "+", "2", "0", "C", "3", "B", "c", "g", "ü", "/", "%C3%BC", "%E2%82%AC", "%FF"]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" }.joined()
+            for plusIsSpace in [false, true] {
+                XCTAssertEqual(PercentDecoding.decode(Substring(text), plusIsSpace: plusIsSpace), reference(text, plusIsSpace: plusIsSpace), "\(text) \(plusIsSpace)")
+                let valid = Array(text.utf8).withUnsafeBufferPointer { PercentDecoding.isValid($0, plusIsSpace: plusIsSpace) }
+                XCTAssertEqual(valid, reference(text, plusIsSpace: plusIsSpace) != nil, "valid: \(text) \(plusIsSpace)")
+            }
+        }
+    }
 }

@@ -31,8 +31,6 @@ public struct PathParameters: Sendable {
 
     /// Where the segment starting at `start` ends: the next `/` byte, or the path's end.
     static func segmentEnd(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        var end = start
-        while end < bytes.count && bytes[end] != UInt8(ascii: "/") { end += 1 }
-        return end
+        ByteScan.first(UInt8(ascii: "/"), in: bytes, from: start)
     }
 }
