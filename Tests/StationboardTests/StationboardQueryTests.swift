@@ -61,6 +61,12 @@ final class StationboardQueryTests: XCTestCase {
     func testTheLimitsEndsAreAccepted() throws {
         XCTAssertEqual(try query("id=1&limit=1").limit, 1)
         XCTAssertEqual(try query("id=1&limit=1000").limit, 1000)
+        // Read at its bytes as `Int(text)` reads it: a sign too, an empty value refused, leading zeros kept.
+        XCTAssertEqual(try query("id=1&limit=%2B5").limit, 5)
+        XCTAssertEqual(try query("id=1&limit=007").limit, 7)
+        assertBadRequest("id=1&limit=", naming: "limit")
+        assertBadRequest("id=1&limit=-5", naming: "limit")
+        assertBadRequest("id=1&limit=99999999999999999999", naming: "limit")
     }
 
     /// The shipped Next Wave app's board request: a whole day of boats.
