@@ -38,6 +38,9 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     static var rerenderAfter: TimeInterval { 3600 }
 
     public let core: OnDemandCore<Source>
+    /// The source's ``OnDemandSource/renderingVersion``, asked on every hit through a closure holding the source: asked
+    /// of `core.source`, the whole source was copied for it (a reference count for each of its fields).
+    @usableFromInline let renderingVersion: @Sendable () -> Int
     /// A copy of the source (a value: every field retained); the paths here read `core.source` where it lies.
     public var source: Source { core.source }
     public var kind: String { core.kind }
@@ -56,6 +59,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         // Ready answers, under the one rule (AnswerCaching): a rendering costs its body and 256 bytes at least.
         let renderings = AnswerTable<Source.Request, Rendering>(entries: max(1, settings.cacheBytes / 2 / 256), bytes: settings.cacheBytes / 2)
         self.renderings = renderings
+        renderingVersion = { source.renderingVersion }
         // Renderings made from other data are dropped with the old answer.
         core = OnDemandCore(
             kind: kind, source: source, upstream: upstream, report: report, settings: settings, memoryBytes: settings.cacheBytes / 2,
@@ -90,7 +94,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// the table's lock and dictionary were found through generic metadata on every request.
     @inlinable
     public func cachedResponse(for request: Source.Request, now: Date = Date()) -> OnDemandResponse? {
-        if let rendering = renderings[request], now.timeIntervalSinceReferenceDate < rendering.until, rendering.version == core.source.renderingVersion {
+        if let rendering = renderings[request], now.timeIntervalSinceReferenceDate < rendering.until, rendering.version == renderingVersion() {
             core.countHit()
             return rendering.response
         }
