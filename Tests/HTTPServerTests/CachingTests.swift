@@ -76,6 +76,11 @@ final class CachingTests: XCTestCase {
         let token = BearerToken(secret: "secret")
         XCTAssertEqual(token.check(request("Bearer secret")), .allowed)
         XCTAssertEqual(token.check(request("bearer secret")), .allowed)
+        XCTAssertEqual(token.check(request("BEARER secret")), .allowed)
+        XCTAssertEqual(token.check(request("  bEaReR secret")), .allowed)
+        for scheme in ["Bearers", "Beare", "Bearer@", "Bearor", "bearer\u{7F}"] {
+            XCTAssertEqual(token.check(request(scheme + " secret")), .rejected, scheme)
+        }
         for wrong in [nil, "Bearer", "Bearer secre", "Bearer secret2", "Bearer Secret", "Basic secret", "secret"] as [String?] {
             XCTAssertEqual(token.check(request(wrong)), .rejected, wrong ?? "nil")
         }
