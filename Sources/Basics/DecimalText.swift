@@ -12,6 +12,15 @@ public enum DecimalText {
         return fast ?? Double(text)
     }
 
+    /// The `Int` that `Int(text)` reads from UTF-8 bytes: plain digits (at most 18, which cannot overflow) at their bytes,
+    /// anything else (a sign, more digits) through `Int` — a number a client sends on every request makes no `String`.
+    public static func integer(bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !bytes.isEmpty, bytes.count <= 18, bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return Int(String(decoding: bytes, as: UTF8.self))
+        }
+        return bytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+    }
+
     /// ``double(_:)`` of UTF-8 bytes.
     public static func double(bytes: UnsafeBufferPointer<UInt8>) -> Double? {
         plain(bytes) ?? Double(String(decoding: bytes, as: UTF8.self))

@@ -32,14 +32,13 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
         }
     }
 
-
     /// A held answer's `max-age` is counted when it is rendered; after this long it is rendered again, so that an
     /// answer fresh for a week does not tell a client on its last day that it holds for another week.
     static var rerenderAfter: TimeInterval { 3600 }
 
     public let core: OnDemandCore<Source>
-    /// The source's ``OnDemandSource/renderingVersion``, asked on every hit through a closure holding the source: asked
-    /// of `core.source`, the whole source was copied for it (a reference count for each of its fields).
+    /// The source's ``OnDemandSource/renderingVersion``, asked through a closure holding the source (every hit asks it):
+    /// asked of `core.source`, the whole source was copied for it (a reference count for each of its fields).
     @usableFromInline let renderingVersion: @Sendable () -> Int
     /// A copy of the source (a value: every field retained); the paths here read `core.source` where it lies.
     public var source: Source { core.source }
@@ -160,7 +159,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
             // Everyone who joined one call shares one rendering.
             if !answer.stale, let rendering = renderings[request], rendering.fetchedAt == answer.fetchedAt.timeIntervalSinceReferenceDate,
                 now.timeIntervalSinceReferenceDate < rendering.until,
-                rendering.version == core.source.renderingVersion
+                rendering.version == renderingVersion()
             {
                 return rendering.response
             }
@@ -200,7 +199,7 @@ public final class OnDemand<Source: OnDemandSource>: Sendable {
     /// The answer for `request` from `held` at `now`, kept until it runs out, its own end (a departure leaves)
     /// or ``rerenderAfter``.
     private func render(_ held: OnDemandAnswer<Source.Value>, for request: Source.Request, now: Date) -> OnDemandResponse {
-        let version = core.source.renderingVersion
+        let version = renderingVersion()
         let rendering = core.source.render(held.value, for: request, now: now)
         let until = min(held.until, rendering.until ?? held.until)
         let maxAge: Int

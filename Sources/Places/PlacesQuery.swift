@@ -70,21 +70,10 @@ public enum PlacesQuery {
 
     /// The app writes the radius as an integer; `5000.0` is accepted as the same.
     private static func wholeMetres(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        if let value = wholeNumber(bytes) { return value }
+        if let value = DecimalText.integer(bytes: bytes) { return value }
         guard let value = Double(String(decoding: bytes, as: UTF8.self)), value.isFinite, value == value.rounded(), abs(value) < 1e9
         else { return nil }
         return Int(value)
-    }
-
-    /// Digits only (at most nine), as `Int(text)` reads them; `nil` for anything else (then `Double(text)` judges).
-    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 9 else { return nil }
-        var value = 0
-        for byte in bytes {
-            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
-            value = value * 10 + Int(byte - UInt8(ascii: "0"))
-        }
-        return value
     }
 
     /// `categories` missing or empty.
@@ -99,15 +88,13 @@ public enum PlacesQuery {
         guard !bytes.isEmpty else { throw noCategories }
         // The items' places, on the stack (at most `maximumCategories`), each checked as it is found.
         return try withUnsafeTemporaryAllocation(of: Range<Int>.self, capacity: maximumCategories) { items in
-            // Every byte a name's, a dot or a comma (sixteen at a time): then only the dots need looking at.
-            let allNameBytes = Self.holdsOnlyCategoryBytes(bytes)
             var count = 0
             var start = 0
             while start <= bytes.count {
-                let end = Self.comma(in: bytes, from: start)
+                let end = ByteScan.first(UInt8(ascii: ","), in: bytes, from: start)
                 guard count < maximumCategories else { throw HTTPError(.badRequest, "at most \(maximumCategories) categories") }
                 let item = UnsafeBufferPointer(rebasing: bytes[start..<end])
-                switch allNameBytes ? Self.dottedCategory(item) : Self.category(item) {
+                switch Self.category(item) {
                 case .leaf: break
                 case .malformed:
                     throw HTTPError(
@@ -147,48 +134,6 @@ public enum PlacesQuery {
                 return written
             }
         }
-    }
-
-    /// Where the next `,` from `start` stands, or the end (`memchr`).
-    private static func comma(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-        guard start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(UInt8(ascii: ",")), bytes.count - start) else {
-            return bytes.count
-        }
-        return UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-    }
-
-    /// Whether every byte is a lower-case letter, a digit, `_`, `.` or `,` — sixteen at a time, the rest one by one.
-    private static func holdsOnlyCategoryBytes(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        func allowed(_ v: SIMD16<UInt8>) -> SIMDMask<SIMD16<Int8>> {
-            (v &- SIMD16(repeating: 97) .<= SIMD16(repeating: 25)) .| (v &- SIMD16(repeating: 48) .<= SIMD16(repeating: 9))
-                .| (v .== SIMD16(repeating: 95)) .| (v .== SIMD16(repeating: 46)) .| (v .== SIMD16(repeating: 44))
-        }
-        guard let base = bytes.baseAddress else { return true }
-        var index = 0
-        while index + 16 <= bytes.count {
-            if !all(allowed(UnsafeRawPointer(base + index).loadUnaligned(as: SIMD16<UInt8>.self))) { return false }
-            index += 16
-        }
-        while index < bytes.count {
-            let byte = bytes[index]
-            guard byte == 44 || byte == 46 || category(UnsafeBufferPointer(rebasing: bytes[index..<index + 1])) != .malformed else { return false }
-            index += 1
-        }
-        return true
-    }
-
-    /// ``category(_:)`` of an item known to hold only name bytes and dots: only where its dots stand matters.
-    private static func dottedCategory(_ item: UnsafeBufferPointer<UInt8>) -> Category {
-        guard let base = item.baseAddress, let first = item.first, let last = item.last, first != 46, last != 46 else { return .malformed }
-        var dotted = false
-        var from = 1
-        while from < item.count, let found = memchr(base + from, 46, item.count - from) {
-            let dot = UnsafeRawPointer(found).assumingMemoryBound(to: UInt8.self) - base
-            guard item[dot - 1] != 46 else { return .malformed }
-            dotted = true
-            from = dot + 1
-        }
-        return dotted ? .leaf : .topLevel
     }
 
     enum Category {

@@ -88,7 +88,7 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
         }
         var limit: Int?
         // Read at its bytes (no `String` for the number the app sends on every request).
-        switch query.withValue(literal: "limit", Self.wholeNumber) {
+        switch query.withValue(literal: "limit", DecimalText.integer(bytes:)) {
         case nil: break
         case let parsed?? where Self.limitRange.contains(parsed): limit = parsed
         default: throw Self.bad("limit must be a whole number from \(Self.limitRange.lowerBound) to \(Self.limitRange.upperBound)")
@@ -119,12 +119,6 @@ public struct StationboardQuery: Sendable, Hashable, CustomStringConvertible {
             type = text
         }
         self.init(station: id, date: date, limit: limit, dateTime: dateTime, transportations: transportations, type: type)
-    }
-
-    /// The number `bytes` write as `Int(text)` reads it: digits at their bytes, anything else (a sign) through `Int`.
-    private static func wholeNumber(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-        guard !bytes.isEmpty, bytes.count <= 9, bytes.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return Int(String(decoding: bytes, as: UTF8.self)) }
-        return bytes.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     private static func isWithinWindow(_ date: CalendarDate, today: CalendarDate) -> Bool {

@@ -30,4 +30,14 @@ final class DecimalTextTests: XCTestCase {
         XCTAssertNil(Array("1e5".utf8).withUnsafeBufferPointer { DecimalText.plain($0) })
         XCTAssertNil(Array("1234567890123456".utf8).withUnsafeBufferPointer { DecimalText.plain($0) }, "16 digits are strtod's")
     }
+
+    /// A whole number read at its bytes is the one `Int(text)` reads, whatever the text: digits up to the 18 that take the
+    /// fast path and past them, signs, spaces, decimals, nothing.
+    func testTheSameIntegerAsIntOfTheText() {
+        let texts = ["0", "007", "5000", "123456789012345678", "1234567890123456789", "9223372036854775807", "9223372036854775808",
+                     "+5", "-5", "-0", "", " 5", "5.0", "5e3", "٣", "0x10", String(repeating: "9", count: 40)]
+        for text in texts {
+            XCTAssertEqual(Array(text.utf8).withUnsafeBufferPointer { DecimalText.integer(bytes: $0) }, Int(text), text)
+        }
+    }
 }

@@ -5,11 +5,12 @@ import Glibc
 /// instructions a byte — a place search's 96-byte query paid ~2,000 for it.
 ///
 /// A run of sixteen or more ends with one load that overlaps the one before (every byte is looked at, some twice);
-/// a shorter run is read a byte at a time.
-enum ByteScan {
+/// a shorter run is read a byte at a time. Public: a feature reading a value's bytes (places' categories) scans with
+/// the same pieces.
+public enum ByteScan {
     /// Whether every byte lies in `lowest...highest`.
     @inline(__always)
-    static func all(_ bytes: UnsafeBufferPointer<UInt8>, within lowest: UInt8, _ highest: UInt8) -> Bool {
+    public static func all(_ bytes: UnsafeBufferPointer<UInt8>, within lowest: UInt8, _ highest: UInt8) -> Bool {
         let width = highest &- lowest
         // One unsigned compare a byte: below `lowest` wraps round to above `width`.
         return !any(bytes) { $0 &- SIMD16(repeating: lowest) .> SIMD16(repeating: width) } scalar: { $0 &- lowest > width }
@@ -17,13 +18,13 @@ enum ByteScan {
 
     /// Whether any byte is `one` or `other`.
     @inline(__always)
-    static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ one: UInt8, or other: UInt8) -> Bool {
+    public static func contains(_ bytes: UnsafeBufferPointer<UInt8>, _ one: UInt8, or other: UInt8) -> Bool {
         any(bytes) { $0 .== SIMD16(repeating: one) .| ($0 .== SIMD16(repeating: other)) } scalar: { $0 == one || $0 == other }
     }
 
     /// Where `byte` first stands in `bytes` from `start` on (`memchr`'s answer as an index), or `bytes.count`.
     @inline(__always)
-    static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int {
+    public static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int {
         guard start < bytes.count, let base = bytes.baseAddress, let found = memchr(base + start, Int32(byte), bytes.count - start) else {
             return bytes.count
         }

@@ -265,10 +265,10 @@ public struct QueryParameters: Sendable, Equatable {
 
     /// Whether `raw` decodes to exactly `wanted`'s bytes.
     private static func decodes(_ raw: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard isEscaped(raw) else { return raw.count == wanted.count && (0..<raw.count).allSatisfy { raw[$0] == wanted[$0] } }
-        var decoded = PercentDecoding.Bytes(raw, plusIsSpace: true)
-        for byte in wanted where decoded.next() != byte { return false }
-        return decoded.next() == nil
+        withDecoded(raw) { decoded in
+            guard decoded.count == wanted.count, let a = decoded.baseAddress, let b = wanted.baseAddress else { return decoded.count == wanted.count }
+            return memcmp(a, b, decoded.count) == 0
+        }
     }
 
     /// `body` of a name's or value's bytes, decoded (its escapes were checked when the query was made; an array per
@@ -294,7 +294,7 @@ public enum PercentDecoding {
     /// ``decode(_:plusIsSpace:)`` of bytes that are valid UTF-8 (a `String`'s, or a request target's ASCII). The bytes
     /// are decoded into room on the stack (a path or a value is short), then made a `String`.
     static func decode(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) -> String? {
-        if !utf8.contains(where: { $0 == UInt8(ascii: "%") || (plusIsSpace && $0 == UInt8(ascii: "+")) }) {
+        if plusIsSpace ? !ByteScan.contains(utf8, UInt8(ascii: "%"), or: UInt8(ascii: "+")) : ByteScan.first(UInt8(ascii: "%"), in: utf8) == utf8.count {
             return String(decoding: utf8, as: UTF8.self)
         }
         return withDecoded(utf8, plusIsSpace: plusIsSpace) { decoded, malformed -> String? in
@@ -365,37 +365,6 @@ public enum PercentDecoding {
                 (count, index) = (count + 1, index + 3)
             }
             return try body(UnsafeBufferPointer(rebasing: room[0..<count]), malformed)
-        }
-    }
-
-    /// The bytes an escaped text stands for, one at a time; it ends early, with `malformed` set, at a broken escape.
-    struct Bytes: IteratorProtocol {
-        private let utf8: UnsafeBufferPointer<UInt8>
-        private let plusIsSpace: Bool
-        private var index = 0
-        private(set) var malformed = false
-
-        init(_ utf8: UnsafeBufferPointer<UInt8>, plusIsSpace: Bool) {
-            (self.utf8, self.plusIsSpace) = (utf8, plusIsSpace)
-        }
-
-        mutating func next() -> UInt8? {
-            guard index < utf8.count, !malformed else { return nil }
-            let byte = utf8[index]
-            index += 1
-            switch byte {
-            case UInt8(ascii: "%"):
-                guard index + 1 < utf8.count, let high = hexValue(utf8[index]), let low = hexValue(utf8[index + 1]) else {
-                    malformed = true
-                    return nil
-                }
-                index += 2
-                return high << 4 | low
-            case UInt8(ascii: "+") where plusIsSpace:
-                return UInt8(ascii: " ")
-            default:
-                return byte
-            }
         }
     }
 
