@@ -232,6 +232,11 @@ public final class ForecastService: Sendable {
         now.timeIntervalSince(fetchedAt) < ttlSeconds
     }
 
+    /// The moment a forecast fetched at `fetchedAt` stops being fresh.
+    func freshUntil(fetchedAt: Date) -> Date {
+        fetchedAt.addingTimeInterval(ttlSeconds)
+    }
+
     // MARK: The own cell
 
     /// The newest forecast held for a neighbouring cell, memory or PostgreSQL, of any age. The read is the engine's:

@@ -12,10 +12,12 @@ final class LocalDate: Sendable {
         self.timeZone = timeZone
     }
 
-    func today(_ now: Date) -> CalendarDate {
-        if let entry = cached.withLock({ $0 }), now >= entry.from, now < entry.until { return entry.date }
+    /// The local date at `now` and the moment it ends (the next day's start).
+    func today(_ now: Date) -> (date: CalendarDate, until: Date) {
+        if let entry = cached.withLock({ $0 }), now >= entry.from, now < entry.until { return (entry.date, entry.until) }
         let date = CalendarDate(now, in: timeZone)
-        cached.withLock { $0 = (date, date.start(in: timeZone), date.adding(days: 1).start(in: timeZone)) }
-        return date
+        let entry = (date: date, from: date.start(in: timeZone), until: date.adding(days: 1).start(in: timeZone))
+        cached.withLock { $0 = entry }
+        return (date, entry.until)
     }
 }

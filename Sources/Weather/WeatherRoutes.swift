@@ -1,4 +1,5 @@
 import AnswerCaching
+import FMIFormat
 import Feature
 import Foundation
 import Geography
@@ -151,14 +152,18 @@ public struct WeatherRoutes: Sendable {
     /// a point whose own cell's forecast is fresh in memory are answered here; `nil` sends the request to
     /// ``answer(_:)``, which may wait for PostgreSQL or FMI.
     ///
-    /// A point's own answer holds while its forecast is fresh: no newer forecast for a cell is taken while
-    /// the one held is fresh, so a hit needs one lookup, not two. A degraded answer (stale, a neighbour's)
-    /// holds for its minute unless the own cell has a fresh forecast by now.
+    /// A point's own answer holds while its forecast is fresh (its deadline), so a hit is one lookup and reads no
+    /// forecast: no newer forecast for a cell is taken while the one held is fresh. A degraded answer (stale, a
+    /// neighbour's) holds for its minute unless the own cell has a fresh forecast by now.
     func answerFromMemory(
         _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
     ) throws -> HTTPResponse? {
         let now = Date()
         var key = key(point, language, location, now: now)
+        if let ready = answers.answer(for: key, now: now) {
+            servedOwn?.increment()
+            return ready.response(for: request)
+        }
         let cell = GridCell(latitude: point.latitude, longitude: point.longitude)
         guard let forecast = forecasts.cachedForecast(for: cell, now: now) else {
             // No fresh forecast of its own: a stand-in's answer, for its minute.
@@ -171,26 +176,20 @@ public struct WeatherRoutes: Sendable {
             }
             return nil
         }
-        let answer = ForecastService.Answer(forecast: forecast, provenance: .own)
-        if let ready = answers.answer(for: key.made(from: answer), now: now) {
-            servedOwn?.increment()
-            return ready.response(for: request)
-        }
         guard let list = warnings.cachedWarnings(at: point, language: language, now: now) else { return nil }
         return try respond(
-            to: request, point: point, nearest: nearestStation(to: point, now: now), answer: answer, warnings: list, language: language,
-            location: location, now: now)
+            to: request, point: point, nearest: nearestStation(to: point, now: now), answer: ForecastService.Answer(forecast: forecast, provenance: .own),
+            warnings: list, language: language, location: location, now: now)
     }
 
     /// Where an answer's forecast comes from when the own cell has none fresh.
     private static let standIns = ForecastService.Provenance.allCases.filter { $0 != .own && $0 != .unavailable }
 
-    /// The key of a point's answer in a language (a place's carries its `location`) at `now`, before its forecast is known.
+    /// The key of a point's own answer in a language (a place's carries its `location`) at `now`.
     private func key(_ point: Coordinate, _ language: WarningLanguage, _ location: PlaceResolver.Place?, now: Date) -> WeatherAnswerKey {
         WeatherAnswerKey(
-            point: point, language: language, place: location?.name, stations: observations.stations.generation, today: localDate.today(now),
-            hour: WeatherAnswerKey.hour(now), warnings: warnings.generation, warningsStale: warnings.isStale(now: now), provenance: .own,
-            fetchedAt: nil)
+            point: point, language: language, place: location?.name, stations: observations.stations.generation, warnings: warnings.generation,
+            warningsStale: warnings.isStale(now: now), provenance: .own)
     }
 
     func answer(
@@ -235,10 +234,11 @@ public struct WeatherRoutes: Sendable {
         var key = key(point, language, location, now: now)
         // The warnings as this answer shows them (the list may be newer than the generation just read).
         key.warnings = list.generation
-        key = key.made(from: answer)
+        key.provenance = answer.provenance
         if let ready = answers.answer(for: key, now: now) { return ready.response(for: request) }
         let response = WeatherResponse(station: nearest.station, kilometres: nearest.kilometres)
-        guard let parts = try? answer.forecast.encoded(today: key.today, now: now, timeZone: timeZone),
+        let today = localDate.today(now)
+        guard let parts = try? answer.forecast.encoded(today: today.date, now: now, timeZone: timeZone),
             let body = try? response.body(
                 dailyForecast: parts.daily, hourlyForecast: parts.hourly, source: answer.forecast.source, warnings: list.json, location: location)
         else {
@@ -252,10 +252,12 @@ public struct WeatherRoutes: Sendable {
             headers.add("X-Pier-Forecast-Distance-Km", String(format: "%.1f", kilometres))
         }
         let cached = CachedResponse(json: body, headers: headers)
-        // The station stops counting 3 hours after its observation, even if no new index replaces it.
+        // The station stops counting 3 hours after its observation, even if no new index replaces it; the forecast's
+        // parts start at this whole hour and this local date; the own cell's forecast answers while it is fresh.
         var until = nearest.station.observedAt.addingTimeInterval(ObservationService.maximumObservationAge)
         if degraded { until = min(until, now.addingTimeInterval(TimeInterval(Self.provisionalSeconds))) }
-        until = min(until, list.until)
+        if answer.provenance == .own { until = min(until, forecasts.freshUntil(fetchedAt: answer.forecast.fetchedAt)) }
+        until = min(until, list.until, today.until, FMITime.wholeHour(now).addingTimeInterval(3600))
         answers.keep(cached, for: key, until: until, keyBytes: key.heapBytes)
         return cached.response(for: request)
     }

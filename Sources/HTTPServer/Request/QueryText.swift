@@ -30,8 +30,13 @@ public enum QueryText {
         var capitals = false
         var afterC3 = false
         for byte in bytes {
-            guard byte < 0x80 || byte == 0xC2 || byte == 0xC3 || byte & 0xC0 == 0x80 else { return .beyondLatin }
-            capitals = capitals || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) || (afterC3 && byte >= 0x80 && byte <= 0x9E && byte != 0x97)
+            if byte < 0x80 {
+                // ASCII, the usual case, in one comparison: A…Z.
+                capitals = capitals || byte &- UInt8(ascii: "A") < 26
+            } else {
+                guard byte == 0xC2 || byte == 0xC3 || byte & 0xC0 == 0x80 else { return .beyondLatin }
+                capitals = capitals || (afterC3 && byte <= 0x9E && byte != 0x97)
+            }
             afterC3 = byte == 0xC3
         }
         guard capitals else { return .unchanged }
@@ -84,8 +89,6 @@ public enum QueryText {
 
     /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of text below U+0300, written straight into its `String`.
     private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8) -> Rewritten {
-        // A lead byte from 0xCC on starts a scalar from U+0300 on.
-        guard !bytes.contains(where: { $0 >= 0xCC }) else { return .beyondLatin }
         // Whitespace below U+0300: TAB…CR, SPACE, and U+0085 and U+00A0 (0xC2 0x85, 0xC2 0xA0).
         func separator(at index: Int) -> Int {
             let byte = bytes[index]
@@ -93,17 +96,27 @@ public enum QueryText {
             if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 || bytes[index + 1] == 0xA0 { return 2 }
             return 0
         }
-        // Unchanged when no separator leads or ends it and every one between words is a single joiner.
+        // Unchanged when no separator leads or ends it and every one between words is a single joiner. Printable ASCII
+        // but the extra separators (the usual byte) is part of a word in a few comparisons; a lead byte from 0xCC on
+        // starts a scalar from U+0300 on.
+        let (low, high) = extra.map { ($0.lowerBound, $0.upperBound) } ?? (1, 0)
         var index = 0
         var unchanged = true
         var afterWord = false
-        while index < bytes.count && unchanged {
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte &- 0x21 < 0x5E && (byte < low || byte > high) {
+                afterWord = true
+                index += 1
+                continue
+            }
+            if byte >= 0xCC { return .beyondLatin }
             let width = separator(at: index)
             if width == 0 {
                 afterWord = true
                 index += 1
             } else {
-                unchanged = afterWord && width == 1 && bytes[index] == joiner && index + 1 < bytes.count && separator(at: index + 1) == 0
+                unchanged = unchanged && afterWord && width == 1 && byte == joiner && index + 1 < bytes.count && separator(at: index + 1) == 0
                 afterWord = false
                 index += width
             }
