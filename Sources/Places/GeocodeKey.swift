@@ -13,6 +13,14 @@ public struct GeocodeKey: SharedAnswerKey {
     public var storageKey: String { "\(lang);\(text)" }
     public var description: String { storageKey }
 
+    /// By the text's bytes (``QueryText/hash(_:into:)``): it is in NFC.
+    public static func == (left: Self, right: Self) -> Bool { QueryText.same(left.text, right.text) && left.lang == right.lang }
+
+    public func hash(into hasher: inout Hasher) {
+        QueryText.hash(text, into: &hasher)
+        hasher.combine(lang)
+    }
+
     /// A search for `text` in `lang` made by Pier itself (a port of a cruise), normalised as a query's; `nil` when blank or
     /// too long.
     public init?(text: String, lang: String) {

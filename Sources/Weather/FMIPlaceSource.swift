@@ -2,6 +2,7 @@ import Basics
 import FMIFormat
 import Feature
 import Foundation
+import HTTPServer
 import OnDemand
 import Postgres
 import Scheduling
@@ -21,8 +22,9 @@ struct FMIPlaceSource: OnDemandValueSource {
             self.name = name
         }
 
-        static func == (lhs: Self, rhs: Self) -> Bool { lhs.key == rhs.key }
-        func hash(into hasher: inout Hasher) { hasher.combine(key) }
+        /// By the key's bytes (``QueryText/hash(_:into:)``): it is in NFC.
+        static func == (lhs: Self, rhs: Self) -> Bool { QueryText.same(lhs.key, rhs.key) }
+        func hash(into hasher: inout Hasher) { QueryText.hash(key, into: &hasher) }
         var description: String { key }
     }
 

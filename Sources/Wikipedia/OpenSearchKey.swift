@@ -17,6 +17,17 @@ public struct OpenSearchKey: SharedAnswerKey {
     public var storageKey: String { "\(lang):\(limit):\(search)" }
     public var description: String { storageKey }
 
+    /// By the search's bytes (``QueryText/hash(_:into:)``): it is in NFC.
+    public static func == (left: Self, right: Self) -> Bool {
+        QueryText.same(left.search, right.search) && left.lang == right.lang && left.limit == right.limit
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        QueryText.hash(search, into: &hasher)
+        hasher.combine(lang)
+        hasher.combine(limit)
+    }
+
     /// `search` and `limit` from the query (`namespace=0` and `format=json`, the app's, are the only ones served).
     public init(lang: String, query: QueryParameters) throws {
         self.lang = try WikipediaLanguage.code(lang)

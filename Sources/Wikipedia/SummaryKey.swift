@@ -25,14 +25,36 @@ public struct SummaryKey: SharedAnswerKey {
     public var storageKey: String { "\(lang):\(title)" }
     public var description: String { storageKey }
 
+    /// By the title's bytes (``QueryText/hash(_:into:)``): it is in NFC.
+    public static func == (left: Self, right: Self) -> Bool { QueryText.same(left.title, right.title) && left.lang == right.lang }
+
+    public func hash(into hasher: inout Hasher) {
+        QueryText.hash(title, into: &hasher)
+        hasher.combine(lang)
+    }
+
     /// - Parameter title: the path's title, percent-decoded.
     public init(lang: String, title: String) throws {
+        var title = title
+        self = try title.withUTF8 { try SummaryKey(lang: lang, title: $0) }
+    }
+
+    /// - Parameter title: the path's title, percent-decoded (valid UTF-8): made one `String`, already normalised.
+    public init(lang: String, title: UnsafeBufferPointer<UInt8>) throws {
+        // Code points, never more than the bytes: counted (as the bytes that start one) only when those are more.
+        let scalars = title.count <= Self.maximumLength ? title.count : title.count { $0 & 0xC0 != 0x80 }
+        try self.init(lang: lang, title: QueryText.collapsed(title, separatorsBeyondWhitespace: Self.underscore, joiner: UInt8(ascii: "_")), scalars: scalars)
+    }
+
+    /// Underscores, which separate words as whitespace does.
+    private static var underscore: ClosedRange<UInt8> { UInt8(ascii: "_")...UInt8(ascii: "_") }
+
+    /// - Parameter normalised: the title's words between whitespace and underscores, joined by one underscore
+    ///   (QueryText's rule, `_` a separator too). `scalars`: the code points of the title as asked (at most its bytes).
+    private init(lang: String, title normalised: String, scalars: Int) throws {
         self.lang = try WikipediaLanguage.code(lang)
-        // Words between whitespace and underscores, joined by one underscore (QueryText's rule, `_` a separator too).
-        let normalised = QueryText.collapsed(title, separatorsBeyondWhitespace: UInt8(ascii: "_")...UInt8(ascii: "_"), joiner: UInt8(ascii: "_"))
         guard !normalised.isEmpty else { throw HTTPError(.badRequest, "the title is empty") }
-        // Code points, never more than the bytes: counted only when those are more.
-        guard title.utf8.count <= Self.maximumLength || title.unicodeScalars.count <= Self.maximumLength else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 characters") }
+        guard scalars <= Self.maximumLength else { throw HTTPError(.badRequest, "a Wikipedia title is at most 255 characters") }
         var checked = normalised
         guard !checked.withUTF8({ $0.contains(where: Self.isForbidden) }) else {
             throw HTTPError(.badRequest, "a Wikipedia title cannot contain # < > [ ] | { } or control characters")

@@ -69,7 +69,7 @@ public struct WikipediaFeature: Feature {
 
     public func register(in router: inout Router) {
         router.onDemand(Self.summaryPath, service.summaries) { request, _ in
-            try SummaryKey(lang: request.parameter("lang"), title: request.parameter("title"))
+            try request.withParameter("title") { try SummaryKey(lang: request.parameter("lang"), title: $0) }
         }
         router.onDemand(Self.searchPath, service.searches) { request, _ in
             try OpenSearchKey(lang: request.parameter("lang"), query: request.query)

@@ -116,6 +116,32 @@ final class CachingTests: XCTestCase {
         }
         XCTAssertEqual(PathTemplate("/rest/v1/rpc/{function}").match("/rest/v1/rpc/wave_leaderboard"), ["function": "wave_leaderboard"])
         XCTAssertEqual(PathTemplate("/a").match("/a"), [:])
+        // The prefix's whole segments are matched with it; a parameter first, or a literal with a brace, has none.
+        XCTAssertEqual(template.shape.prefixSegments.count, 3)
+        XCTAssertEqual(template.shape.prefixSegments.bytes, "/v1/wikipedia/".utf8.count)
+        XCTAssertEqual(PathTemplate("/{a}/x").match("/1/x"), ["a": "1"])
+        XCTAssertNil(PathTemplate("/{a}/x").match("/1/y"))
+        XCTAssertEqual(PathTemplate("/a{b/{c}").match("/a{b/1"), ["c": "1"])
+        XCTAssertNil(PathTemplate("/a{b/{c}").match("/a{c/1"))
+        XCTAssertEqual(PathTemplate("/a/{b}/c/{d}").match("/a/1/c/2"), ["b": "1", "d": "2"])
+        XCTAssertNil(PathTemplate("/a/{b}/c/{d}").match("/a/1/x/2"))
+        // A value asked of a path shorter than the prefix (never a matched one) is absent, not a crash.
+        XCTAssertNil(PathParameters(template.shape).value("title", in: "/v1"))
+    }
+
+    /// A handler reads a value's bytes where they lie, decoded, as `parameter(_:)` reads its `String`.
+    func testAParameterIsReadAsBytesWithoutAString() throws {
+        var router = Router()
+        router.on(.get, "/v1/wikipedia/{lang}/summary/{title}") { _ in HTTPResponse() }
+        guard case .found(_, _, _, let parameters, _) = router.match(.get, path: "/v1/wikipedia/de/summary/Schöner Brunnen") else {
+            return XCTFail("no match")
+        }
+        var request = HTTPRequest(method: .get, target: "/v1/wikipedia/de/summary/Sch%C3%B6ner%20Brunnen", path: "/v1/wikipedia/de/summary/Schöner Brunnen")
+        request.pathParameters = parameters
+        XCTAssertEqual(try request.withParameter("title") { String(decoding: $0, as: UTF8.self) }, "Schöner Brunnen")
+        XCTAssertEqual(try request.withParameter("lang") { Array($0) }, Array("de".utf8))
+        XCTAssertEqual(try request.parameter("title"), "Schöner Brunnen")
+        XCTAssertThrowsError(try request.withParameter("page") { _ in () })
     }
 
     /// A path that is not ASCII skips the exact routes' dictionary and still finds an exact route that is not ASCII

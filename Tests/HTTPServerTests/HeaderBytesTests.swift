@@ -129,9 +129,73 @@ final class QueryTextTests: XCTestCase {
         }
     }
 
+    /// Every text this type gives is in NFC, so keys made of it are the same exactly when their bytes are.
+    func testTextIsComposedSoKeysCompareByBytes() {
+        let composed = "Nürnberg", decomposed = "Nu\u{308}rnberg"
+        XCTAssertEqual(Array(QueryText.collapsed(" \(decomposed)  ").utf8), Array(composed.utf8))
+        XCTAssertEqual(Array(QueryText.lowercased("NU\u{308}RNBERG").utf8), Array("nürnberg".utf8))
+        XCTAssertEqual(Array(QueryText.collapsed(decomposed, separatorsBeyondWhitespace: UInt8(ascii: "_")...UInt8(ascii: "_"), joiner: UInt8(ascii: "_")).utf8), Array(composed.utf8))
+        XCTAssertTrue(QueryText.same(QueryText.collapsed(decomposed), composed))
+        XCTAssertFalse(QueryText.same(decomposed, composed), "uncomposed text is other bytes: only what this type gave compares")
+        XCTAssertFalse(QueryText.same("nürnberg", "nürnberG"))
+        XCTAssertFalse(QueryText.same("ab", "abc"))
+        XCTAssertTrue(QueryText.same("", ""))
+        func hash(_ text: String) -> Int {
+            var hasher = Hasher()
+            QueryText.hash(text, into: &hasher)
+            return hasher.finalize()
+        }
+        XCTAssertEqual(hash(QueryText.collapsed(decomposed)), hash(composed))
+        XCTAssertNotEqual(hash("nürnberg"), hash("nürnberG"))
+    }
+
+    /// One word of printable ASCII is its own collapse and lowering at every length, eight bytes at a time, and one
+    /// byte that changes the answer at any position is found.
+    func testWordsAtEveryLengthAndEveryPosition() {
+        for length in 0...40 {
+            let word = String((0..<length).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) })
+            XCTAssertEqual(QueryText.collapsed(word), word)
+            XCTAssertEqual(QueryText.lowercased(word), word)
+            for position in 0..<length {
+                var bytes = Array(word.utf8)
+                for changed: UInt8 in [0x20, 0x09, UInt8(ascii: "_"), UInt8(ascii: "Q"), 0x7F] {
+                    bytes[position] = changed
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    XCTAssertEqual(QueryText.lowercased(text), text.lowercased(), "\(bytes)")
+                    for extra: ClosedRange<UInt8>? in [nil, UInt8(ascii: "_")...UInt8(ascii: "_")] {
+                        XCTAssertEqual(
+                            QueryText.collapsed(text, separatorsBeyondWhitespace: extra),
+                            reference(text, extra.map { UInt32($0.lowerBound)...UInt32($0.upperBound) }, " "), "\(bytes)")
+                    }
+                }
+            }
+        }
+    }
+
     func testNormalisedRefusesBlankAndLongText() throws {
         XCTAssertEqual(try QueryText.normalised("  Schöner\u{A0}\u{A0}Brunnen \u{1C}", parameter: "q", maximumLength: 20, example: "x"), "Schöner Brunnen")
         XCTAssertThrowsError(try QueryText.normalised(" \u{1D}\u{85} ", parameter: "q", maximumLength: 20, example: "x"))
         XCTAssertThrowsError(try QueryText.normalised(String(repeating: "ü", count: 21), parameter: "q", maximumLength: 20, example: "x"))
+    }
+}
+
+/// The eight-bytes-at-once answers are the byte-at-a-time ones, for words of bytes at every border the tests draw.
+final class ByteWordTests: XCTestCase {
+    func testWordAnswersAreTheBytesAnswers() {
+        let borders: [UInt8] = [0, 0x1F, 0x20, 0x21, 0x40, 0x41, 0x5A, 0x5B, 0x5E, 0x5F, 0x60, 0x7E, 0x7F, 0x80, 0xC3, 0xFE, 0xFF]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<20_000 {
+            let bytes = (0..<8).map { _ in
+                Bool.random(using: &generator) ? borders.randomElement(using: &generator)! : UInt8.random(in: 0x21...0x7E, using: &generator)
+            }
+            let word = bytes.withUnsafeBufferPointer { ByteWord.load($0.baseAddress!, at: 0) }
+            for excluded: UInt8? in [nil, UInt8(ascii: "_")] {
+                let printable = bytes.allSatisfy { (0x21...0x7E).contains($0) && $0 != excluded }
+                XCTAssertEqual(ByteWord.isPrintable(word, excluding: excluded.map { ByteWord.ones &* UInt64($0) } ?? 0), printable, "\(bytes)")
+            }
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { continue }
+            let capitals = bytes.indices.reduce(UInt64(0)) { $0 | ((0x41...0x5A).contains(bytes[$1]) ? UInt64(0x20) << (8 * UInt64($1)) : 0) }
+            XCTAssertEqual(ByteWord.capitals(word), capitals, "\(bytes)")
+        }
     }
 }

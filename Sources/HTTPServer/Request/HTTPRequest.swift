@@ -77,4 +77,13 @@ public struct HTTPRequest: Sendable {
         guard let value = withPath({ pathParameters.value(name, in: $0) }) else { throw HTTPError(.notFound, "no such path") }
         return value
     }
+
+    /// `body` of ``parameter(_:)``'s bytes (decoded, valid UTF-8), for a handler that makes its own value of them
+    /// without a `String` in between.
+    public func withParameter<Result>(_ name: String, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) throws -> Result {
+        try withPath { path in
+            guard let range = pathParameters.range(of: name, in: path) else { throw HTTPError(.notFound, "no such path") }
+            return try body(UnsafeBufferPointer(rebasing: path[range]))
+        }
+    }
 }

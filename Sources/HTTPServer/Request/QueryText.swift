@@ -1,7 +1,35 @@
+import Foundation
+
 /// Free text from a query (a place name, a search): trimmed, inner whitespace one space. Whitespace is Unicode's
 /// plus the C0 separators U+001C…U+001F, as the OpenAPI description's pattern lists them, so the description
 /// and the server agree on which texts are empty.
+///
+/// What this type gives is in NFC, Unicode's composed form (text below U+0300 always is; other text is composed when
+/// it is rewritten), so a cache key made of it compares and hashes by its bytes (``hash(_:into:)``, ``same(_:_:)``):
+/// `String`'s own hash and `==` normalise every text beyond ASCII first, most of a cached answer found by a name.
 public enum QueryText {
+    /// Feeds `text`'s bytes (and their count, so that two texts in one key cannot trade bytes) to `hasher`.
+    public static func hash(_ text: String, into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { bytes in
+            hasher.combine(bytes.count)
+            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+        }
+    }
+
+    /// Whether two texts this type gave are the same: the same bytes.
+    public static func same(_ left: String, _ right: String) -> Bool {
+        var left = left, right = right
+        return left.withUTF8 { left in
+            right.withUTF8 { right in
+                guard left.count == right.count, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else {
+                    return left.count == right.count
+                }
+                return memcmp(leftBytes, rightBytes, left.count) == 0
+            }
+        }
+    }
+
     public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
         let text = text ?? ""
         // Code points, as JSON Schema's maxLength counts them (never more than its bytes: counted only when those are more).
@@ -21,11 +49,12 @@ public enum QueryText {
         switch text.withUTF8(lowercasedLatin1) {
         case .unchanged: return text
         case .rewritten(let fast): return fast
-        case .beyondLatin: return text.lowercased()
+        case .beyondLatin: return text.lowercased().precomposedStringWithCanonicalMapping
         }
     }
 
     private static func lowercasedLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> Rewritten {
+        if let ascii = lowercasedASCII(bytes) { return ascii }
         // U+0080…U+00FF are C2 xx and C3 xx; a lead byte is followed by its continuation (the text is valid UTF-8).
         var capitals = false
         var afterC3 = false
@@ -54,16 +83,73 @@ public enum QueryText {
         })
     }
 
+    /// ``lowercasedLatin1(_:)`` of ASCII text, eight bytes at a time; `nil` for text beyond ASCII.
+    private static func lowercasedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Rewritten? {
+        guard let base = bytes.baseAddress else { return .unchanged }
+        let whole = bytes.count & ~7
+        var capitals: UInt64 = 0
+        var index = 0
+        while index < whole {
+            let word = ByteWord.load(base, at: index)
+            guard word & ByteWord.highs == 0 else { return nil }
+            capitals |= ByteWord.capitals(word)
+            index += 8
+        }
+        for byte in bytes[whole...] {
+            guard byte < 0x80 else { return nil }
+            if byte &- UInt8(ascii: "A") < 26 { capitals = 1 }
+        }
+        guard capitals != 0 else { return .unchanged }
+        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
+            guard let target = out.baseAddress else { return 0 }
+            var index = 0
+            while index < whole {
+                let word = ByteWord.load(base, at: index)
+                UnsafeMutableRawPointer(target + index).storeBytes(of: (word | ByteWord.capitals(word)).littleEndian, as: UInt64.self)
+                index += 8
+            }
+            for index in whole..<bytes.count {
+                let byte = bytes[index]
+                out[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
+            }
+            return bytes.count
+        })
+    }
+
+    /// Whether `bytes` are one word of printable ASCII without the extra separators `low...high` (the usual name: its own
+    /// collapse), read eight bytes at a time where the separators allow it (none printable, or one: `_`).
+    private static func isOneWord(_ bytes: UnsafeBufferPointer<UInt8>, excludingFrom low: UInt8, to high: UInt8) -> Bool {
+        guard let base = bytes.baseAddress, high < 0x21 || low == high else { return false }
+        let excluded = high < 0x21 ? 0 : ByteWord.ones &* UInt64(low)
+        let whole = bytes.count & ~7
+        var index = 0
+        while index < whole {
+            guard ByteWord.isPrintable(ByteWord.load(base, at: index), excluding: excluded) else { return false }
+            index += 8
+        }
+        return bytes[whole...].allSatisfy { $0 &- 0x21 < 0x5E && ($0 < low || $0 > high) }
+    }
+
     /// U+001C…U+001F: C0's information separators, which Unicode does not call whitespace but the OpenAPI pattern does.
     public static let informationSeparators: ClosedRange<UInt8> = 0x1C...0x1F
 
-    /// `text`'s words — split at whitespace (`Character.isWhitespace`) and at the ASCII controls in
-    /// `separatorsBeyondWhitespace` — joined by one `joiner`; empty when there is no word.
+    /// The words of `bytes` (valid UTF-8) — split at whitespace (`Character.isWhitespace`) and at the ASCII controls in
+    /// `separatorsBeyondWhitespace` — joined by one `joiner`; empty when there is no word. Made from the bytes, the text
+    /// is one `String` (made from a `String`, one more when it changes).
     ///
     /// Text whose scalars all lie below U+0300 (ASCII, Latin-1, the Latin extensions: `Nürnberg`, `Schöner Brunnen`) is
     /// split at its bytes: below U+0300 no scalar joins the one before it into a grapheme (only CR LF does, both
     /// whitespace), so its characters are its scalars and the bytes give the same words as the characters — without
     /// the grapheme breaking and property look-ups that made this a third of a cached geocoding answer's instructions.
+    public static func collapsed(_ bytes: UnsafeBufferPointer<UInt8>, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
+        switch collapsedBytes(bytes, separatorsBeyondWhitespace, joiner) {
+        case .unchanged: String(decoding: bytes, as: UTF8.self)
+        case .rewritten(let fast): fast
+        case .beyondLatin: collapsed(String(decoding: bytes, as: UTF8.self), separatorsBeyondWhitespace: separatorsBeyondWhitespace, joiner: joiner)
+        }
+    }
+
+    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of a `String`.
     public static func collapsed(_ text: String, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
         var text = text
         switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner) }) {
@@ -75,7 +161,7 @@ public enum QueryText {
             character.isWhitespace
                 || character.unicodeScalars.allSatisfy { $0.isASCII && separatorsBeyondWhitespace?.contains(UInt8($0.value)) == true }
         }
-        return words.joined(separator: String(UnicodeScalar(joiner)))
+        return words.joined(separator: String(UnicodeScalar(joiner))).precomposedStringWithCanonicalMapping
     }
 
     /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:)``, ``lowercasedLatin1(_:)``).
@@ -96,10 +182,11 @@ public enum QueryText {
             if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 || bytes[index + 1] == 0xA0 { return 2 }
             return 0
         }
-        // Unchanged when no separator leads or ends it and every one between words is a single joiner. Printable ASCII
-        // but the extra separators (the usual byte) is part of a word in a few comparisons; a lead byte from 0xCC on
-        // starts a scalar from U+0300 on.
+        // Unchanged when no separator leads or ends it and every one between words is a single joiner (one word of
+        // printable ASCII, the usual name, found eight bytes at a time). Printable ASCII but the extra separators is part
+        // of a word in a few comparisons; a lead byte from 0xCC on starts a scalar from U+0300 on.
         let (low, high) = extra.map { ($0.lowerBound, $0.upperBound) } ?? (1, 0)
+        if isOneWord(bytes, excludingFrom: low, to: high) { return .unchanged }
         var index = 0
         var unchanged = true
         var afterWord = false
@@ -127,7 +214,9 @@ public enum QueryText {
             var index = 0
             var pendingJoiner = false
             while index < bytes.count {
-                let width = separator(at: index)
+                let byte = bytes[index]
+                // Printable ASCII but the extra separators is part of a word, as above.
+                let width = byte &- 0x21 < 0x5E && (byte < low || byte > high) ? 0 : separator(at: index)
                 if width > 0 {
                     pendingJoiner = count > 0
                     index += width
@@ -138,7 +227,7 @@ public enum QueryText {
                     count += 1
                     pendingJoiner = false
                 }
-                out[count] = bytes[index]
+                out[count] = byte
                 count += 1
                 index += 1
             }

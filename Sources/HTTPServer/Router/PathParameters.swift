@@ -20,13 +20,19 @@ public struct PathParameters: Sendable {
 
     /// ``value(_:in:)`` of the path's bytes.
     func value(_ name: String, in bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        guard let position = shape?.position(of: name) else { return nil }
-        var start = 0
-        for _ in 0..<position {
+        range(of: name, in: bytes).map { String(decoding: UnsafeBufferPointer(rebasing: bytes[$0]), as: UTF8.self) }
+    }
+
+    /// Where the segment `{name}` lies in the path's bytes.
+    func range(of name: String, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int>? {
+        guard let shape, let position = shape.position(of: name), shape.prefixSegments.bytes <= bytes.count else { return nil }
+        // The path matched the template: it starts with the prefix's whole segments.
+        var start = shape.prefixSegments.bytes
+        for _ in shape.prefixSegments.count..<position {
             start = Self.segmentEnd(bytes, from: start) + 1
             guard start <= bytes.count else { return nil }
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<Self.segmentEnd(bytes, from: start)]), as: UTF8.self)
+        return start..<Self.segmentEnd(bytes, from: start)
     }
 
     /// Where the segment starting at `start` ends: the next `/` byte, or the path's end.

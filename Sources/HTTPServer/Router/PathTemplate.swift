@@ -14,23 +14,35 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
         let segments: [Segment]
         /// The template's bytes before its first `{`: a path that does not start with them is not asked segment by segment.
         let literalPrefix: [UInt8]
+        /// The leading literal segments the prefix holds whole, each with the slash after it, and their bytes: a path
+        /// that starts with the prefix has them, so a match and a value's lookup start after them.
+        let prefixSegments: (count: Int, bytes: Int)
+        /// Each `{name}` and its segment's position (a handler asks by name: a short list, not the segments' walk).
+        let parameters: [(name: String, position: Int)]
 
         init(_ template: String) {
-            literalPrefix = Array(template.utf8.prefix { $0 != UInt8(ascii: "{") })
-            segments = PathTemplate.split(template).map { segment in
+            let literalPrefix = Array(template.utf8.prefix { $0 != UInt8(ascii: "{") })
+            let segments: [Segment] = PathTemplate.split(template).map { segment in
                 if segment.hasPrefix("{"), segment.hasSuffix("}"), segment.count > 2 {
                     return .parameter(String(segment.dropFirst().dropLast()))
                 }
                 return .literal(Array(segment.utf8))
             }
+            var covered = (count: 0, bytes: 0)
+            for segment in segments {
+                guard case .literal(let text) = segment, covered.bytes + text.count < literalPrefix.count else { break }
+                covered = (covered.count + 1, covered.bytes + text.count + 1)
+            }
+            (self.literalPrefix, self.segments, prefixSegments) = (literalPrefix, segments, covered)
+            parameters = segments.enumerated().compactMap { position, segment in
+                if case .parameter(let name) = segment { (name, position) } else { nil }
+            }
         }
 
         /// The position of the segment `{name}`, if the template has one.
         func position(of name: String) -> Int? {
-            segments.firstIndex { segment in
-                if case .parameter(let candidate) = segment { return candidate == name }
-                return false
-            }
+            for (parameter, position) in parameters where parameter == name { return position }
+            return nil
         }
     }
 
@@ -71,9 +83,11 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
             guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
             return memcmp(given, wanted, prefix.count) == 0
         }) else { return false }
-        var start = 0
+        // The prefix's whole segments matched with it (never the last: a parameter follows them).
+        var start = shape.prefixSegments.bytes
         let last = shape.segments.count - 1
-        for (position, segment) in shape.segments.enumerated() {
+        for position in shape.prefixSegments.count..<shape.segments.count {
+            let segment = shape.segments[position]
             let end = PathParameters.segmentEnd(bytes, from: start)
             guard (position == last) == (end == bytes.count) else { return false }
             let part = UnsafeBufferPointer(rebasing: bytes[start..<end])

@@ -1,0 +1,36 @@
+/// Eight bytes of text as one 64-bit word (the first byte lowest), asked questions about all eight at once with a few
+/// arithmetic instructions: a name in a query is usually one short word of ASCII, which a loop read at ten or more
+/// instructions a byte. The tests are the well-known ones ("Bit Twiddling Hacks": `haszero`, `hasless`), exact as
+/// answers for the whole word.
+enum ByteWord {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highs: UInt64 = 0x8080_8080_8080_8080
+
+    /// The eight bytes from `index` (the caller keeps `index + 8 <= bytes.count`).
+    @inline(__always)
+    static func load(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+    }
+
+    /// Whether every byte is printable ASCII (`!`…`~`) and none is `excluded`'s byte (`excluded`: one byte repeated in
+    /// every lane, `0` for none — no printable byte is zero).
+    @inline(__always)
+    static func isPrintable(_ word: UInt64, excluding excluded: UInt64) -> Bool {
+        let below = (word &- ones &* 0x21) & ~word
+        // Adding one carries a high bit into DEL (0x7F); a carry out of a byte at or above 0x80 only adds answers
+        // already given by `word`'s own high bit.
+        let deleteOrAbove = word | (word &+ ones)
+        let same = word ^ excluded
+        let isExcluded = (same &- ones) & ~same
+        return (below | deleteOrAbove | isExcluded) & highs == 0
+    }
+
+    /// The high bit of every byte that is `A`…`Z`, shifted down to 0x20 (a capital's lower-case difference); the word
+    /// must be ASCII (no high bit), so adding below 0x80 a byte carries into none.
+    @inline(__always)
+    static func capitals(_ word: UInt64) -> UInt64 {
+        let atLeastA = word &+ ones &* (0x80 - 0x41)
+        let aboveZ = word &+ ones &* (0x80 - 0x5B)
+        return (atLeastA & ~aboveZ & highs) >> 2
+    }
+}
