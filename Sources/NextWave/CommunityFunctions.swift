@@ -1,3 +1,4 @@
+import Glibc
 import Postgres
 import PostgRESTFormat
 
@@ -13,6 +14,17 @@ enum CommunityFunctions {
     static let verified = "user_verified_stats"
 
     static let names = [counts, stats, leaderboard, stations, verified]
+
+    /// The function a path's `{function}` bytes name, compared where they lie: one of ``names`` itself (so the
+    /// comparisons with it that follow are of one `String` with itself), `nil` for none.
+    static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        names.first { name in
+            name.utf8.count == bytes.count && name.utf8.withContiguousStorageIfAvailable { known in
+                guard let a = known.baseAddress, let b = bytes.baseAddress else { return known.isEmpty }
+                return memcmp(a, b, known.count) == 0
+            } ?? false
+        }
+    }
     /// The caller's own figures, held by ``RiderFigures``.
     static let riderOwn = [stats, stations, verified]
 
@@ -70,7 +82,7 @@ enum CommunityFunctions {
     }
 
     /// The parameters each function but the counts takes (the leaderboard's; the others take none).
-    static let leaderboardParameters: Set<String> = ["p_station_id", "p_limit"]
+    static let leaderboardParameters = ["p_station_id", "p_limit"]
 
     /// The leaderboard's longest list (the app asks for 50).
     static let maximumLeaderboard = 200

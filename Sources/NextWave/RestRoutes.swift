@@ -90,8 +90,10 @@ struct RestRoutes: Sendable {
     }
 
     private func call(_ request: HTTPRequest, _ community: CommunityService) throws -> FastAnswer {
-        let name = try request.parameter("function")
-        guard CommunityFunctions.names.contains(name) else { throw PostgRESTError.unknownFunction(name) }
+        let name = try request.withParameter("function") { bytes in
+            guard let name = CommunityFunctions.named(bytes) else { throw PostgRESTError.unknownFunction(String(decoding: bytes, as: UTF8.self)) }
+            return name
+        }
         if name == CommunityFunctions.counts {
             // Its size first (a body bigger than the argument can need is refused unread), then the key, then the set.
             try WaveIDs.checkSize(request.body.count)

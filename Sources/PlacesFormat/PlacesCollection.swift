@@ -129,7 +129,8 @@ public struct PlacesCollection: Sendable {
     /// Whether every member the app reads has the type it decodes.
     static func decodable(_ properties: JSONNode, in text: [UInt8]) -> Bool {
         guard case .object(let members) = properties.kind else { return false }
-        for (name, value) in members where !value.isNull {
+        for member in members where !member.value.isNull {
+            let (name, value) = (member.key, member.value)
             if stringProperties.contains(name) {
                 guard value.string != nil else { return false }
             } else if stringListProperties.contains(name) {

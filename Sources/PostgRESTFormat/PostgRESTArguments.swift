@@ -4,7 +4,8 @@ import Parsing
 /// function's own parameters.
 public enum PostgRESTArguments {
     /// `body` read for `function`, whose parameters are `allowed`.
-    public static func parse(_ body: [UInt8], function: String, allowed: Set<String>) throws(PostgRESTError) -> JSONNode {
+    /// - Parameter allowed: the few names the function takes (a list: compared, never hashed).
+    public static func parse(_ body: [UInt8], function: String, allowed: [String]) throws(PostgRESTError) -> JSONNode {
         guard let node = try? JSONScanner.parse(body.isEmpty ? Array("{}".utf8) : body), case .object(let members) = node.kind else {
             throw PostgRESTError(status: 400, code: "PGRST102", message: "Empty or invalid json")
         }

@@ -88,6 +88,16 @@ final class HeaderBytesTests: XCTestCase {
         XCTAssertFalse(encoded(notModified).contains("Content-Length"), "a 304 carries no length")
         notModified.status = HTTPStatus(code: 299, reason: "Odd")
         XCTAssertTrue(encoded(notModified).hasPrefix("HTTP/1.1 299 Odd\r\n"))
+        // Every length's digits; a long value with CR and LF past its sixteenth byte; many fields: one run each.
+        for length in [0, 1, 9, 10, 99, 100, 12_345, 1_000_000] {
+            XCTAssertTrue(encoded(HTTPResponse(status: .ok, body: Array(repeating: 0x61, count: length))).contains("\r\nContent-Length: \(length)\r\n\r\n"))
+        }
+        var long = HTTPResponse(status: .ok, headers: ["X-Long": String(repeating: "v", count: 40) + "\r\nX-Evil: 1\n" + String(repeating: "w", count: 20)])
+        for index in 0..<30 { long.headers.add("X-\(index)", String(repeating: "z", count: index)) }
+        let text = encoded(long)
+        XCTAssertTrue(text.contains("X-Long: " + String(repeating: "v", count: 40) + "  X-Evil: 1 " + String(repeating: "w", count: 20) + "\r\n"), text)
+        XCTAssertTrue(text.contains("\r\nX-0: \r\nX-1: z\r\n"))
+        XCTAssertTrue(text.contains("\r\nX-29: " + String(repeating: "z", count: 29) + "\r\nContent-Length: 0\r\n\r\n"))
     }
 }
 

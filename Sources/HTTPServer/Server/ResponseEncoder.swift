@@ -1,3 +1,5 @@
+import Glibc
+
 /// Writes a response's status line, headers and body into a connection's output buffer.
 enum ResponseEncoder {
     /// The server's name; no version, so that scanners learn nothing.
@@ -72,46 +74,57 @@ enum ResponseEncoder {
         }
     }
 
-    /// The handler's fields (those the server owns left out) and `Content-Length`, each line ending in CRLF.
+    /// The handler's fields (those the server owns left out) and `Content-Length`, each line ending in CRLF. Written into
+    /// a buffer on the stack and appended as one run: an append a byte or a piece checks the array's room each time.
     static func appendFields(of response: HTTPResponse, to out: inout [UInt8]) {
-        response.headers.forEachField { name, value in
-            guard !isReserved(name) else { return }
-            out.append(contentsOf: name)
-            out.append(UInt8(ascii: ":"))
-            out.append(UInt8(ascii: " "))
-            // A value that carries request data must not be able to start a new header line.
-            if value.contains(where: { $0 == 0x0D || $0 == 0x0A }) {
-                out.append(contentsOf: value.lazy.map { $0 == 0x0D || $0 == 0x0A ? UInt8(ascii: " ") : $0 })
-            } else {
-                out.append(contentsOf: value)
+        // Each field's line is its name, ": ", its value and CRLF; `Content-Length: ` with 20 digits and CRLF at most.
+        var size = 38
+        response.headers.forEachField { name, value in size += name.count + value.count + 4 }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            var count = 0
+            @inline(__always) func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+                if let source = bytes.baseAddress { memcpy(base + count, source, bytes.count) }
+                count += bytes.count
             }
-            out.append(0x0D)
-            out.append(0x0A)
-        }
-        if response.status.allowsBody {
-            out.append(contentsOf: "Content-Length: ".utf8)
-            appendDecimal(response.body.count, to: &out)
-            out.append(0x0D)
-            out.append(0x0A)
+            @inline(__always) func put(_ literal: StaticString) {
+                memcpy(base + count, literal.utf8Start, literal.utf8CodeUnitCount)
+                count += literal.utf8CodeUnitCount
+            }
+            response.headers.forEachField { name, value in
+                guard !isReserved(name) else { return }
+                put(name)
+                put(": ")
+                let valueStart = count
+                put(value)
+                // A value that carries request data must not be able to start a new header line.
+                if ByteScan.contains(value, 0x0D, or: 0x0A) {
+                    for index in valueStart..<count where buffer[index] == 0x0D || buffer[index] == 0x0A { buffer[index] = UInt8(ascii: " ") }
+                }
+                put("\r\n")
+            }
+            if response.status.allowsBody {
+                put("Content-Length: ")
+                count += writeDecimal(response.body.count, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
+                put("\r\n")
+            }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
-    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
-        if value < 10 {
-            out.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    /// Writes `value` (not negative) in decimal at the start of `buffer` (room for 20 digits), giving the digits' count.
+    private static func writeDecimal(_ value: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var count = 1
+        var rest = value / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
         }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        var rest = value
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            while rest > 0 && count < 20 {
-                buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
-                rest /= 10
-                count += 1
-            }
-            for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+        rest = value
+        for index in stride(from: count - 1, through: 0, by: -1) {
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
         }
+        return count
     }
 }
