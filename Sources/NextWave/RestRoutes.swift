@@ -141,12 +141,15 @@ struct RestRoutes: Sendable {
     }
 
     static let noStore: HTTPHeaders = ["Cache-Control": "no-store"]
-    /// ``noStore`` with JSON's `Content-Type`, made once: the answers memory holds are sent with them on every call.
-    static let noStoreJSON = HTTPResponse.json([], headers: noStore).headers
+    /// A `200` with ``noStore`` and JSON's `Content-Type`, its head encoded once: the answers memory holds are sent with
+    /// it on every call, only their bodies differ.
+    static let okJSON = HTTPResponse.json([], headers: noStore).preparedForSending()
 
     /// A `200` JSON answer that must not be stored (every function's rows).
     static func json(_ body: [UInt8]) -> HTTPResponse {
-        HTTPResponse(status: .ok, headers: noStoreJSON, body: body)
+        var response = okJSON
+        response.body = body
+        return response
     }
 
     static func json(_ body: String, status: HTTPStatus, headers: HTTPHeaders = noStore) -> HTTPResponse {

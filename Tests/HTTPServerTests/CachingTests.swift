@@ -129,6 +129,23 @@ final class CachingTests: XCTestCase {
         XCTAssertNil(PathParameters(template.shape).value("title", in: "/v1"))
     }
 
+    /// Templates are asked the longest literal prefix first, then in registration order.
+    func testTheTemplateWithMoreOfThePathWrittenOutWins() {
+        var router = Router()
+        router.on(.get, "/a/{x}/c") { _ in HTTPResponse() }
+        router.on(.get, "/a/b/{y}") { _ in HTTPResponse() }
+        router.on(.get, "/a/{z}/d") { _ in HTTPResponse() }
+        router.on(.get, "/a/{w}/d") { _ in HTTPResponse() }
+        func route(_ path: String) -> String? {
+            if case .found(_, let route, _, _, _) = router.match(.get, path: path) { return route }
+            return nil
+        }
+        XCTAssertEqual(route("/a/b/c"), "/a/b/{y}")
+        XCTAssertEqual(route("/a/q/c"), "/a/{x}/c")
+        XCTAssertEqual(route("/a/q/d"), "/a/{z}/d", "equal prefixes: the first registered")
+        XCTAssertNil(route("/a/q/e"))
+    }
+
     /// A handler reads a value's bytes where they lie, decoded, as `parameter(_:)` reads its `String`.
     func testAParameterIsReadAsBytesWithoutAString() throws {
         var router = Router()

@@ -55,7 +55,7 @@ final class HeaderBytesTests: XCTestCase {
 
     /// A prepared answer is written byte for byte as the same answer encoded field by field, and any change to it
     /// drops what was prepared.
-    func testAPreparedHeadEncodesTheSameBytesAndAChangeDropsIt() {
+    func testAPreparedHeadEncodesTheSameBytesAndOnlyAChangeOfTheHeadDropsIt() {
         var response = HTTPResponse.json(Array("{\"a\":1}".utf8), headers: ["Cache-Control": "public", "Date": "dropped", "X-Bad": "a\r\nb"])
         response.headers.add("content-length", "99")
         let date = Array("Wed, 02 Dec 2026 12:00:00 GMT".utf8)
@@ -75,8 +75,14 @@ final class HeaderBytesTests: XCTestCase {
                 + "Content-Type: application/json; charset=utf-8\r\nContent-Length: 7\r\n\r\n{\"a\":1}")
         var changed = prepared
         changed.body = Array("{}".utf8)
-        XCTAssertNil(changed.prepared)
+        XCTAssertNotNil(changed.prepared, "a new body keeps the head: its length is written at the send")
         XCTAssertTrue(encoded(changed).contains("Content-Length: 2\r\n"))
+        XCTAssertEqual(encoded(changed), encoded(HTTPResponse(status: changed.status, headers: changed.headers, body: changed.body)))
+        for length in [0, 7, 10, 12_345] {
+            changed.body = Array(repeating: 0x61, count: length)
+            XCTAssertEqual(encoded(changed), encoded(HTTPResponse(status: changed.status, headers: changed.headers, body: changed.body)))
+            XCTAssertEqual(encoded(changed, omitBody: true), encoded(HTTPResponse(status: changed.status, headers: changed.headers, body: changed.body), omitBody: true))
+        }
         changed = prepared
         changed.headers.add("X-Late", "1")
         XCTAssertNil(changed.prepared)

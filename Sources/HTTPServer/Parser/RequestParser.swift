@@ -157,10 +157,11 @@ public struct RequestParser: Sendable {
             // A body that arrived whole with its head (a small POST: most) finishes the request here, without the
             // request copied into the body's state and out of it again.
             if case .length(let length) = framed.framing, buffer.count >= length {
-                var request = framed.request
+                let keepAlive = framed.keepAlive
+                var request = (consume framed).request
                 request.body = Array(buffer.bytes(0..<length))
                 buffer.consume(length)
-                return .request(request, keepAlive: framed.keepAlive)
+                return .request(request, keepAlive: keepAlive)
             }
             let head = Head(request: framed.request, keepAlive: framed.keepAlive)
             switch framed.framing {

@@ -6,8 +6,9 @@ import Basics
 public struct HTTPResponse: Sendable {
     public var status: HTTPStatus { didSet { prepared = nil } }
     public var headers: HTTPHeaders { didSet { prepared = nil } }
-    public var body: [UInt8] { didSet { prepared = nil } }
-    /// The head's parts that stay the same from one send to the next, encoded once (``prepared()``); any change drops them.
+    public var body: [UInt8]
+    /// The head's parts that stay the same from one send to the next, encoded once (``preparedForSending()``); a change of
+    /// status or fields drops them, a new body keeps them (``PreparedHead``: its length is written then).
     private(set) var prepared: PreparedHead? = nil
 
     public init(status: HTTPStatus = .ok, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {

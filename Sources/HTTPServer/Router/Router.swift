@@ -50,7 +50,10 @@ public struct Router: Sendable {
     /// The exact paths, matched byte for byte (a path beyond ASCII too: a canonically equivalent spelling is another
     /// path), looked up with the request's path bytes where they lie (``ByteKeyedTable``).
     private var routes = ByteKeyedTable<Path>()
-    /// Routes with `{name}` segments, in registration order (the first match wins).
+    /// Routes with `{name}` segments, the longest literal prefix first, then in registration order (the first match
+    /// wins): a path is asked of the templates most like it first — a community call of `/rest/v1/rpc/{function}`
+    /// before `/rest/v1/{table}` and the other features' five —, and of two templates that both match the same path
+    /// the one with more of it written out wins (`/a/b/{y}` before `/a/{x}/c`).
     private var templates: [(template: PathTemplate, path: Path)] = []
     /// Paths registered so far: the next path's slot.
     public private(set) var slots = 0
@@ -86,7 +89,10 @@ public struct Router: Sendable {
             if let index = templates.firstIndex(where: { $0.template.description == path }) {
                 templates[index].path = entry
             } else {
-                templates.append((PathTemplate(path), entry))
+                let template = PathTemplate(path)
+                let length = template.shape.literalPrefix.count
+                let index = templates.firstIndex { $0.template.shape.literalPrefix.count < length } ?? templates.count
+                templates.insert((template, entry), at: index)
             }
         } else {
             routes = routes.adding(path, entry)
