@@ -129,6 +129,12 @@ final class CachingTests: XCTestCase {
         XCTAssertNil(PathParameters(template.shape).value("title", in: "/v1"))
     }
 
+    /// The route `router` finds for a `GET` of `path`.
+    private static func route(of path: String, in router: Router) -> String? {
+        if case .found(_, let route, _, _, _) = router.match(.get, path: path) { return route }
+        return nil
+    }
+
     /// Templates are asked the longest literal prefix first, then in registration order.
     func testTheTemplateWithMoreOfThePathWrittenOutWins() {
         var router = Router()
@@ -136,10 +142,7 @@ final class CachingTests: XCTestCase {
         router.on(.get, "/a/b/{y}") { _ in HTTPResponse() }
         router.on(.get, "/a/{z}/d") { _ in HTTPResponse() }
         router.on(.get, "/a/{w}/d") { _ in HTTPResponse() }
-        func route(_ path: String) -> String? {
-            if case .found(_, let route, _, _, _) = router.match(.get, path: path) { return route }
-            return nil
-        }
+        func route(_ path: String) -> String? { Self.route(of: path, in: router) }
         XCTAssertEqual(route("/a/b/c"), "/a/b/{y}")
         XCTAssertEqual(route("/a/q/c"), "/a/{x}/c")
         XCTAssertEqual(route("/a/q/d"), "/a/{z}/d", "equal prefixes: the first registered")
@@ -167,10 +170,7 @@ final class CachingTests: XCTestCase {
         var router = Router()
         router.on(.get, "/v1/wikipedia/{lang}/summary/{title}") { _ in HTTPResponse() }
         router.on(.get, "/v1/ships") { _ in HTTPResponse() }
-        func route(_ path: String) -> String? {
-            if case .found(_, let route, _, _, _) = router.match(.get, path: path) { return route }
-            return nil
-        }
+        func route(_ path: String) -> String? { Self.route(of: path, in: router) }
         XCTAssertEqual(route("/v1/wikipedia/de/summary/Schöner Brunnen"), "/v1/wikipedia/{lang}/summary/{title}")
         XCTAssertEqual(route("/v1/ships"), "/v1/ships")
         XCTAssertNil(route("/v1/shïps"))
