@@ -2,6 +2,7 @@ import FMIFormat
 import Feature
 import Foundation
 import Geography
+import HTTPServer
 import Parsing
 import Warnings
 import WarningsFormat
@@ -13,22 +14,28 @@ import WarningsFormat
 /// `hourly_forecast` starts at, the local date, the own forecast's freshness), so a hit reads no clock but `now` and
 /// needs no forecast: an answer is found only while all of it still holds, and nothing is checked after the lookup.
 struct WeatherAnswerKey: Hashable, Sendable {
-    var point: Coordinate
+    /// The point asked (`lat`/`lon`); `nil` for a place asked by name.
+    var point: Coordinate?
     var language: WarningLanguage
-    /// The place asked by name (the answer carries its `location`); `nil` for `lat`/`lon`.
+    /// The place asked by name, as its resolution is remembered (``PlaceResolver/key(_:)``: text `QueryText` gave, in
+    /// NFC); the answer carries FMI's `location`. `nil` for `lat`/`lon`.
     var place: String?
     var stations: Int
     var warnings: Int
     var warningsStale: Bool
     var provenance: ForecastService.Provenance
 
-    /// Hashes what tells the keys held at once apart — the point and the place — while `==` still compares every
-    /// field: the synthesized hash took them all, two enums hashed by their names' strings (900 instructions of every
-    /// weather answer). Keys of one point in other generations share a bucket until they expire.
+    /// Hashes what tells the keys held at once apart — the point, or the name asked (by its bytes: it is in NFC, so
+    /// the same name is the same bytes) — while `==` still compares every field: the synthesized hash took them all,
+    /// two enums hashed by their names' strings (900 instructions of every weather answer). Keys of one point or name
+    /// in other generations share a bucket until they expire.
     func hash(into hasher: inout Hasher) {
-        hasher.combine(point.latitude)
-        hasher.combine(point.longitude)
-        hasher.combine(place)
+        if let point {
+            hasher.combine(point.latitude)
+            hasher.combine(point.longitude)
+        } else if let place {
+            QueryText.hash(place, into: &hasher)
+        }
     }
 
     /// Hours since 1970 of `date`'s whole hour.

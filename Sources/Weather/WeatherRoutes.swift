@@ -79,14 +79,30 @@ public struct WeatherRoutes: Sendable {
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
             let language = try WarningRoutes.language(in: request)
-            switch try Self.whereabouts(of: request, places: places) {
+            let name = try Self.place(in: request)
+            // A place's answer is kept under the name as asked (normalised, as the resolutions are): found without
+            // looking its resolution up first.
+            let asked = name.map(PlaceResolver.key)
+            if let asked, let ready = answers.answer(for: key(nil, asked: asked, language, now: Date())) {
+                servedOwn?.increment()
+                return .response(ready.response(for: request))
+            }
+            let whereabouts: Whereabouts
+            if let name {
+                whereabouts = try Self.whereabouts(named: name, for: request, places: places)
+            } else {
+                whereabouts = .known(try Self.point(in: request), nil)
+            }
+            switch whereabouts {
             case .known(let point, let place):
-                if let response = try answerFromMemory(request, point: point, language: language, location: place) { return .response(response) }
-                return .later { try await answer(request, point: point, language: language, location: place) }
+                if let response = try answerFromMemory(request, point: point, language: language, location: place, asked: asked) {
+                    return .response(response)
+                }
+                return .later { try await answer(request, point: point, language: language, location: place, asked: asked) }
             case .resolving(let resolve):
                 return .later {
                     let (point, place, spender) = try await resolve()
-                    return try await answer(request, point: point, language: language, location: place, spender: spender)
+                    return try await answer(request, point: point, language: language, location: place, asked: asked, spender: spender)
                 }
             }
         }
@@ -131,11 +147,11 @@ public struct WeatherRoutes: Sendable {
 
     /// The `place` asked for, normalised; `nil` without one. With `lat` or `lon` too: `400`.
     static func place(in request: HTTPRequest) throws -> String? {
-        guard request.query.contains(literal: "place") else { return nil }
+        guard let name = request.query[literal: "place"] else { return nil }
         guard !request.query.contains(literal: "lat"), !request.query.contains(literal: "lon") else {
             throw HTTPError(.badRequest, "give either lat and lon or place, not both")
         }
-        return try QueryText.normalised(request.query[literal: "place"], parameter: "place", maximumLength: 100, example: "a place's name, e.g. place=Kumpula")
+        return try QueryText.normalised(name, parameter: "place", maximumLength: 100, example: "a place's name, e.g. place=Kumpula")
     }
 
     /// A resolved place's position, within FMI's coverage (else `422`).
@@ -155,11 +171,12 @@ public struct WeatherRoutes: Sendable {
     /// A point's own answer holds while its forecast is fresh (its deadline), so a hit is one lookup and reads no
     /// forecast: no newer forecast for a cell is taken while the one held is fresh. A degraded answer (stale, a
     /// neighbour's) holds for its minute unless the own cell has a fresh forecast by now.
+    /// - Parameter asked: a place's name as asked (``PlaceResolver/key(_:)``), which its answer is kept under.
     func answerFromMemory(
-        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil
+        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil, asked: String? = nil
     ) throws -> HTTPResponse? {
         let now = Date()
-        var key = key(point, language, location, now: now)
+        var key = key(point, asked: asked, language, now: now)
         if let ready = answers.answer(for: key, now: now) {
             servedOwn?.increment()
             return ready.response(for: request)
@@ -179,21 +196,21 @@ public struct WeatherRoutes: Sendable {
         guard let list = warnings.cachedWarnings(at: point, language: language, now: now) else { return nil }
         return try respond(
             to: request, point: point, nearest: nearestStation(to: point, now: now), answer: ForecastService.Answer(forecast: forecast, provenance: .own),
-            warnings: list, language: language, location: location, now: now)
+            warnings: list, language: language, location: location, asked: asked, now: now)
     }
 
     /// Where an answer's forecast comes from when the own cell has none fresh.
     private static let standIns = ForecastService.Provenance.allCases.filter { $0 != .own && $0 != .unavailable }
 
-    /// The key of a point's own answer in a language (a place's carries its `location`) at `now`.
-    private func key(_ point: Coordinate, _ language: WarningLanguage, _ location: PlaceResolver.Place?, now: Date) -> WeatherAnswerKey {
+    /// The key of a point's own answer in a language at `now` — of a place's, asked by name, its name instead.
+    private func key(_ point: Coordinate?, asked: String?, _ language: WarningLanguage, now: Date) -> WeatherAnswerKey {
         WeatherAnswerKey(
-            point: point, language: language, place: location?.name, stations: observations.stations.generation, warnings: warnings.generation,
-            warningsStale: warnings.isStale(now: now), provenance: .own)
+            point: asked == nil ? point : nil, language: language, place: asked, stations: observations.stations.generation,
+            warnings: warnings.generation, warningsStale: warnings.isStale(now: now), provenance: .own)
     }
 
     func answer(
-        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil,
+        _ request: HTTPRequest, point: Coordinate, language: WarningLanguage = .en, location: PlaceResolver.Place? = nil, asked: String? = nil,
         spender: Spender? = nil
     ) async throws -> HTTPResponse {
         let now = Date()
@@ -211,7 +228,8 @@ public struct WeatherRoutes: Sendable {
             served[.unavailable]?.increment()
             throw unavailable.httpError()
         }
-        return try respond(to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, now: now)
+        return try respond(
+            to: request, point: point, nearest: nearest, answer: answer, warnings: list, language: language, location: location, asked: asked, now: now)
     }
 
     private func nearestStation(to point: Coordinate, now: Date) throws -> (station: StationObservation, kilometres: Double) {
@@ -228,10 +246,11 @@ public struct WeatherRoutes: Sendable {
     /// ``provisionalSeconds`` only, so that the point's own cell is tried again soon.
     private func respond(
         to request: HTTPRequest, point: Coordinate, nearest: (station: StationObservation, kilometres: Double),
-        answer: ForecastService.Answer, warnings list: WarningList, language: WarningLanguage, location: PlaceResolver.Place?, now: Date
+        answer: ForecastService.Answer, warnings list: WarningList, language: WarningLanguage, location: PlaceResolver.Place?, asked: String?,
+        now: Date
     ) throws -> HTTPResponse {
         served[answer.provenance]?.increment()
-        var key = key(point, language, location, now: now)
+        var key = key(point, asked: asked, language, now: now)
         // The warnings as this answer shows them (the list may be newer than the generation just read).
         key.warnings = list.generation
         key.provenance = answer.provenance

@@ -8,12 +8,24 @@ import Foundation
 /// it is rewritten), so a cache key made of it compares and hashes by its bytes (``hash(_:into:)``, ``same(_:_:)``):
 /// `String`'s own hash and `==` normalise every text beyond ASCII first, most of a cached answer found by a name.
 public enum QueryText {
-    /// Feeds `text`'s bytes (and their count, so that two texts in one key cannot trade bytes) to `hasher`.
+    /// Feeds `text`'s bytes (and their count, so that two texts in one key cannot trade bytes) to `hasher`, eight at a
+    /// time as words (the last one zero-padded): the same bytes to the seeded hash, at a word's price per eight
+    /// (`combine(bytes:)` cost ~160 for one short name).
     public static func hash(_ text: String, into hasher: inout Hasher) {
         var text = text
         text.withUTF8 { bytes in
             hasher.combine(bytes.count)
-            hasher.combine(bytes: UnsafeRawBufferPointer(bytes))
+            guard let base = bytes.baseAddress else { return }
+            let whole = bytes.count & ~7
+            var index = 0
+            while index < whole {
+                hasher.combine(ByteWord.load(base, at: index))
+                index += 8
+            }
+            guard index < bytes.count else { return }
+            var tail: UInt64 = 0
+            for byte in bytes[index...].reversed() { tail = tail << 8 | UInt64(byte) }
+            hasher.combine(tail)
         }
     }
 
