@@ -177,6 +177,8 @@ public enum PlacesQuery {
     /// A two-letter language code (Geoapify's `lang`), lower-cased.
     public static func lang(_ text: String?) throws -> String {
         guard let text else { return defaultLang }
+        // Two lower-case letters, as the apps send it: the text itself (lowering it and walking its view cost ~230).
+        if text.utf8.count == 2, let first = text.utf8.first, let last = text.utf8.last, first &- 97 < 26, last &- 97 < 26 { return text }
         let lower = text.lowercased()
         guard lower.utf8.count == 2, lower.utf8.allSatisfy({ $0 >= 97 && $0 <= 122 }) else {
             throw HTTPError(.badRequest, "lang must be a two-letter language code such as de or en, not '\(text.prefix(20))'")

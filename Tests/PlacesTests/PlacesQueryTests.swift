@@ -65,5 +65,22 @@ final class PlacesQueryTests: XCTestCase {
         XCTAssertEqual(a.storageKey, "de;nürnberg")
         XCTAssertThrowsError(try GeocodeKey(try XCTUnwrap(QueryParameters(raw: "text=%20%20"))))
         XCTAssertThrowsError(try GeocodeKey(try XCTUnwrap(QueryParameters(raw: Substring("text=" + String(repeating: "a", count: 201))))))
+        // The same text spelled decomposed (u and a combining diaeresis) is the same key, by its bytes too.
+        let decomposed = try GeocodeKey(try XCTUnwrap(QueryParameters(raw: "text=Nu%CC%88rnberg&lang=de")))
+        XCTAssertEqual(decomposed, a)
+        XCTAssertEqual(decomposed.hashValue, a.hashValue)
+        XCTAssertEqual(decomposed.storageKey, "de;nürnberg")
+    }
+
+    /// Two letters as they are, any case lowered, anything else refused.
+    func testTheLanguageIsTwoLettersLowered() throws {
+        XCTAssertEqual(try PlacesQuery.lang("de"), "de")
+        XCTAssertEqual(try PlacesQuery.lang("zz"), "zz")
+        XCTAssertEqual(try PlacesQuery.lang("DE"), "de")
+        XCTAssertEqual(try PlacesQuery.lang("dE"), "de")
+        XCTAssertEqual(try PlacesQuery.lang(nil), PlacesQuery.defaultLang)
+        for bad in ["", "d", "deu", "d1", "d-", "dé", "{a", "a`", "@a"] {
+            XCTAssertThrowsError(try PlacesQuery.lang(bad), bad)
+        }
     }
 }
