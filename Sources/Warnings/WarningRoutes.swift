@@ -56,7 +56,15 @@ public struct WarningRoutes: Sendable {
     public func register(in router: inout Router) {
         router.hybrid(.get, Self.path) { [self] request in
             let language = try Self.language(in: request)
-            switch try whereabouts?(request) ?? .known(try Coordinate(request.query), location: nil) {
+            // Not `whereabouts?(request) ?? .known(try Coordinate(…))`: Swift 6.3 loses an error thrown inside `??`'s
+            // autoclosure (a typed throw), and the request went on with a garbage point.
+            let asked: WarningWhereabouts
+            if let whereabouts {
+                asked = try whereabouts(request)
+            } else {
+                asked = .known(try Coordinate(request.query), location: nil)
+            }
+            switch asked {
             case .known(let point, let location):
                 let now = Date()
                 let key = warnings.readAt().map {

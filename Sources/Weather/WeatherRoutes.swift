@@ -87,6 +87,8 @@ public struct WeatherRoutes: Sendable {
                 servedOwn?.increment()
                 return .response(ready.response(for: request))
             }
+            // Not `name.map { … } ?? .known(try Self.point(in:), nil)`: Swift 6.3 loses an error thrown inside `??`'s
+            // autoclosure (a typed throw underneath), and the request went on with a garbage point.
             let whereabouts: Whereabouts
             if let name {
                 whereabouts = try Self.whereabouts(named: name, for: request, places: places)
