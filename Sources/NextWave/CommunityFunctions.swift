@@ -1,4 +1,4 @@
-import Glibc
+import HTTPServer
 import Postgres
 import PostgRESTFormat
 
@@ -18,12 +18,7 @@ enum CommunityFunctions {
     /// The function a path's `{function}` bytes name, compared where they lie: one of ``names`` itself (so the
     /// comparisons with it that follow are of one `String` with itself), `nil` for none.
     static func named(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-        names.first { name in
-            name.utf8.count == bytes.count && name.utf8.withContiguousStorageIfAvailable { known in
-                guard let a = known.baseAddress, let b = bytes.baseAddress else { return known.isEmpty }
-                return memcmp(a, b, known.count) == 0
-            } ?? false
-        }
+        names.first { name in name.utf8.count == bytes.count && name.utf8.withContiguousStorageIfAvailable { ByteScan.equal($0, bytes) } ?? false }
     }
     /// The caller's own figures, held by ``RiderFigures``.
     static let riderOwn = [stats, stations, verified]

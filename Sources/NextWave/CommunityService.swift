@@ -2,7 +2,6 @@ import AnswerCaching
 import Basics
 import Feature
 import Foundation
-import Glibc
 import HTTPServer
 import Identity
 import Limits
@@ -122,7 +121,7 @@ final class CommunityService: Sendable {
             // No `Authorization`: the key alone. Not `Bearer`, or a token not verified before: the credentials' way decides.
             return headers.withFirstValue("authorization") { field -> CommunityCaller? in
                 guard let token = BearerToken.token(in: field) else { return nil }
-                if token.count == key.count, let a = token.baseAddress, let b = key.baseAddress, memcmp(a, b, key.count) == 0 { return .anonymous }
+                if ByteScan.equal(token, key) { return .anonymous }
                 return verified.caller(of: token, now: now)
             } ?? .anonymous
         }

@@ -1,5 +1,5 @@
 import AnswerCaching
-import Glibc
+import HTTPServer
 
 /// Tokens (public keys, access tokens) verified before, each with what it verified as, looked up by the token's bytes
 /// where they lie — in the request, nothing copied. An entry sits under the token's last eight bytes read as a number
@@ -30,11 +30,7 @@ struct TokenTable<Value: Sendable>: Sendable {
 
     func value(for token: UnsafeBufferPointer<UInt8>) -> Value? {
         guard let entry = entries[Self.slot(token)], entry.token.count == token.count else { return nil }
-        let same = entry.token.withUnsafeBufferPointer { kept in
-            guard let a = kept.baseAddress, let b = token.baseAddress else { return kept.count == token.count }
-            return memcmp(a, b, token.count) == 0
-        }
-        return same ? entry.value : nil
+        return entry.token.withUnsafeBufferPointer { ByteScan.equal($0, token) } ? entry.value : nil
     }
 
     func value(for token: Substring) -> Value? {

@@ -22,6 +22,13 @@ public enum ByteScan {
         any(bytes) { $0 .== SIMD16(repeating: one) .| ($0 .== SIMD16(repeating: other)) } scalar: { $0 == one || $0 == other }
     }
 
+    /// Whether two runs hold the same bytes (`memcmp` after the lengths; two empty runs are the same).
+    @inline(__always)
+    public static func equal(_ one: UnsafeBufferPointer<UInt8>, _ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard one.count == other.count, let a = one.baseAddress, let b = other.baseAddress else { return one.count == other.count }
+        return memcmp(a, b, one.count) == 0
+    }
+
     /// Where `byte` first stands in `bytes` from `start` on (`memchr`'s answer as an index), or `bytes.count`.
     @inline(__always)
     public static func first(_ byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Int {

@@ -265,10 +265,7 @@ public struct QueryParameters: Sendable, Equatable {
 
     /// Whether `raw` decodes to exactly `wanted`'s bytes.
     private static func decodes(_ raw: UnsafeBufferPointer<UInt8>, to wanted: UnsafeBufferPointer<UInt8>) -> Bool {
-        withDecoded(raw) { decoded in
-            guard decoded.count == wanted.count, let a = decoded.baseAddress, let b = wanted.baseAddress else { return decoded.count == wanted.count }
-            return memcmp(a, b, decoded.count) == 0
-        }
+        withDecoded(raw) { ByteScan.equal($0, wanted) }
     }
 
     /// `body` of a name's or value's bytes, decoded (its escapes were checked when the query was made; an array per
@@ -299,14 +296,11 @@ public enum PercentDecoding {
         }
         return withDecoded(utf8, plusIsSpace: plusIsSpace) { decoded, malformed -> String? in
             // The room is never empty: the text holds an escape.
-            guard !malformed, let given = decoded.baseAddress else { return nil }
+            guard !malformed else { return nil }
             // `String(decoding:)` validates on Swift's fast path and repairs what is invalid, so a text whose bytes are
             // the ones given was valid (`String(validating:)` took the generic, slower way: twice the instructions).
             var text = String(decoding: decoded, as: UTF8.self)
-            let valid = text.withUTF8 { made in
-                guard made.count == decoded.count, let a = made.baseAddress else { return made.count == decoded.count }
-                return memcmp(a, given, decoded.count) == 0
-            }
+            let valid = text.withUTF8 { ByteScan.equal($0, decoded) }
             return valid ? text : nil
         }
     }

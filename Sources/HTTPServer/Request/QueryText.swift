@@ -32,14 +32,7 @@ public enum QueryText {
     /// Whether two texts this type gave are the same: the same bytes.
     public static func same(_ left: String, _ right: String) -> Bool {
         var left = left, right = right
-        return left.withUTF8 { left in
-            right.withUTF8 { right in
-                guard left.count == right.count, let leftBytes = left.baseAddress, let rightBytes = right.baseAddress else {
-                    return left.count == right.count
-                }
-                return memcmp(leftBytes, rightBytes, left.count) == 0
-            }
-        }
+        return left.withUTF8 { left in right.withUTF8 { right in ByteScan.equal(left, right) } }
     }
 
     public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
@@ -139,7 +132,13 @@ public enum QueryText {
             guard ByteWord.isPrintable(ByteWord.load(base, at: index), excluding: excluded) else { return false }
             index += 8
         }
-        return bytes[whole...].allSatisfy { $0 &- 0x21 < 0x5E && ($0 < low || $0 > high) }
+        return bytes[whole...].allSatisfy { isWordByte($0, outside: low, high) }
+    }
+
+    /// Printable ASCII but the extra separators `low...high`: part of a word, in a few comparisons.
+    @inline(__always)
+    private static func isWordByte(_ byte: UInt8, outside low: UInt8, _ high: UInt8) -> Bool {
+        byte &- 0x21 < 0x5E && (byte < low || byte > high)
     }
 
     /// U+001C…U+001F: C0's information separators, which Unicode does not call whitespace but the OpenAPI pattern does.
@@ -204,7 +203,7 @@ public enum QueryText {
         var afterWord = false
         while index < bytes.count {
             let byte = bytes[index]
-            if byte &- 0x21 < 0x5E && (byte < low || byte > high) {
+            if isWordByte(byte, outside: low, high) {
                 afterWord = true
                 index += 1
                 continue
@@ -227,8 +226,7 @@ public enum QueryText {
             var pendingJoiner = false
             while index < bytes.count {
                 let byte = bytes[index]
-                // Printable ASCII but the extra separators is part of a word, as above.
-                let width = byte &- 0x21 < 0x5E && (byte < low || byte > high) ? 0 : separator(at: index)
+                let width = isWordByte(byte, outside: low, high) ? 0 : separator(at: index)
                 if width > 0 {
                     pendingJoiner = count > 0
                     index += width

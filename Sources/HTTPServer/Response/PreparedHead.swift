@@ -17,11 +17,10 @@ final class PreparedHead: Sendable {
         ResponseEncoder.appendStatusLine(response.status, to: &line)
         statusLine = line
         var fields: [UInt8] = []
-        ResponseEncoder.appendFields(of: response, length: false, to: &fields)
+        ResponseEncoder.appendFields(of: response, to: &fields)
         fieldsWithoutLength = fields
-        var both: [UInt8] = []
-        ResponseEncoder.appendFields(of: response, to: &both)
-        self.fields = both
+        if response.status.allowsBody { ResponseEncoder.appendLength(response.body.count, to: &fields) }
+        self.fields = fields
         bodyCount = response.body.count
     }
 }

@@ -79,10 +79,9 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
     /// Kelvin sign for a K) is another path. Nothing is made: a handler that asks for a value reads it from the path then.
     func matches(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         let shape = shape
-        guard bytes.count >= shape.literalPrefix.count, shape.literalPrefix.withUnsafeBufferPointer({ prefix in
-            guard let wanted = prefix.baseAddress, let given = bytes.baseAddress else { return prefix.isEmpty }
-            return memcmp(given, wanted, prefix.count) == 0
-        }) else { return false }
+        guard bytes.count >= shape.literalPrefix.count,
+            shape.literalPrefix.withUnsafeBufferPointer({ ByteScan.equal(UnsafeBufferPointer(rebasing: bytes[..<$0.count]), $0) })
+        else { return false }
         // The prefix's whole segments matched with it (never the last: a parameter follows them).
         var start = shape.prefixSegments.bytes
         let last = shape.segments.count - 1
@@ -94,10 +93,7 @@ public struct PathTemplate: Sendable, Hashable, CustomStringConvertible {
             switch segment {
             case .literal(let text):
                 // `memcmp`, not `elementsEqual`: the generic walk was ~500 instructions of a Wikipedia path.
-                guard part.count == text.count, text.withUnsafeBufferPointer({ literal in
-                    guard let wanted = literal.baseAddress, let given = part.baseAddress else { return literal.isEmpty }
-                    return memcmp(given, wanted, literal.count) == 0
-                }) else { return false }
+                guard part.count == text.count, text.withUnsafeBufferPointer({ ByteScan.equal(part, $0) }) else { return false }
             case .parameter:
                 guard !part.isEmpty else { return false }
             }

@@ -47,15 +47,15 @@ enum ResponseEncoder {
         out.append(0x0D)
         out.append(0x0A)
         if cors { out.append(contentsOf: CORS.allowAnyOrigin) }
-        if let prepared {
-            if prepared.bodyCount == response.body.count || !response.status.allowsBody {
-                out.append(contentsOf: prepared.fields)
-            } else {
-                out.append(contentsOf: prepared.fieldsWithoutLength)
-                appendLength(response.body.count, to: &out)
-            }
+        if let prepared, prepared.bodyCount == response.body.count {
+            out.append(contentsOf: prepared.fields)
         } else {
-            appendFields(of: response, to: &out)
+            if let prepared {
+                out.append(contentsOf: prepared.fieldsWithoutLength)
+            } else {
+                appendFields(of: response, to: &out)
+            }
+            if response.status.allowsBody { appendLength(response.body.count, to: &out) }
         }
         if upgrade {
             out.append(contentsOf: "Connection: Upgrade\r\n".utf8)
@@ -79,12 +79,12 @@ enum ResponseEncoder {
         }
     }
 
-    /// The handler's fields (those the server owns left out) and `Content-Length`, each line ending in CRLF. Written into
-    /// a buffer on the stack and appended as one run: an append a byte or a piece checks the array's room each time.
-    /// - Parameter length: whether `Content-Length` follows (when the status allows a body).
-    static func appendFields(of response: HTTPResponse, length: Bool = true, to out: inout [UInt8]) {
-        // Each field's line is its name, ": ", its value and CRLF; `Content-Length: ` with 20 digits and CRLF at most.
-        var size = 38
+    /// The handler's fields (those the server owns left out), each line ending in CRLF (``appendLength(_:to:)`` writes
+    /// `Content-Length` after them). Written into a buffer on the stack and appended as one run: an append a byte or a
+    /// piece checks the array's room each time.
+    static func appendFields(of response: HTTPResponse, to out: inout [UInt8]) {
+        // Each field's line is its name, ": ", its value and CRLF.
+        var size = 0
         response.headers.forEachField { name, value in size += name.count + value.count + 4 }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: size) { buffer in
             guard let base = buffer.baseAddress else { return }
@@ -109,17 +109,12 @@ enum ResponseEncoder {
                 }
                 put("\r\n")
             }
-            if length && response.status.allowsBody {
-                put("Content-Length: ")
-                count += writeDecimal(response.body.count, into: UnsafeMutableBufferPointer(rebasing: buffer[count...]))
-                put("\r\n")
-            }
             out.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
         }
     }
 
     /// `Content-Length: <count>` and CRLF.
-    private static func appendLength(_ count: Int, to out: inout [UInt8]) {
+    static func appendLength(_ count: Int, to out: inout [UInt8]) {
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 38) { buffer in
             guard let base = buffer.baseAddress else { return }
             let label: StaticString = "Content-Length: "
