@@ -33,8 +33,11 @@ public struct GeocodeKey: SharedAnswerKey {
 
     /// `text` and `lang` from `/v1/geocode`'s query (`apiKey` is accepted and ignored).
     public init(_ query: QueryParameters) throws {
-        text = QueryText.lowercased(
-            try QueryText.normalised(query[literal: "text"], parameter: "text", maximumLength: Self.maximumLength, example: "a place name, e.g. text=Nürnberg"))
+        // Normalised and lowered from the value's bytes in one pass (one `String`).
+        let example = "a place name, e.g. text=Nürnberg"
+        text = try query.withValue(literal: "text") {
+            try QueryText.normalised($0, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
+        } ?? QueryText.normalised(nil, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
         lang = try PlacesQuery.lang(query[literal: "lang"])
     }
 }

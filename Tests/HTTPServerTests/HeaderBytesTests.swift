@@ -117,6 +117,7 @@ final class QueryTextTests: XCTestCase {
         let pieces = [
             "a", "Z", "ü", "ö", "é", "Nürnberg", "_", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}",
             "\u{85}", "\u{A0}", "\u{2FF}", "\u{300}", "\u{301}", "e\u{301}", " \u{301}", "\u{3000}", "\u{2028}", "日本", "👍🏽", "\u{AD}", "x",
+            "Ü", "×", "Þ", "ÿ", "Q",
         ]
         var generator = SystemRandomNumberGenerator()
         for round in 0..<5_000 {
@@ -128,6 +129,12 @@ final class QueryTextTests: XCTestCase {
                 QueryText.collapsed(text, separatorsBeyondWhitespace: extra, joiner: joiner),
                 reference(text, extra.map { UInt32($0.lowerBound)...UInt32($0.upperBound) }, String(UnicodeScalar(joiner))),
                 "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+            // Lowered in the same pass, from the bytes: the words lower-cased.
+            var bytes = text
+            XCTAssertEqual(
+                bytes.withUTF8 { QueryText.collapsed($0, separatorsBeyondWhitespace: extra, joiner: joiner, lowered: true) },
+                reference(text, extra.map { UInt32($0.lowerBound)...UInt32($0.upperBound) }, String(UnicodeScalar(joiner))).lowercased(),
+                "lowered: \(text.unicodeScalars.map { String($0.value, radix: 16) })")
         }
     }
 
@@ -192,6 +199,16 @@ final class QueryTextTests: XCTestCase {
         XCTAssertEqual(try QueryText.normalised("  Schöner\u{A0}\u{A0}Brunnen \u{1C}", parameter: "q", maximumLength: 20, example: "x"), "Schöner Brunnen")
         XCTAssertThrowsError(try QueryText.normalised(" \u{1D}\u{85} ", parameter: "q", maximumLength: 20, example: "x"))
         XCTAssertThrowsError(try QueryText.normalised(String(repeating: "ü", count: 21), parameter: "q", maximumLength: 20, example: "x"))
+        // From a value's bytes, lowered: the same rule, and a value not given is refused as a blank one.
+        func normalised(_ text: String?) throws -> String {
+            guard var text else { return try QueryText.normalised(nil, parameter: "q", maximumLength: 20, example: "x", lowered: true) }
+            return try text.withUTF8 { try QueryText.normalised($0, parameter: "q", maximumLength: 20, example: "x", lowered: true) }
+        }
+        XCTAssertEqual(try normalised("  Schöner\u{A0}\u{A0}BRUNNEN \u{1C}"), "schöner brunnen")
+        XCTAssertEqual(try normalised(String(repeating: "Ü", count: 20)), String(repeating: "ü", count: 20))
+        XCTAssertThrowsError(try normalised(String(repeating: "ü", count: 21)))
+        XCTAssertThrowsError(try normalised(" \u{1D}\u{85} "))
+        XCTAssertThrowsError(try normalised(nil))
     }
 }
 

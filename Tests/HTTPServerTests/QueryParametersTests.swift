@@ -139,9 +139,16 @@ final class QueryParametersTests: XCTestCase {
             let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in alphabet.randomElement(using: &generator) ?? "a" }.joined()
             for plusIsSpace in [false, true] {
                 XCTAssertEqual(PercentDecoding.decode(Substring(text), plusIsSpace: plusIsSpace), reference(text, plusIsSpace: plusIsSpace), "\(text) \(plusIsSpace)")
-                let valid = Array(text.utf8).withUnsafeBufferPointer { PercentDecoding.isValid($0, plusIsSpace: plusIsSpace) }
-                XCTAssertEqual(valid, reference(text, plusIsSpace: plusIsSpace) != nil, "valid: \(text) \(plusIsSpace)")
             }
+        }
+        // A query is made exactly when every name and value decodes (its check reads only the runs of escapes).
+        for _ in 0..<5_000 {
+            let text = (0..<Int.random(in: 0...24, using: &generator)).map { _ in (alphabet + ["&", "="]).randomElement(using: &generator) ?? "a" }.joined()
+            let decodes = text.split(separator: "&", omittingEmptySubsequences: false).allSatisfy { pair in
+                let (name, value) = pair.firstIndex(of: "=").map { (pair[..<$0], pair[pair.index(after: $0)...]) } ?? (pair, "")
+                return reference(String(name), plusIsSpace: true) != nil && reference(String(value), plusIsSpace: true) != nil
+            }
+            XCTAssertEqual(QueryParameters(raw: Substring(text)) != nil, decodes, "query: \(text)")
         }
     }
 }

@@ -35,6 +35,22 @@ public enum QueryText {
         return left.withUTF8 { left in right.withUTF8 { right in ByteScan.equal(left, right) } }
     }
 
+    /// ``normalised(_:parameter:maximumLength:example:)`` of a value's decoded bytes (valid UTF-8; `nil`: not given),
+    /// lowered too when `lowered` (``lowercased(_:)``'s rule) — in one pass into one `String` (a `String` of the value,
+    /// its collapse and its lowering were three, a sixth of a cached geocoding answer).
+    public static func normalised(
+        _ bytes: UnsafeBufferPointer<UInt8>?, parameter: String, maximumLength: Int, example: String, lowered: Bool = false
+    ) throws -> String {
+        let bytes = bytes ?? UnsafeBufferPointer(start: nil, count: 0)
+        // Code points, as JSON Schema's maxLength counts them: the bytes that start one (counted only when the bytes are more).
+        guard bytes.count <= maximumLength || bytes.count(where: { $0 & 0xC0 != 0x80 }) <= maximumLength else {
+            throw HTTPError(.badRequest, "\(parameter) must be at most \(maximumLength) characters")
+        }
+        let joined = collapsed(bytes, separatorsBeyondWhitespace: informationSeparators, lowered: lowered)
+        guard !joined.isEmpty else { throw HTTPError(.badRequest, "\(parameter) is required (\(example))") }
+        return joined
+    }
+
     public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
         let text = text ?? ""
         // Code points, as JSON Schema's maxLength counts them (never more than its bytes: counted only when those are more).
@@ -123,16 +139,18 @@ public enum QueryText {
 
     /// Whether `bytes` are one word of printable ASCII without the extra separators `low...high` (the usual name: its own
     /// collapse), read eight bytes at a time where the separators allow it (none printable, or one: `_`).
-    private static func isOneWord(_ bytes: UnsafeBufferPointer<UInt8>, excludingFrom low: UInt8, to high: UInt8) -> Bool {
+    /// With `lowered`, a word holding a capital is not its own result either.
+    private static func isOneWord(_ bytes: UnsafeBufferPointer<UInt8>, excludingFrom low: UInt8, to high: UInt8, lowered: Bool) -> Bool {
         guard let base = bytes.baseAddress, high < 0x21 || low == high else { return false }
         let excluded = high < 0x21 ? 0 : ByteWord.ones &* UInt64(low)
         let whole = bytes.count & ~7
         var index = 0
         while index < whole {
-            guard ByteWord.isPrintable(ByteWord.load(base, at: index), excluding: excluded) else { return false }
+            let word = ByteWord.load(base, at: index)
+            guard ByteWord.isPrintable(word, excluding: excluded), !lowered || ByteWord.capitals(word) == 0 else { return false }
             index += 8
         }
-        return bytes[whole...].allSatisfy { isWordByte($0, outside: low, high) }
+        return bytes[whole...].allSatisfy { isWordByte($0, outside: low, high) && !(lowered && $0 &- UInt8(ascii: "A") < 26) }
     }
 
     /// Printable ASCII but the extra separators `low...high`: part of a word, in a few comparisons.
@@ -152,18 +170,24 @@ public enum QueryText {
     /// split at its bytes: below U+0300 no scalar joins the one before it into a grapheme (only CR LF does, both
     /// whitespace), so its characters are its scalars and the bytes give the same words as the characters — without
     /// the grapheme breaking and property look-ups that made this a third of a cached geocoding answer's instructions.
-    public static func collapsed(_ bytes: UnsafeBufferPointer<UInt8>, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
-        switch collapsedBytes(bytes, separatorsBeyondWhitespace, joiner) {
-        case .unchanged: String(decoding: bytes, as: UTF8.self)
-        case .rewritten(let fast): fast
-        case .beyondLatin: collapsed(String(decoding: bytes, as: UTF8.self), separatorsBeyondWhitespace: separatorsBeyondWhitespace, joiner: joiner)
+    ///
+    /// With `lowered`, the words are lower-cased as well (``lowercased(_:)``), in the same pass.
+    public static func collapsed(
+        _ bytes: UnsafeBufferPointer<UInt8>, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20, lowered: Bool = false
+    ) -> String {
+        switch collapsedBytes(bytes, separatorsBeyondWhitespace, joiner, lowered: lowered) {
+        case .unchanged: return String(decoding: bytes, as: UTF8.self)
+        case .rewritten(let fast): return fast
+        case .beyondLatin:
+            let words = collapsed(String(decoding: bytes, as: UTF8.self), separatorsBeyondWhitespace: separatorsBeyondWhitespace, joiner: joiner)
+            return lowered ? lowercased(words) : words
         }
     }
 
     /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of a `String`.
     public static func collapsed(_ text: String, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
         var text = text
-        switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner) }) {
+        switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner, lowered: false) }) {
         case .unchanged: return text
         case .rewritten(let fast): return fast
         case .beyondLatin: break
@@ -175,7 +199,7 @@ public enum QueryText {
         return words.joined(separator: String(UnicodeScalar(joiner))).precomposedStringWithCanonicalMapping
     }
 
-    /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:)``, ``lowercasedLatin1(_:)``).
+    /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:lowered:)``, ``lowercasedLatin1(_:)``).
     private enum Rewritten {
         /// The text is its own result (one word, or words already one separator apart; nothing to lower): nothing is made.
         case unchanged
@@ -184,64 +208,78 @@ public enum QueryText {
         case beyondLatin
     }
 
-    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of text below U+0300, written straight into its `String`.
-    private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8) -> Rewritten {
-        // Whitespace below U+0300: TAB…CR, SPACE, and U+0085 and U+00A0 (0xC2 0x85, 0xC2 0xA0).
-        func separator(at index: Int) -> Int {
-            let byte = bytes[index]
-            if (0x09...0x0D).contains(byte) || byte == 0x20 || extra?.contains(byte) == true { return 1 }
-            if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 || bytes[index + 1] == 0xA0 { return 2 }
-            return 0
-        }
-        // Unchanged when no separator leads or ends it and every one between words is a single joiner (one word of
-        // printable ASCII, the usual name, found eight bytes at a time). Printable ASCII but the extra separators is part
-        // of a word in a few comparisons; a lead byte from 0xCC on starts a scalar from U+0300 on.
+    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:lowered:)`` of text below U+0300: written into room on the stack
+    /// as it is read (one pass), and made a `String` only when it differs from the text.
+    private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8, lowered: Bool) -> Rewritten {
+        // One word of printable ASCII (the usual name) is found eight bytes at a time.
         let (low, high) = extra.map { ($0.lowerBound, $0.upperBound) } ?? (1, 0)
-        if isOneWord(bytes, excludingFrom: low, to: high) { return .unchanged }
-        var index = 0
-        var unchanged = true
-        var afterWord = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if isWordByte(byte, outside: low, high) {
-                afterWord = true
-                index += 1
-                continue
+        if isOneWord(bytes, excludingFrom: low, to: high, lowered: lowered) { return .unchanged }
+        guard let base = bytes.baseAddress else { return .unchanged }
+        let count = bytes.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { room -> Rewritten in
+            guard let out = room.baseAddress else { return .unchanged }
+            // Unchanged when every separator is a single joiner between words and nothing is lowered.
+            var unchanged = true
+            var written = 0
+            var pendingJoiner = false
+            var index = 0
+            while index < count {
+                let piece = Piece(base, at: index, count: count, extra: low, high, lowered: lowered)
+                switch piece.kind {
+                case .beyondLatin:
+                    return .beyondLatin
+                case .separator:
+                    unchanged = unchanged && !pendingJoiner && written > 0 && piece.width == 1 && base[index] == joiner
+                    pendingJoiner = written > 0
+                case .word:
+                    if pendingJoiner {
+                        out[written] = joiner
+                        written += 1
+                        pendingJoiner = false
+                    }
+                    out[written] = base[index]
+                    if piece.width == 2 { out[written + 1] = base[index + 1] }
+                    // A capital's small letter is 0x20 above it (the last byte: A…Z, or À…Þ's continuation).
+                    if piece.lowers {
+                        out[written + piece.width - 1] |= 0x20
+                        unchanged = false
+                    }
+                    written += piece.width
+                }
+                index += piece.width
             }
-            if byte >= 0xCC { return .beyondLatin }
-            let width = separator(at: index)
-            if width == 0 {
-                afterWord = true
-                index += 1
+            // A separator last (or nothing but separators) is dropped.
+            if unchanged && !pendingJoiner && (written > 0 || count == 0) { return .unchanged }
+            return .rewritten(String(decoding: UnsafeBufferPointer(start: out, count: written), as: UTF8.self))
+        }
+    }
+
+    /// The character at a place in text below U+0300 (valid UTF-8): below U+0300 a scalar is one byte, or a lead byte
+    /// below 0xCC and one continuation.
+    private struct Piece {
+        enum Kind { case word, separator, beyondLatin }
+        var kind: Kind
+        var width: Int
+        /// A capital to lower (A…Z, À…Þ but ×), when lowering.
+        var lowers: Bool
+
+        @inline(__always)
+        init(_ base: UnsafePointer<UInt8>, at index: Int, count: Int, extra low: UInt8, _ high: UInt8, lowered: Bool) {
+            let byte = base[index]
+            if isWordByte(byte, outside: low, high) {
+                (kind, width, lowers) = (.word, 1, lowered && byte &- UInt8(ascii: "A") < 26)
+            } else if byte < 0x80 {
+                // Whitespace: TAB…CR and SPACE; then the extra separators. Other controls and DEL stand in words.
+                let separates = byte &- 0x09 < 5 || byte == 0x20 || (byte >= low && byte <= high)
+                (kind, width, lowers) = (separates ? .separator : .word, 1, false)
+            } else if byte >= 0xCC {
+                (kind, width, lowers) = (.beyondLatin, 1, false)
             } else {
-                unchanged = unchanged && afterWord && width == 1 && byte == joiner && index + 1 < bytes.count && separator(at: index + 1) == 0
-                afterWord = false
-                index += width
+                // U+0085 and U+00A0 are whitespace (0xC2 0x85, 0xC2 0xA0).
+                let next = index + 1 < count ? base[index + 1] : 0
+                let separates = byte == 0xC2 && (next == 0x85 || next == 0xA0)
+                (kind, width, lowers) = (separates ? .separator : .word, 2, lowered && byte == 0xC3 && next &- 0x80 < 0x1F && next != 0x97)
             }
         }
-        if unchanged { return .unchanged }
-        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
-            var count = 0
-            var index = 0
-            var pendingJoiner = false
-            while index < bytes.count {
-                let byte = bytes[index]
-                let width = isWordByte(byte, outside: low, high) ? 0 : separator(at: index)
-                if width > 0 {
-                    pendingJoiner = count > 0
-                    index += width
-                    continue
-                }
-                if pendingJoiner {
-                    out[count] = joiner
-                    count += 1
-                    pendingJoiner = false
-                }
-                out[count] = byte
-                count += 1
-                index += 1
-            }
-            return count
-        })
     }
 }

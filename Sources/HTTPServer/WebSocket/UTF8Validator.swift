@@ -16,23 +16,30 @@ public struct UTF8Validator: Sendable {
     /// Checks `bytes` following what came before; `false` at the first byte that cannot be UTF-8.
     public mutating func validate(_ bytes: some Sequence<UInt8>) -> Bool {
         for byte in bytes {
-            if pending > 0 {
-                guard (low...high).contains(byte) else { return false }
-                pending -= 1
-                (low, high) = (0x80, 0xBF)
-                continue
-            }
-            switch byte {
-            case 0x00...0x7F: continue
-            case 0xC2...0xDF: pending = 1
-            case 0xE0: (pending, low) = (2, 0xA0)
-            case 0xE1...0xEC, 0xEE...0xEF: pending = 2
-            case 0xED: (pending, high) = (2, 0x9F)
-            case 0xF0: (pending, low) = (3, 0x90)
-            case 0xF1...0xF3: pending = 3
-            case 0xF4: (pending, high) = (3, 0x8F)
-            default: return false
-            }
+            guard validate(byte: byte) else { return false }
+        }
+        return true
+    }
+
+    /// ``validate(_:)`` of one byte (a query's escapes are checked as they are decoded).
+    @inline(__always)
+    public mutating func validate(byte: UInt8) -> Bool {
+        if pending > 0 {
+            guard (low...high).contains(byte) else { return false }
+            pending -= 1
+            (low, high) = (0x80, 0xBF)
+            return true
+        }
+        switch byte {
+        case 0x00...0x7F: return true
+        case 0xC2...0xDF: pending = 1
+        case 0xE0: (pending, low) = (2, 0xA0)
+        case 0xE1...0xEC, 0xEE...0xEF: pending = 2
+        case 0xED: (pending, high) = (2, 0x9F)
+        case 0xF0: (pending, low) = (3, 0x90)
+        case 0xF1...0xF3: pending = 3
+        case 0xF4: (pending, high) = (3, 0x8F)
+        default: return false
         }
         return true
     }
