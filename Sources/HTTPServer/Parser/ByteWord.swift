@@ -16,21 +16,35 @@ enum ByteWord {
     /// every lane, `0` for none — no printable byte is zero).
     @inline(__always)
     static func isPrintable(_ word: UInt64, excluding excluded: UInt64) -> Bool {
+        notPrintable(word, excluding: excluded) == 0
+    }
+
+    /// The high bit of each byte that is not printable ASCII or is `excluded`'s byte. Exact for the whole word and for
+    /// its lowest set byte (a borrow or a carry runs only upward, out of a byte that is itself set): where the first
+    /// such byte stands is `trailingZeroBitCount / 8`.
+    @inline(__always)
+    static func notPrintable(_ word: UInt64, excluding excluded: UInt64) -> UInt64 {
         let below = (word &- ones &* 0x21) & ~word
         // Adding one carries a high bit into DEL (0x7F); a carry out of a byte at or above 0x80 only adds answers
         // already given by `word`'s own high bit.
         let deleteOrAbove = word | (word &+ ones)
         let same = word ^ excluded
         let isExcluded = (same &- ones) & ~same
-        return (below | deleteOrAbove | isExcluded) & highs == 0
+        return (below | deleteOrAbove | isExcluded) & highs
     }
 
-    /// The high bit of every byte that is `A`…`Z`, shifted down to 0x20 (a capital's lower-case difference); the word
-    /// must be ASCII (no high bit), so adding below 0x80 a byte carries into none.
+    /// The high bit of every byte that is `A`…`Z`: exact where no byte below has its high bit (a carry comes only out of
+    /// such a byte), so exact for ASCII and for the lowest byte ``notPrintable(_:excluding:)`` does not already set.
     @inline(__always)
-    static func capitals(_ word: UInt64) -> UInt64 {
+    static func capitalHighs(_ word: UInt64) -> UInt64 {
         let atLeastA = word &+ ones &* (0x80 - 0x41)
         let aboveZ = word &+ ones &* (0x80 - 0x5B)
-        return (atLeastA & ~aboveZ & highs) >> 2
+        return atLeastA & ~aboveZ & highs
+    }
+
+    /// ``capitalHighs(_:)`` shifted down to 0x20 (a capital's lower-case difference); the word must be ASCII.
+    @inline(__always)
+    static func capitals(_ word: UInt64) -> UInt64 {
+        capitalHighs(word) >> 2
     }
 }

@@ -196,8 +196,10 @@ public struct QueryParameters: Sendable, Equatable {
         while index < bytes.count {
             let end = Self.segmentEnd(bytes, from: index)
             let nameEnd = index + wanted.count
+            // A match is the name only if the asked name holds no `=` (`=` asked of a segment `=x` matched its empty name
+            // and `=`): looked for only once the bytes matched.
             if nameEnd <= end && (nameEnd == end || bytes[nameEnd] == UInt8(ascii: "=")) && bytes[index] == name[0]
-                && memcmp(base + index, name, wanted.count) == 0
+                && memcmp(base + index, name, wanted.count) == 0 && ByteScan.first(UInt8(ascii: "="), in: wanted) == wanted.count
             {
                 let value = min(nameEnd + 1, end)..<end
                 return (value, escapes != .none && Self.isEscaped(UnsafeBufferPointer(rebasing: bytes[value])))

@@ -137,20 +137,35 @@ public enum QueryText {
         })
     }
 
-    /// Whether `bytes` are one word of printable ASCII without the extra separators `low...high` (the usual name: its own
-    /// collapse), read eight bytes at a time where the separators allow it (none printable, or one: `_`).
-    /// With `lowered`, a word holding a capital is not its own result either.
-    private static func isOneWord(_ bytes: UnsafeBufferPointer<UInt8>, excludingFrom low: UInt8, to high: UInt8, lowered: Bool) -> Bool {
-        guard let base = bytes.baseAddress, high < 0x21 || low == high else { return false }
-        let excluded = high < 0x21 ? 0 : ByteWord.ones &* UInt64(low)
-        let whole = bytes.count & ~7
-        var index = 0
-        while index < whole {
-            let word = ByteWord.load(base, at: index)
-            guard ByteWord.isPrintable(word, excluding: excluded), !lowered || ByteWord.capitals(word) == 0 else { return false }
-            index += 8
+    /// Where the run of plain word bytes from `start` ends — printable ASCII but the extra separators `low...high`, and no
+    /// capital when `lowered`: bytes a collapse copies as they are. Eight bytes at a time where the separators allow it
+    /// (none printable, or one: `_`), so a name's ASCII runs cost about an instruction a byte.
+    @inline(__always)
+    private static func plainRunEnd(
+        _ base: UnsafePointer<UInt8>, from start: Int, count: Int, excludingFrom low: UInt8, to high: UInt8, lowered: Bool
+    ) -> Int {
+        var index = start
+        if high < 0x21 || low == high {
+            let excluded = high < 0x21 ? 0 : ByteWord.ones &* UInt64(low)
+            func stops(_ word: UInt64) -> UInt64 {
+                ByteWord.notPrintable(word, excluding: excluded) | (lowered ? ByteWord.capitalHighs(word) : 0)
+            }
+            while index + 8 <= count {
+                let found = stops(ByteWord.load(base, at: index))
+                if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+                index += 8
+            }
+            // The last few bytes: the text's last eight, shifted down past those already read. The lanes shifted in
+            // are zero, which stops a run: where the text ends.
+            if index < count && count >= 8 {
+                let found = stops(ByteWord.load(base, at: count - 8) >> (64 - 8 * UInt64(count - index)))
+                return index + found.trailingZeroBitCount >> 3
+            }
         }
-        return bytes[whole...].allSatisfy { isWordByte($0, outside: low, high) && !(lowered && $0 &- UInt8(ascii: "A") < 26) }
+        while index < count && isWordByte(base[index], outside: low, high) && !(lowered && base[index] &- UInt8(ascii: "A") < 26) {
+            index += 1
+        }
+        return index
     }
 
     /// Printable ASCII but the extra separators `low...high`: part of a word, in a few comparisons.
@@ -209,20 +224,36 @@ public enum QueryText {
     }
 
     /// ``collapsed(_:separatorsBeyondWhitespace:joiner:lowered:)`` of text below U+0300: written into room on the stack
-    /// as it is read (one pass), and made a `String` only when it differs from the text.
+    /// as it is read (one pass; runs of plain ASCII copied eight bytes at a time), and made a `String` only when it differs
+    /// from the text.
     private static func collapsedBytes(_ bytes: UnsafeBufferPointer<UInt8>, _ extra: ClosedRange<UInt8>?, _ joiner: UInt8, lowered: Bool) -> Rewritten {
-        // One word of printable ASCII (the usual name) is found eight bytes at a time.
         let (low, high) = extra.map { ($0.lowerBound, $0.upperBound) } ?? (1, 0)
-        if isOneWord(bytes, excludingFrom: low, to: high, lowered: lowered) { return .unchanged }
         guard let base = bytes.baseAddress else { return .unchanged }
         let count = bytes.count
+        let plainStart = plainRunEnd(base, from: 0, count: count, excludingFrom: low, to: high, lowered: lowered)
+        // One word of plain bytes (the usual name) is its own result: nothing is made.
+        if plainStart == count { return .unchanged }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { room -> Rewritten in
             guard let out = room.baseAddress else { return .unchanged }
+            // What is written never outgrows what was read (a joiner stands for a separator), so a word stored at
+            // `written` stays in the room whenever the word read at `index` lies in the text.
+            func copy(_ from: Int, _ to: Int, at written: Int) {
+                var (index, target) = (from, written)
+                while index + 8 <= to {
+                    UnsafeMutableRawPointer(out + target).storeBytes(of: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+                    (index, target) = (index + 8, target + 8)
+                }
+                while index < to {
+                    out[target] = base[index]
+                    (index, target) = (index + 1, target + 1)
+                }
+            }
+            copy(0, plainStart, at: 0)
             // Unchanged when every separator is a single joiner between words and nothing is lowered.
             var unchanged = true
-            var written = 0
+            var written = plainStart
             var pendingJoiner = false
-            var index = 0
+            var index = plainStart
             while index < count {
                 let piece = Piece(base, at: index, count: count, extra: low, high, lowered: lowered)
                 switch piece.kind {
@@ -231,6 +262,7 @@ public enum QueryText {
                 case .separator:
                     unchanged = unchanged && !pendingJoiner && written > 0 && piece.width == 1 && base[index] == joiner
                     pendingJoiner = written > 0
+                    index += piece.width
                 case .word:
                     if pendingJoiner {
                         out[written] = joiner
@@ -245,11 +277,21 @@ public enum QueryText {
                         unchanged = false
                     }
                     written += piece.width
+                    index += piece.width
                 }
-                index += piece.width
+                // The plain run after it, copied as it is.
+                let end = plainRunEnd(base, from: index, count: count, excludingFrom: low, to: high, lowered: lowered)
+                guard end > index else { continue }
+                if pendingJoiner {
+                    out[written] = joiner
+                    written += 1
+                    pendingJoiner = false
+                }
+                copy(index, end, at: written)
+                (written, index) = (written + end - index, end)
             }
             // A separator last (or nothing but separators) is dropped.
-            if unchanged && !pendingJoiner && (written > 0 || count == 0) { return .unchanged }
+            if unchanged && !pendingJoiner && written > 0 { return .unchanged }
             return .rewritten(String(decoding: UnsafeBufferPointer(start: out, count: written), as: UTF8.self))
         }
     }
