@@ -38,6 +38,6 @@ public struct GeocodeKey: SharedAnswerKey {
         text = try query.withValue(literal: "text") {
             try QueryText.normalised($0, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
         } ?? QueryText.normalised(nil, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
-        lang = try PlacesQuery.lang(query[literal: "lang"])
+        lang = try PlacesQuery.lang(in: query)
     }
 }

@@ -82,5 +82,16 @@ final class PlacesQueryTests: XCTestCase {
         for bad in ["", "d", "deu", "d1", "d-", "dé", "{a", "a`", "@a"] {
             XCTAssertThrowsError(try PlacesQuery.lang(bad), bad)
         }
+        // Read from a query: the known codes as their literals, any other as the text's rule gives it.
+        func fromQuery(_ raw: String) throws -> String { try PlacesQuery.lang(in: try XCTUnwrap(QueryParameters(raw: Substring(raw)))) }
+        for (raw, lang) in [
+            ("lang=de", "de"), ("lang=en", "en"), ("lang=fr", "fr"), ("lang=it", "it"), ("lang=zz", "zz"), ("lang=DE", "de"),
+            ("lang=%64e", "de"), ("x=1", PlacesQuery.defaultLang), ("", PlacesQuery.defaultLang), ("lang=en&lang=fr", "en"),
+        ] {
+            XCTAssertEqual(try fromQuery(raw), lang, raw)
+        }
+        for bad in ["lang=", "lang", "lang=deu", "lang=d", "lang=d%C3%A9"] {
+            XCTAssertThrowsError(try fromQuery(bad), bad)
+        }
     }
 }

@@ -2,6 +2,7 @@
 /// arithmetic instructions: a name in a query is usually one short word of ASCII, which a loop read at ten or more
 /// instructions a byte. The tests are the well-known ones ("Bit Twiddling Hacks": `haszero`, `hasless`), exact as
 /// answers for the whole word.
+@usableFromInline
 enum ByteWord {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highs: UInt64 = 0x8080_8080_8080_8080
@@ -46,5 +47,25 @@ enum ByteWord {
     @inline(__always)
     static func capitals(_ word: UInt64) -> UInt64 {
         capitalHighs(word) >> 2
+    }
+
+    /// Where `one` or `other` first stands in `bytes` from `start` on, or `bytes.count`: eight bytes at a time (a
+    /// decoded value's runs between escapes), then the last few one by one.
+    @inlinable @inline(__always)
+    static func first(_ one: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+            while index + 8 <= bytes.count {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                // `haszero` of the word against each byte: exact for the lowest byte it marks.
+                let a = word ^ (ones &* UInt64(one)), b = word ^ (ones &* UInt64(other))
+                let found = ((a &- ones) & ~a | (b &- ones) & ~b) & highs
+                if found != 0 { return index + found.trailingZeroBitCount >> 3 }
+                index += 8
+            }
+        }
+        while index < bytes.count && bytes[index] != one && bytes[index] != other { index += 1 }
+        return index
     }
 }
