@@ -51,9 +51,10 @@ struct ServeCommand: ParsableCommand {
         defer { upstream?.stop() }
         if demo {
             configuration.servingDemo = true
-            configuration.databaseURL = try configuration.databaseURL.map(DemoDatabase.prepare)
+            let prepared = try configuration.databaseURL.map(DemoDatabase.prepare)
+            configuration.databaseURL = prepared?.url
             configuration.server.extraHeaders.append((name: "X-Pier-Demo", value: "true"))
-            logger.info("demo mode: bundled recordings, database \(configuration.databaseURL.flatMap { URLComponents(string: $0)?.path } ?? "?")")
+            logger.info("demo mode: bundled recordings, database \(prepared?.database ?? "?")")
         }
 
         // Liveness answers even when every connection is taken (the container's and Caddy's health checks).
