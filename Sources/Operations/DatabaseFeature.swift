@@ -26,8 +26,16 @@ public struct DatabaseFeature: Feature {
 
     public init(settings: Settings, context: FeatureContext) {
         self.settings = settings
-        monitor = DatabaseMonitor(pool: context.pool)
+        let changes = context.metrics?.counter(
+            "pier_postgres_server_changes_total", help: "Times the PostgreSQL server this replica reaches changed (a failover or a switchover).")
+        monitor = DatabaseMonitor(pool: context.pool) { changes?.increment() }
         if let metrics = context.metrics { Self.register(in: metrics, monitor: monitor, pool: context.pool) }
+    }
+
+    /// `database_server`: the role, how long the same server has been reached, its synchronous standbys.
+    public var healthMembers: [String: @Sendable () -> any Encodable & Sendable] {
+        let monitor = self.monitor
+        return ["database_server": { monitor.server }]
     }
 
     public func load() async throws {
@@ -62,5 +70,9 @@ public struct DatabaseFeature: Feature {
             Double(pool.configuration.maxConnections)
         }
         registry.gauge("pier_postgres_waiting", help: "Callers waiting for a free connection of the pool.") { Double(pool.usage.waiting) }
+        registry.gauge(
+            "pier_postgres_synchronous_standbys",
+            help: "Standbys confirming the primary's commits synchronously; NaN when this replica's role may not see them (grant it pg_monitor)."
+        ) { monitor.server?.synchronousStandbys.map(Double.init) ?? .nan }
     }
 }

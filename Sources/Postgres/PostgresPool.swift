@@ -96,13 +96,19 @@ public final class PostgresPool: Sendable {
 
     /// True if `SELECT 1` succeeds within `timeout` (for `/health`).
     public func ping(timeout: Duration = .seconds(2)) async -> Bool {
-        await withTaskGroup(of: Bool.self) { group in
-            group.addTask { (try? await self.query("SELECT 1")) != nil }
+        await rows("SELECT 1", timeout: timeout) != nil
+    }
+
+    /// `sql`'s rows, or nil when it fails or has not answered within `timeout` (a monitor's question, asked in the
+    /// background: it must not wait on a database that hangs).
+    public func rows(_ sql: String, timeout: Duration) async -> [PostgresRow]? {
+        await withTaskGroup(of: [PostgresRow]?.self) { group in
+            group.addTask { try? await self.query(sql) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return false
+                return nil
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }

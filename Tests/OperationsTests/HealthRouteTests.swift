@@ -76,6 +76,25 @@ final class HealthRouteTests: XCTestCase {
         XCTAssertEqual(json["database"] as? String, "unreachable")
     }
 
+    /// The server a ping reached: a primary (the test cluster is one), since the first answer, with the standbys its
+    /// role may see (the tests' role is the cluster's owner: none); unknown before any answer and kept through a
+    /// failed ping; encoded with the contract's names.
+    func testTheServerReachedIsThePrimaryWithItsStandbys() async throws {
+        let pool = PostgresPool(configuration: .init(url: try TestDatabase.serverURL()))
+        let monitor = DatabaseMonitor(pool: pool, timeout: .seconds(2))
+        XCTAssertNil(monitor.server)
+        await monitor.check()
+        let server = try XCTUnwrap(monitor.server)
+        XCTAssertEqual(server.role, "primary")
+        XCTAssertEqual(server.synchronousStandbys, 0)
+        XCTAssertLessThan(server.sinceSeconds, 5)
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(JSONEncoder().encode(server))) as? [String: Any])
+        XCTAssertEqual(Set(json.keys), ["role", "since_s", "synchronous_standbys"])
+        pool.close()
+        await monitor.check()
+        XCTAssertEqual(monitor.server?.role, "primary", "a failed ping keeps what the last answer said")
+    }
+
     func testOneMissedPingIsNotAnOutageButTwoAre() async throws {
         let pool = PostgresPool(configuration: .init(url: try TestDatabase.serverURL()))
         let monitor = DatabaseMonitor(pool: pool, timeout: .seconds(2))

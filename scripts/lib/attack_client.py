@@ -31,6 +31,7 @@ class Client:
     def __init__(self, target, anon, address, bearer=None):
         self.target, self.anon, self.address, self.bearer = target, anon, address, bearer
         self.last = b""
+        self.retry_after = None
         self.connection = self.connect()
 
     def connect(self):
@@ -46,6 +47,7 @@ class Client:
                 response = self.connection.getresponse()
                 text = response.read()
                 self.last = text[:300]
+                self.retry_after = response.getheader("Retry-After")
                 if response.getheader("Connection", "").lower() == "close":
                     self.connection.close()
                 return response.status, text

@@ -40,7 +40,10 @@ def next_address():
     return f"10.{(n >> 8) & 255}.{n & 255}.1"
 
 
-def record(acknowledged, status, started):
+def record(acknowledged, status, started, client):
+    # A refusal while there is no leader must say when to try again.
+    if status == 503 and not client.retry_after:
+        status = "503 without Retry-After"
     with lock:
         outcomes.append((time.time(), acknowledged, status, time.time() - started))
 
@@ -52,7 +55,7 @@ def writer(number):
             client.bearer = None
             started = time.time()
             status, text = client.request("POST", "/auth/v1/signup", {}, address=next_address())
-            record(status == 200, status, started)
+            record(status == 200, status, started, client)
             if status != 200:
                 time.sleep(0.05)
                 continue
@@ -66,7 +69,7 @@ def writer(number):
             started = time.time()
             status, _ = client.request("POST", "/rest/v1/wave_checkins", row, address=next_address())
             acknowledged = 200 <= status < 300
-            record(acknowledged, status, started)
+            record(acknowledged, status, started, client)
             if acknowledged:
                 checkins.write(f"{uid} {wave}\n")
                 checkins.flush()
