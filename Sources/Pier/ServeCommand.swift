@@ -75,7 +75,7 @@ struct ServeCommand: ParsableCommand {
         let changes = ChangeFeed(url: databaseURL, notices: sources.notices) { source in
             Task {
                 await sources.reload(source)
-                await scheduler.reloadBoard()
+                await scheduler.reloadBoard(only: source?.name)
             }
         }
         sources.runner.onSuccess { source in

@@ -73,10 +73,13 @@ public final class FetchScheduler: Sendable {
     }
 
     /// Reads what `fetch_runs` knows into the board now: after another replica announced new data, so that
-    /// `/health` here tells the state of the data this process serves (not only at the next tick).
-    public func reloadBoard() async {
+    /// `/health` here tells the state of the data this process serves (not only at the next tick). With `source`, that
+    /// source's history only: after its own data was reloaded — reading every source's then said `ok` for a source whose
+    /// announcement was still being reloaded (seen under load: `/health` `ok` before the answer was there).
+    public func reloadBoard(only source: String? = nil) async {
         do {
-            runner.board.load(try await log.histories())
+            let histories = try await log.histories()
+            runner.board.load(source.map { source in histories.filter { $0.key == source } } ?? histories)
         } catch {
             logger.debug("could not reload fetch history", metadata: ["error": "\(error)"])
         }
