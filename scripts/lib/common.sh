@@ -62,9 +62,10 @@ ensure_system_packages() {
 }
 
 # Debian starts a package's service when it installs it (on machines run by systemd): PostgreSQL's own
-# cluster on port 5432, Caddy's default site on port 80, Prometheus on 9090. Pier uses none of them (its scripts
-# start a private cluster and their own Caddy and Prometheus), so a service that this run's install started is
-# stopped and disabled again — said, not asked: CI has no input. A service that was installed before is left alone.
+# cluster on port 5432, Caddy's default site on port 80, Prometheus on 9090, etcd on 2379 (Patroni's waits for a
+# configuration). Pier uses none of them (its scripts start a private cluster, their own Caddy and Prometheus, and the
+# failover drill its own etcd and Patroni), so a service that this run's install started is stopped and disabled
+# again — said, not asked: CI has no input. A service that was installed before is left alone.
 stop_services_started_by_install() {
     local package service
     for package in "${PIER_NEWLY_INSTALLED[@]}"; do
@@ -72,6 +73,8 @@ stop_services_started_by_install() {
             postgresql) service=postgresql ;;
             caddy) service=caddy ;;
             prometheus) service=prometheus ;;
+            etcd-server) service=etcd ;;
+            patroni) service=patroni ;;
             *) continue ;;
         esac
         command -v systemctl >/dev/null 2>&1 && systemctl is-active --quiet "$service" 2>/dev/null || continue
