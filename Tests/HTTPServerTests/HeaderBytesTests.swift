@@ -117,7 +117,7 @@ final class QueryTextTests: XCTestCase {
         let pieces = [
             "a", "Z", "ü", "ö", "é", "Nürnberg", "_", " ", "  ", "\t", "\n", "\r\n", "\r", "\u{0B}", "\u{0C}", "\u{1C}", "\u{1F}",
             "\u{85}", "\u{A0}", "\u{2FF}", "\u{300}", "\u{301}", "e\u{301}", " \u{301}", "\u{3000}", "\u{2028}", "日本", "👍🏽", "\u{AD}", "x",
-            "Ü", "×", "Þ", "ÿ", "Q",
+            "Ü", "×", "Þ", "ÿ", "Q", "Ā", "Ł", "İ", "ǅ",
         ]
         var generator = SystemRandomNumberGenerator()
         for round in 0..<5_000 {

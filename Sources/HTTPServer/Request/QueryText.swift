@@ -316,6 +316,10 @@ public enum QueryText {
                 (kind, width, lowers) = (separates ? .separator : .word, 1, false)
             } else if byte >= 0xCC {
                 (kind, width, lowers) = (.beyondLatin, 1, false)
+            } else if lowered && byte > 0xC3 {
+                // U+0100…U+02FF (Latin Extended: Ā, Ł, İ, ǅ) hold capitals whose small letters are not 0x20 away:
+                // lowered the general way.
+                (kind, width, lowers) = (.beyondLatin, 1, false)
             } else {
                 // U+0085 and U+00A0 are whitespace (0xC2 0x85, 0xC2 0xA0).
                 let next = index + 1 < count ? base[index + 1] : 0
