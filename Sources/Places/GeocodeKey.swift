@@ -24,10 +24,10 @@ public struct GeocodeKey: SharedAnswerKey {
     /// A search for `text` in `lang` made by Pier itself (a port of a cruise), normalised as a query's; `nil` when blank or
     /// too long.
     public init?(text: String, lang: String) {
-        guard let normalised = try? QueryText.normalised(text, parameter: "text", maximumLength: Self.maximumLength, example: ""),
+        guard let normalised = try? QueryText.normalised(text, parameter: "text", maximumLength: Self.maximumLength, example: "", lowered: true),
             let lang = try? PlacesQuery.lang(lang)
         else { return nil }
-        self.text = QueryText.lowercased(normalised)
+        self.text = normalised
         self.lang = lang
     }
 
@@ -37,7 +37,7 @@ public struct GeocodeKey: SharedAnswerKey {
         let example = "a place name, e.g. text=Nürnberg"
         text = try query.withValue(literal: "text") {
             try QueryText.normalised($0, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
-        } ?? QueryText.normalised(nil, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
+        } ?? QueryText.normalised(nil as String?, parameter: "text", maximumLength: Self.maximumLength, example: example, lowered: true)
         lang = try PlacesQuery.lang(in: query)
     }
 }

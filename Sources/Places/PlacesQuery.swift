@@ -48,21 +48,18 @@ public enum PlacesQuery {
 
     /// The query's `lang` (``lang(_:)``), read at its bytes: a code the apps send is its literal (no `String` made).
     public static func lang(in query: QueryParameters) throws -> String {
-        let known = query.withValue(literal: "lang") { bytes -> String? in
-            guard bytes.count == 2 else { return nil }
-            switch (bytes[0], bytes[1]) {
-            case (UInt8(ascii: "d"), UInt8(ascii: "e")): return "de"
-            case (UInt8(ascii: "e"), UInt8(ascii: "n")): return "en"
-            case (UInt8(ascii: "f"), UInt8(ascii: "r")): return "fr"
-            case (UInt8(ascii: "i"), UInt8(ascii: "t")): return "it"
-            default: return nil
+        try query.withValue(literal: "lang") { bytes in
+            if bytes.count == 2 {
+                switch (bytes[0], bytes[1]) {
+                case (UInt8(ascii: "d"), UInt8(ascii: "e")): return "de"
+                case (UInt8(ascii: "e"), UInt8(ascii: "n")): return "en"
+                case (UInt8(ascii: "f"), UInt8(ascii: "r")): return "fr"
+                case (UInt8(ascii: "i"), UInt8(ascii: "t")): return "it"
+                default: break
+                }
             }
-        }
-        switch known {
-        case .none: return defaultLang
-        case .some(.some(let lang)): return lang
-        case .some(.none): return try lang(query[literal: "lang"])
-        }
+            return try lang(String(decoding: bytes, as: UTF8.self))
+        } ?? defaultLang
     }
 
     /// `circle:lon,lat,radius`: Geoapify's filter (the only one Pier takes). Three parts between two commas, found in the value's bytes (no array of pieces).

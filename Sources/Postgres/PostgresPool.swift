@@ -94,11 +94,6 @@ public final class PostgresPool: Sendable {
         try await withConnection { try $0.execute(sql, parameters) }
     }
 
-    /// True if `SELECT 1` succeeds within `timeout` (for `/health`).
-    public func ping(timeout: Duration = .seconds(2)) async -> Bool {
-        await rows("SELECT 1", timeout: timeout) != nil
-    }
-
     /// `sql`'s rows, or nil when it fails or has not answered within `timeout` (a monitor's question, asked in the
     /// background: it must not wait on a database that hangs).
     public func rows(_ sql: String, timeout: Duration) async -> [PostgresRow]? {

@@ -54,7 +54,7 @@ public final class PlaceResolver: Sendable {
 
     /// The name as remembered: trimmed, inner whitespace one space, lower case.
     static func key(_ name: String) -> String {
-        QueryText.lowercased(QueryText.collapsed(name))
+        QueryText.collapsed(name, lowered: true)
     }
 
     /// The resolution memory holds for `name`, if it still holds.

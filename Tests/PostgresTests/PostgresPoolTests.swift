@@ -85,10 +85,10 @@ final class PostgresPoolTests: XCTestCase {
 
     func testPingReportsReachability() async throws {
         let pool = database.pool()
-        let reachable = await pool.ping()
+        let reachable = await pool.rows("SELECT 1", timeout: .seconds(2)) != nil
         XCTAssertTrue(reachable)
         let nowhere = PostgresPool(configuration: .init(url: "postgresql:///pier?host=/nonexistent-socket-dir&user=pier"))
-        let unreachable = await nowhere.ping(timeout: .seconds(2))
+        let unreachable = await nowhere.rows("SELECT 1", timeout: .seconds(2)) != nil
         XCTAssertFalse(unreachable)
     }
 

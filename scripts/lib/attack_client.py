@@ -68,6 +68,12 @@ class Client:
         return session["user"]["id"], session["access_token"]
 
 
+def join_payload(bindings, token):
+    """A `phx_join`'s payload as the iPhone app (supabase-swift) sends it: no broadcast or presence, the changes asked."""
+    return {"config": {"broadcast": {"ack": False, "self": False}, "presence": {"key": "", "enabled": False},
+                       "postgres_changes": bindings, "private": False}, "access_token": token}
+
+
 def rss_mb(pid):
     with open(f"/proc/{pid}/status") as status:
         for line in status:

@@ -22,6 +22,11 @@ pier_environment() {
     done
 }
 
+# free_port: a TCP port on loopback nobody listens on now (the kernel's pick).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+# json PATH: the member PATH (e.g. '["user"]["id"]') of the JSON document on standard input.
+json() { python3 -c "import json, sys; print(json.load(sys.stdin)$1)"; }
+
 # Runs a command as root (directly, or through sudo when we are not root).
 as_root() {
     if [ "$(id -u)" -eq 0 ]; then "$@"

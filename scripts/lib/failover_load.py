@@ -94,9 +94,7 @@ class Subscriber:
         self.closed = None
         url = f"ws://{target.hostname}:{target.port}/realtime/v1/websocket?apikey={args.anon}&vsn=2.0.0"
         self.socket = connect(url, additional_headers={"X-Forwarded-For": "10.253.0.1"}, open_timeout=10)
-        payload = {"config": {"broadcast": {"ack": False, "self": False}, "presence": {"key": "", "enabled": False},
-                              "postgres_changes": [{"event": "*", "schema": "public", "table": "wave_checkins"}], "private": False},
-                   "access_token": args.anon}
+        payload = attack_client.join_payload([{"event": "*", "schema": "public", "table": "wave_checkins"}], args.anon)
         self.socket.send(json.dumps(["1", "1", "realtime:drill", "phx_join", payload]))
         threading.Thread(target=self.read, daemon=True).start()
         threading.Thread(target=self.beat, daemon=True).start()

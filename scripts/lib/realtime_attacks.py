@@ -140,9 +140,7 @@ class Socket:
         self.send(1, json.dumps(message, separators=(",", ":")).encode())
 
     def join(self, topic, join_ref, bindings, token=None):
-        payload = {"config": {"broadcast": {"ack": False, "self": False}, "presence": {"key": "", "enabled": False},
-                              "postgres_changes": bindings, "private": False}, "access_token": token or args.anon}
-        self.text([join_ref, join_ref, topic, "phx_join", payload])
+        self.text([join_ref, join_ref, topic, "phx_join", attack_client.join_payload(bindings, token or args.anon)])
 
     def read(self):
         """One frame (opcode, payload); None when the connection ends."""

@@ -51,7 +51,7 @@ runtime_stage_check() {
     as_root mount -t proc proc "$rootfs/proc"
     as_root mkdir -p "$rootfs$PIER_PG_SOCKET_DIR"
     as_root mount --bind "$PIER_PG_SOCKET_DIR" "$rootfs$PIER_PG_SOCKET_DIR"
-    port="$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')"
+    port="$(free_port)"
     local url="postgresql:///pier_runtime_check?host=$PIER_PG_SOCKET_DIR&port=$PIER_PG_PORT&user=pier"
     pg_as_owner "$(pg_bindir)/psql" -h "$PIER_PG_SOCKET_DIR" -p "$PIER_PG_PORT" -U pier -d postgres -qc 'SET client_min_messages = warning' -c 'DROP DATABASE IF EXISTS pier_runtime_check_demo' -c 'DROP DATABASE IF EXISTS pier_runtime_check' -c 'CREATE DATABASE pier_runtime_check' >/dev/null
     log "runtime stage: pier serve --demo as $user (uid $uid) on 127.0.0.1:$port"

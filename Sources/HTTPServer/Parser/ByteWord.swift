@@ -4,11 +4,11 @@
 /// answers for the whole word.
 @usableFromInline
 enum ByteWord {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highs: UInt64 = 0x8080_8080_8080_8080
+    @inlinable static var ones: UInt64 { 0x0101_0101_0101_0101 }
+    @inlinable static var highs: UInt64 { 0x8080_8080_8080_8080 }
 
     /// The eight bytes from `index` (the caller keeps `index + 8 <= bytes.count`).
-    @inline(__always)
+    @inlinable @inline(__always)
     static func load(_ base: UnsafePointer<UInt8>, at index: Int) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
     }
@@ -43,21 +43,14 @@ enum ByteWord {
         return atLeastA & ~aboveZ & highs
     }
 
-    /// ``capitalHighs(_:)`` shifted down to 0x20 (a capital's lower-case difference); the word must be ASCII.
-    @inline(__always)
-    static func capitals(_ word: UInt64) -> UInt64 {
-        capitalHighs(word) >> 2
-    }
-
     /// Where `one` or `other` first stands in `bytes` from `start` on, or `bytes.count`: eight bytes at a time (a
     /// decoded value's runs between escapes), then the last few one by one.
     @inlinable @inline(__always)
     static func first(_ one: UInt8, or other: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         if let base = bytes.baseAddress {
-            let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
             while index + 8 <= bytes.count {
-                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let word = load(base, at: index)
                 // `haszero` of the word against each byte: exact for the lowest byte it marks.
                 let a = word ^ (ones &* UInt64(one)), b = word ^ (ones &* UInt64(other))
                 let found = ((a &- ones) & ~a | (b &- ones) & ~b) & highs
@@ -67,5 +60,25 @@ enum ByteWord {
         }
         while index < bytes.count && bytes[index] != one && bytes[index] != other { index += 1 }
         return index
+    }
+
+    /// Copies `source[from..<end]` to `target` from `at` on, a word at a time: a last word reaching past `end` is still
+    /// copied whole while it lies within the `count` bytes of `source` (the bytes past `end` land beyond what is kept,
+    /// and what is written next covers them). The caller keeps `at <= from` and room for `count` bytes at `target`: a
+    /// rewrite that never outgrows what it read (a decoding, a collapse).
+    @inlinable @inline(__always)
+    static func copy(
+        _ source: UnsafePointer<UInt8>, from: Int, to end: Int, within count: Int, into target: UnsafeMutablePointer<UInt8>, at: Int
+    ) {
+        var (index, written) = (from, at)
+        while index < end && index + 8 <= count {
+            UnsafeMutableRawPointer(target + written).storeBytes(of: UnsafeRawPointer(source + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
+            let copied = min(8, end - index)
+            (index, written) = (index + copied, written + copied)
+        }
+        while index < end {
+            target[written] = source[index]
+            (index, written) = (index + 1, written + 1)
+        }
     }
 }

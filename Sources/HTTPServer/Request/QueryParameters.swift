@@ -189,17 +189,19 @@ public struct QueryParameters: Sendable, Equatable {
             }
             return found
         }
-        // Plain names: a name the query surely lacks answered from its sign, else each segment's start compared with the
-        // name (its first byte, then `memcmp`) and a segment that does not match skipped to its `&`.
-        guard names & Self.sign(wanted) != 0, let base = bytes.baseAddress, let name = wanted.baseAddress else { return nil }
+        // Plain names: a name the query surely lacks answered from its sign, a name holding `=` (no plain name does: `=`
+        // ends one — compared as bytes, `=` asked of a segment `=x` took its empty name and `=` for it) at once, else
+        // each segment's start compared with the name (its first byte, then `memcmp`) and a segment that does not match
+        // skipped to its `&`.
+        guard names & Self.sign(wanted) != 0, ByteScan.first(UInt8(ascii: "="), in: wanted) == wanted.count,
+            let base = bytes.baseAddress, let name = wanted.baseAddress
+        else { return nil }
         var index = from
         while index < bytes.count {
             let end = Self.segmentEnd(bytes, from: index)
             let nameEnd = index + wanted.count
-            // A match is the name only if the asked name holds no `=` (`=` asked of a segment `=x` matched its empty name
-            // and `=`): looked for only once the bytes matched.
             if nameEnd <= end && (nameEnd == end || bytes[nameEnd] == UInt8(ascii: "=")) && bytes[index] == name[0]
-                && memcmp(base + index, name, wanted.count) == 0 && ByteScan.first(UInt8(ascii: "="), in: wanted) == wanted.count
+                && memcmp(base + index, name, wanted.count) == 0
             {
                 let value = min(nameEnd + 1, end)..<end
                 return (value, escapes != .none && Self.isEscaped(UnsafeBufferPointer(rebasing: bytes[value])))
@@ -329,8 +331,8 @@ public enum PercentDecoding {
             guard let from = utf8.baseAddress, let to = room.baseAddress else { return try body(UnsafeBufferPointer(rebasing: room[0..<0]), false) }
             var (index, count, malformed) = (0, 0, false)
             while index < utf8.count {
-                // The run up to the next escape copied whole (`memchr` finds a path's `%`; with `+` a space, the
-                // bytes are looked at one by one).
+                // The run up to the next escape copied whole (`memchr` finds a path's `%`; with `+` a space too, the
+                // bytes are looked at eight at a time).
                 let end = plusIsSpace ? ByteWord.first(UInt8(ascii: "%"), or: UInt8(ascii: "+"), in: utf8, from: index)
                     : ByteScan.first(UInt8(ascii: "%"), in: utf8, from: index)
                 if end - index >= 16 {
@@ -338,17 +340,9 @@ public enum PercentDecoding {
                     count += end - index
                     index = end
                 } else {
-                    // A short run is copied here, eight bytes at a time while they lie in the text (what is written
-                    // never outgrows what was read, so the room holds them): a call to `memcpy` costs more.
-                    while index + 8 <= end || (index < end && index + 8 <= utf8.count) {
-                        UnsafeMutableRawPointer(to + count).storeBytes(of: UnsafeRawPointer(from + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                        let copied = min(8, end - index)
-                        (count, index) = (count + copied, index + copied)
-                    }
-                    while index < end {
-                        to[count] = from[index]
-                        (count, index) = (count + 1, index + 1)
-                    }
+                    // A short run is copied here, a word at a time: a call to `memcpy` costs more.
+                    ByteWord.copy(from, from: index, to: end, within: utf8.count, into: to, at: count)
+                    (count, index) = (count + end - index, end)
                 }
                 guard index < utf8.count else { break }
                 if utf8[index] == UInt8(ascii: "+") {

@@ -35,13 +35,12 @@ public enum QueryText {
         return left.withUTF8 { left in right.withUTF8 { right in ByteScan.equal(left, right) } }
     }
 
-    /// ``normalised(_:parameter:maximumLength:example:)`` of a value's decoded bytes (valid UTF-8; `nil`: not given),
-    /// lowered too when `lowered` (``lowercased(_:)``'s rule) — in one pass into one `String` (a `String` of the value,
-    /// its collapse and its lowering were three, a sixth of a cached geocoding answer).
+    /// ``normalised(_:parameter:maximumLength:example:lowered:)`` of a value's decoded bytes (valid UTF-8) — in one pass
+    /// into one `String` (a `String` of the value, its collapse and its lowering were three, a sixth of a cached geocoding
+    /// answer).
     public static func normalised(
-        _ bytes: UnsafeBufferPointer<UInt8>?, parameter: String, maximumLength: Int, example: String, lowered: Bool = false
+        _ bytes: UnsafeBufferPointer<UInt8>, parameter: String, maximumLength: Int, example: String, lowered: Bool = false
     ) throws -> String {
-        let bytes = bytes ?? UnsafeBufferPointer(start: nil, count: 0)
         // Code points, as JSON Schema's maxLength counts them: the bytes that start one (counted only when the bytes are more).
         guard bytes.count <= maximumLength || bytes.count(where: { $0 & 0xC0 != 0x80 }) <= maximumLength else {
             throw HTTPError(.badRequest, "\(parameter) must be at most \(maximumLength) characters")
@@ -51,90 +50,15 @@ public enum QueryText {
         return joined
     }
 
-    public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String) throws -> String {
+    public static func normalised(_ text: String?, parameter: String, maximumLength: Int, example: String, lowered: Bool = false) throws -> String {
         let text = text ?? ""
         // Code points, as JSON Schema's maxLength counts them (never more than its bytes: counted only when those are more).
         guard text.utf8.count <= maximumLength || text.unicodeScalars.count <= maximumLength else {
             throw HTTPError(.badRequest, "\(parameter) must be at most \(maximumLength) characters")
         }
-        let joined = collapsed(text, separatorsBeyondWhitespace: informationSeparators)
+        let joined = collapsed(text, separatorsBeyondWhitespace: informationSeparators, lowered: lowered)
         guard !joined.isEmpty else { throw HTTPError(.badRequest, "\(parameter) is required (\(example))") }
         return joined
-    }
-
-    /// `text.lowercased()`, with text made of ASCII and Latin-1 (`Nürnberg`, `ZÜRICH`) lowered at its bytes: there
-    /// each capital's small letter is 0x20 above it (À…Þ but ×), and nothing else changes — `lowercased()` looks every
-    /// non-ASCII scalar up in Unicode's tables, which was a sixth of a cached geocoding answer. Anything else is its.
-    public static func lowercased(_ text: String) -> String {
-        var text = text
-        switch text.withUTF8(lowercasedLatin1) {
-        case .unchanged: return text
-        case .rewritten(let fast): return fast
-        case .beyondLatin: return text.lowercased().precomposedStringWithCanonicalMapping
-        }
-    }
-
-    private static func lowercasedLatin1(_ bytes: UnsafeBufferPointer<UInt8>) -> Rewritten {
-        if let ascii = lowercasedASCII(bytes) { return ascii }
-        // U+0080…U+00FF are C2 xx and C3 xx; a lead byte is followed by its continuation (the text is valid UTF-8).
-        var capitals = false
-        var afterC3 = false
-        for byte in bytes {
-            if byte < 0x80 {
-                // ASCII, the usual case, in one comparison: A…Z.
-                capitals = capitals || byte &- UInt8(ascii: "A") < 26
-            } else {
-                guard byte == 0xC2 || byte == 0xC3 || byte & 0xC0 == 0x80 else { return .beyondLatin }
-                capitals = capitals || (afterC3 && byte <= 0x9E && byte != 0x97)
-            }
-            afterC3 = byte == 0xC3
-        }
-        guard capitals else { return .unchanged }
-        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
-            var afterC3 = false
-            for (index, byte) in bytes.enumerated() {
-                switch byte {
-                case UInt8(ascii: "A")...UInt8(ascii: "Z"): out[index] = byte | 0x20
-                case 0x80...0x9E where afterC3 && byte != 0x97: out[index] = byte + 0x20
-                default: out[index] = byte
-                }
-                afterC3 = byte == 0xC3
-            }
-            return bytes.count
-        })
-    }
-
-    /// ``lowercasedLatin1(_:)`` of ASCII text, eight bytes at a time; `nil` for text beyond ASCII.
-    private static func lowercasedASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Rewritten? {
-        guard let base = bytes.baseAddress else { return .unchanged }
-        let whole = bytes.count & ~7
-        var capitals: UInt64 = 0
-        var index = 0
-        while index < whole {
-            let word = ByteWord.load(base, at: index)
-            guard word & ByteWord.highs == 0 else { return nil }
-            capitals |= ByteWord.capitals(word)
-            index += 8
-        }
-        for byte in bytes[whole...] {
-            guard byte < 0x80 else { return nil }
-            if byte &- UInt8(ascii: "A") < 26 { capitals = 1 }
-        }
-        guard capitals != 0 else { return .unchanged }
-        return .rewritten(String(unsafeUninitializedCapacity: bytes.count) { out in
-            guard let target = out.baseAddress else { return 0 }
-            var index = 0
-            while index < whole {
-                let word = ByteWord.load(base, at: index)
-                UnsafeMutableRawPointer(target + index).storeBytes(of: (word | ByteWord.capitals(word)).littleEndian, as: UInt64.self)
-                index += 8
-            }
-            for index in whole..<bytes.count {
-                let byte = bytes[index]
-                out[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte
-            }
-            return bytes.count
-        })
     }
 
     /// Where the run of plain word bytes from `start` ends — printable ASCII but the extra separators `low...high`, and no
@@ -186,23 +110,26 @@ public enum QueryText {
     /// whitespace), so its characters are its scalars and the bytes give the same words as the characters — without
     /// the grapheme breaking and property look-ups that made this a third of a cached geocoding answer's instructions.
     ///
-    /// With `lowered`, the words are lower-cased as well (``lowercased(_:)``), in the same pass.
+    /// With `lowered`, the words are lower-cased as well (`lowercased()`'s answer), in the same pass: below U+0300 a
+    /// capital's small letter is 0x20 above it where there is one (A…Z, À…Þ but ×) — `lowercased()` looks every scalar
+    /// beyond ASCII up in Unicode's tables, which was a sixth of a cached geocoding answer.
     public static func collapsed(
         _ bytes: UnsafeBufferPointer<UInt8>, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20, lowered: Bool = false
     ) -> String {
         switch collapsedBytes(bytes, separatorsBeyondWhitespace, joiner, lowered: lowered) {
-        case .unchanged: return String(decoding: bytes, as: UTF8.self)
-        case .rewritten(let fast): return fast
+        case .unchanged: String(decoding: bytes, as: UTF8.self)
+        case .rewritten(let fast): fast
         case .beyondLatin:
-            let words = collapsed(String(decoding: bytes, as: UTF8.self), separatorsBeyondWhitespace: separatorsBeyondWhitespace, joiner: joiner)
-            return lowered ? lowercased(words) : words
+            collapsed(String(decoding: bytes, as: UTF8.self), separatorsBeyondWhitespace: separatorsBeyondWhitespace, joiner: joiner, lowered: lowered)
         }
     }
 
-    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:)`` of a `String`.
-    public static func collapsed(_ text: String, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20) -> String {
+    /// ``collapsed(_:separatorsBeyondWhitespace:joiner:lowered:)`` of a `String`.
+    public static func collapsed(
+        _ text: String, separatorsBeyondWhitespace: ClosedRange<UInt8>? = nil, joiner: UInt8 = 0x20, lowered: Bool = false
+    ) -> String {
         var text = text
-        switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner, lowered: false) }) {
+        switch text.withUTF8({ collapsedBytes($0, separatorsBeyondWhitespace, joiner, lowered: lowered) }) {
         case .unchanged: return text
         case .rewritten(let fast): return fast
         case .beyondLatin: break
@@ -211,10 +138,11 @@ public enum QueryText {
             character.isWhitespace
                 || character.unicodeScalars.allSatisfy { $0.isASCII && separatorsBeyondWhitespace?.contains(UInt8($0.value)) == true }
         }
-        return words.joined(separator: String(UnicodeScalar(joiner))).precomposedStringWithCanonicalMapping
+        let joined = words.joined(separator: String(UnicodeScalar(joiner)))
+        return (lowered ? joined.lowercased() : joined).precomposedStringWithCanonicalMapping
     }
 
-    /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:lowered:)``, ``lowercasedLatin1(_:)``).
+    /// What a rewrite at the bytes found (``collapsedBytes(_:_:_:lowered:)``).
     private enum Rewritten {
         /// The text is its own result (one word, or words already one separator apart; nothing to lower): nothing is made.
         case unchanged
@@ -235,20 +163,8 @@ public enum QueryText {
         if plainStart == count { return .unchanged }
         return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { room -> Rewritten in
             guard let out = room.baseAddress else { return .unchanged }
-            // What is written never outgrows what was read (a joiner stands for a separator), so a word stored at
-            // `written` stays in the room whenever the word read at `index` lies in the text.
-            func copy(_ from: Int, _ to: Int, at written: Int) {
-                var (index, target) = (from, written)
-                while index + 8 <= to {
-                    UnsafeMutableRawPointer(out + target).storeBytes(of: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self), as: UInt64.self)
-                    (index, target) = (index + 8, target + 8)
-                }
-                while index < to {
-                    out[target] = base[index]
-                    (index, target) = (index + 1, target + 1)
-                }
-            }
-            copy(0, plainStart, at: 0)
+            // What is written never outgrows what was read (a joiner stands for a separator): ``ByteWord/copy``'s terms.
+            ByteWord.copy(base, from: 0, to: plainStart, within: count, into: out, at: 0)
             // Unchanged when every separator is a single joiner between words and nothing is lowered.
             var unchanged = true
             var written = plainStart
@@ -287,7 +203,7 @@ public enum QueryText {
                     written += 1
                     pendingJoiner = false
                 }
-                copy(index, end, at: written)
+                ByteWord.copy(base, from: index, to: end, within: count, into: out, at: written)
                 (written, index) = (written + end - index, end)
             }
             // A separator last (or nothing but separators) is dropped.
