@@ -16,7 +16,7 @@ pier_environment() {
     PIER_ENV=(env)
     for name in $(compgen -e); do
         case "$name" in
-            PIER_PG_* | PIER_PYTHON | PIER_SCHEMATHESIS* | PIER_CLIENT_CHECK | PIER_FUZZ* | PIER_RUNTIME_CACHE | PIER_REPLAY_CONFIGURATION | PIER_BIN | PIER_KEEP_DRILL)
+            PIER_PG_* | PIER_PYTHON | PIER_SCHEMATHESIS* | PIER_CLIENT_CHECK | PIER_FUZZ* | PIER_RUNTIME_CACHE | PIER_REPLAY_CONFIGURATION | PIER_BIN | PIER_KEEP_DRILL | PIER_UPGRADE_*)
                 PIER_ENV+=(-u "$name") ;;
         esac
     done

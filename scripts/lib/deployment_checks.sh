@@ -1,6 +1,7 @@
 # Sourced by scripts/test: the deployment files checked without a Docker engine.
 #   - docker-compose.yml validated by a real Compose implementation (Debian's docker-compose, `config`), and
-#     checked to keep real client addresses for IPv4 and IPv6 (scripts/lib/compose_client_addresses.py)
+#     checked to keep real client addresses for IPv4 and IPv6 (scripts/lib/compose_client_addresses.py); its `ha`
+#     profile against deploy/db/patroni.yml (scripts/lib/compose_ha.py)
 #   - Caddyfile validated by Debian's caddy
 #   - the Dockerfile's build stage replayed from the Docker build context (the checkout minus .dockerignore:
 #     its COPY lines and its swift build, scripts/lib/docker_build_replay.py), so a manifest or a COPY that
@@ -27,6 +28,10 @@ deployment_checks() {
     log "deployment: real client addresses (IPv6 on the compose network, Caddy's hop trusted, no client-written X-Forwarded-For)"
     docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" config \
         | python3 "$PIER_ROOT/scripts/lib/compose_client_addresses.py" "$PIER_ROOT/Caddyfile"
+    log "deployment: the ha profile (three etcd, two Patroni nodes from deploy/db, the api on POSTGRES_HOSTS)"
+    echo "POSTGRES_HOSTS=db1:5432,db2:5432" >>"$scratch/.env"
+    docker-compose --project-directory "$scratch" -f "$scratch/docker-compose.yml" --env-file "$scratch/.env" --profile ha config \
+        | python3 "$PIER_ROOT/scripts/lib/compose_ha.py" "$PIER_ROOT" 'postgres://pier@db1:5432,db2:5432/pier?target_session_attrs=read-write'
     rm -rf "$scratch"
     log "deployment: caddy validate"
     (cd "$(mktemp -d)" && HOME="$PWD" XDG_DATA_HOME="$PWD" XDG_CONFIG_HOME="$PWD" ACME_EMAIL=ops@example.org SITE_ADDRESS=api.example.org \

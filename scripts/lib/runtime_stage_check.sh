@@ -75,8 +75,11 @@ runtime_stage_check() {
     elif ! as_root chroot --userspec="$uid:$uid" "$rootfs" /usr/bin/env -i "${env_args[@]}" PORT="$port" /usr/local/bin/pier health-check; then
         echo "runtime stage: pier health-check (the image's HEALTHCHECK) failed" >&2
         status=1
+    elif ! as_root chroot --userspec="$uid:$uid" "$rootfs" /usr/bin/env -i "${env_args[@]}" PORT="$port" /usr/local/bin/pier health-check --ready; then
+        echo "runtime stage: pier health-check --ready (what scripts/upgrade waits for) failed" >&2
+        status=1
     else
-        echo "runtime stage: /api/ships 200 and health-check passed in bookworm minbase + RUNTIME_PACKAGES as uid $uid"
+        echo "runtime stage: /api/ships 200 and health-check (--ready too) passed in bookworm minbase + RUNTIME_PACKAGES as uid $uid"
     fi
     as_root kill -TERM "$pid" 2>/dev/null || true
     local exit_status=0
