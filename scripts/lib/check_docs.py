@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""Every link and command the docs show works (scripts/test):
+
+- every relative link in README.md, docs/ and the modules' READMEs (Sources/*/README.md) names a file of the
+  repository, and its anchor (`#…`) a heading of that file as GitHub makes anchors of headings;
+- every `pier …` command shown in code (a code span, or a line of a code block) names a command of pier: its first
+  word, at least, is a subcommand that `pier <words> --help` says it runs (its usage line).
+
+Usage: check_docs.py REPOSITORY PIER_BINARY
+"""
+import os
+import re
+import subprocess
+import sys
+
+repository, pier = os.path.realpath(sys.argv[1]), sys.argv[2]
+pages = [os.path.join(repository, "README.md")]
+for folder in ("docs", "Sources"):
+    for root, _, files in os.walk(os.path.join(repository, folder)):
+        pages += [os.path.join(root, name) for name in files if name.endswith(".md")]
+problems = []
+
+
+def text_without_code(text):
+    """The page with its fenced blocks and inline code blanked (a link inside code is not a link)."""
+    text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    return re.sub(r"`[^`\n]*`", "", text)
+
+
+def anchors(path, cache={}):
+    """The anchors GitHub gives the headings of the page at `path`."""
+    if path not in cache:
+        found, seen = set(), {}
+        text = re.sub(r"^```.*?^```", "", open(path, encoding="utf-8").read(), flags=re.S | re.M)
+        for heading in re.findall(r"^#{1,6} +(.+?) *#*$", text, flags=re.M):
+            slug = re.sub(r"[^\w\- ]", "", heading.strip().lower().replace("`", "")).replace(" ", "-")
+            count = seen.get(slug, 0)
+            seen[slug] = count + 1
+            found.add(slug if count == 0 else f"{slug}-{count}")
+        cache[path] = found
+    return cache[path]
+
+
+links = 0
+for page in pages:
+    text = open(page, encoding="utf-8").read()
+    for target in re.findall(r"\]\(([^)\s]+)\)", text_without_code(text)):
+        if re.match(r"[a-z][a-z0-9+.-]*:", target):
+            continue
+        links += 1
+        path, _, anchor = target.partition("#")
+        resolved = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+        where = os.path.relpath(page, repository)
+        if not resolved.startswith(repository + os.sep) or not os.path.exists(resolved):
+            problems.append(f"{where}: the link {target} names no file of the repository")
+        elif anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
+            problems.append(f"{where}: the link {target} names no heading of {os.path.relpath(resolved, repository)}")
+
+# Commands: `pier` as the command of a code span or of a line in a code block — at its start, or after a path
+# (`.build/debug/pier`) or `docker compose exec <service>`.
+COMMAND = re.compile(r"^\s*(?:\$ )?(?:[\w./-]*/|docker compose exec (?:-T )?\S+ )?pier((?: +[a-z][a-z0-9-]*)+)")
+commands = {}
+for page in pages:
+    text = open(page, encoding="utf-8").read()
+    blocks = re.findall(r"^```[^\n]*\n(.*?)^```", text, flags=re.S | re.M)
+    spans = re.findall(r"`([^`\n]+)`", re.sub(r"^```.*?^```", "", text, flags=re.S | re.M))
+    for line in [line for block in blocks for line in block.splitlines()] + spans:
+        match = COMMAND.match(line)
+        if match:
+            commands.setdefault(tuple(match.group(1).split()[:3]), os.path.relpath(page, repository))
+
+
+def named(words):
+    """The leading words of `words` that pier takes as subcommands: those its help's usage line names."""
+    usage = subprocess.run([pier, *words, "--help"], capture_output=True, text=True).stdout
+    line = next((line for line in usage.splitlines() if line.startswith("USAGE: pier")), "USAGE: pier").split()[2:]
+    found = []
+    for word, used in zip(words, line):
+        if word != used:
+            break
+        found.append(word)
+    return found
+
+
+for words, page in sorted(commands.items()):
+    if not named(list(words)):
+        problems.append(f"{page}: `pier {' '.join(words)}` names no command of pier")
+
+if problems:
+    sys.exit("the docs:\n  " + "\n  ".join(problems))
+print(f"docs: {links} relative links and their anchors resolve; {len(commands)} `pier …` commands shown name pier's commands")
