@@ -393,3 +393,13 @@ if Context.environment["PIER_FUZZ"] != nil {
     package.targets.removeAll { !needed.contains($0.name) }
     package.products = []
 }
+
+// Every module's folder holds its note, README.md (what it holds, what it offers, what it must not touch, where its tests
+// are: scripts/lib/check_docs.py requires one), which is no source of the target.
+for target in package.targets where target.type == .regular || target.type == .executable {
+    if target.path == nil {
+        target.exclude.append("README.md")
+    } else if target.name == "UpstreamTesting" {
+        target.exclude.append("UpstreamTesting/README.md")
+    }
+}

@@ -3,6 +3,8 @@
 
 - every relative link in README.md, docs/ and the modules' READMEs (Sources/*/README.md) names a file of the
   repository, and its anchor (`#…`) a heading of that file as GitHub makes anchors of headings;
+- every module's folder under Sources/ has its note, README.md: `# <Module>`, what it holds, **Offers**, **Must not**,
+  **Tests**, in at most 3 KB;
 - every `pier …` command shown in code (a code span, or a line of a code block) names a command of pier: its first
   word, at least, is a subcommand that `pier <words> --help` says it runs (its usage line).
 
@@ -86,6 +88,22 @@ for words, page in sorted(commands.items()):
     if not named(list(words)):
         problems.append(f"{page}: `pier {' '.join(words)}` names no command of pier")
 
+# A note in every room: each module's folder says what it holds, what it offers, what it must not touch and where its
+# tests are, in at most 3 KB.
+modules = sorted(name for name in os.listdir(os.path.join(repository, "Sources")) if os.path.isdir(os.path.join(repository, "Sources", name)))
+for module in modules:
+    note = os.path.join(repository, "Sources", module, "README.md")
+    if not os.path.exists(note):
+        problems.append(f"Sources/{module}/ has no README.md (what it holds, offers, must not touch, where its tests are)")
+        continue
+    text = open(note, encoding="utf-8").read()
+    if len(text.encode()) > 3072:
+        problems.append(f"Sources/{module}/README.md is {len(text.encode())} bytes (at most 3 KB: a note, not a manual)")
+    missing = [part for part in ("**Offers**", "**Must not**", "**Tests**") if part not in text]
+    if not text.startswith(f"# {module}\n") or missing:
+        problems.append(f"Sources/{module}/README.md does not start with '# {module}' or lacks {', '.join(missing)}")
+
 if problems:
     sys.exit("the docs:\n  " + "\n  ".join(problems))
-print(f"docs: {links} relative links and their anchors resolve; {len(commands)} `pier …` commands shown name pier's commands")
+print(f"docs: {links} relative links and their anchors resolve; {len(commands)} `pier …` commands shown name pier's commands; "
+      f"{len(modules)} modules each with their note")
