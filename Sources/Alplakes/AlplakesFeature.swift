@@ -22,10 +22,10 @@ public struct AlplakesFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_ALPLAKES_URL", default: url)
-            interval = try reader.seconds("PIER_ALPLAKES_INTERVAL_S", default: interval)
-            service.pause = try reader.seconds("PIER_ALPLAKES_PAUSE_S", default: service.pause, allowZero: true)
-            if let text = reader.string("PIER_ALPLAKES_LAKES") {
+            url = try reader.url("PIER_ALPLAKES_URL", default: url, meaning: "Alplakes' API (`/simulations/1d/profile/…` and `/simulations/1d/point/…` are appended)")
+            interval = try reader.seconds("PIER_ALPLAKES_INTERVAL_S", default: interval, meaning: "every lake is fetched this long after the last successful run")
+            service.pause = try reader.seconds("PIER_ALPLAKES_PAUSE_S", default: service.pause, allowZero: true, meaning: "pause between two lakes (one lake at a time: two requests each, ~54 per run); the run's time limit grows by this per lake")
+            if let text = reader.string("PIER_ALPLAKES_LAKES", shown: service.lakes.joined(separator: ","), meaning: "comma-separated Alplakes lake keys to fetch (`upperzurich,geneva,…`); the drop-in routes answer `404` for any other") {
                 let keys = text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
                 guard !keys.isEmpty, keys.allSatisfy({ $0.count <= 40 && $0.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber) } }) else {
                     throw SettingsProblem.invalid(variable: "PIER_ALPLAKES_LAKES", value: text, expected: "comma-separated lake keys such as upperzurich,geneva")

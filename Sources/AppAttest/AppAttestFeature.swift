@@ -53,13 +53,13 @@ public struct AppAttestFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            if let text = reader.string("PIER_APP_ATTEST") {
+            if let text = reader.string("PIER_APP_ATTEST", shown: mode.rawValue, meaning: "`monitor`: tokens are issued and every spending request's token is counted by its state, but nothing changes (every client is its address; nothing is refused). `prefer`: a valid `X-Pier-App-Token` makes a request count as its device (a subscriber's share of each day, whatever its address); requests without one are counted by address *and* share the anonymous pool. `require`: a request that would spend an upstream call or a quota unit without a valid token is `401`; answers already held (memory, PostgreSQL) and routes without an upstream stay open to everyone") {
                 guard let mode = AppAttestMode(rawValue: text.lowercased()) else {
                     throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST", value: text, expected: "off, monitor, prefer or require")
                 }
                 self.mode = mode
             }
-            if let text = reader.string("PIER_APP_ATTEST_ENVIRONMENT") {
+            if let text = reader.string("PIER_APP_ATTEST_ENVIRONMENT", shown: environments.map(\.rawValue).joined(separator: ","), meaning: "`production` (App Store, TestFlight), `development` (builds run from Xcode on a device), or `production,development`: the aaguids attestations may carry; each device keeps the environment it attested in, and its token exchanges are accepted while that environment is listed") {
                 let names = text.lowercased().split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
                 let environments = names.compactMap(AppAttestEnvironment.init(rawValue:))
                 guard !names.isEmpty, environments.count == names.count else {
@@ -67,18 +67,18 @@ public struct AppAttestFeature: Feature {
                 }
                 self.environments = AppAttestEnvironment.allCases.filter(environments.contains)
             }
-            registrationsPerDay = try reader.int("PIER_APP_ATTEST_REGISTRATIONS_PER_DAY", default: registrationsPerDay, in: 0...1_000_000)
-            let apps = reader.string("PIER_APP_ATTEST_APPS") ?? ""
+            registrationsPerDay = try reader.int("PIER_APP_ATTEST_REGISTRATIONS_PER_DAY", default: registrationsPerDay, in: 0...1_000_000, meaning: "new devices one network (an IPv4 /24, an IPv6 /48) may register per UTC day, counted in PostgreSQL across replicas; beyond it `429` until the next UTC day; `0` registers none")
+            let apps = reader.string("PIER_APP_ATTEST_APPS", meaning: "`TEAMID.bundle.id`, comma-separated (required with `prefer`/`require`)") ?? ""
             self.apps = apps.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             for app in self.apps where !Self.isAppID(app) {
                 throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_APPS", value: apps, expected: "TEAMID.bundle.id, comma-separated (a ten-character team id)")
             }
-            secret = try reader.secret("PIER_APP_ATTEST_SECRET")
-            previousSecret = try reader.secret("PIER_APP_ATTEST_SECRET_PREVIOUS")
-            debugDevices = try reader.flag("PIER_APP_ATTEST_DEBUG", default: debugDevices)
-            budget = try reader.budget("PIER_APP_ATTEST", default: budget)
-            let allowTestRoot = try reader.flag("PIER_APP_ATTEST_ALLOW_TEST_ROOT", default: false)
-            if let path = reader.string("PIER_APP_ATTEST_TEST_ROOT_FILE"), !path.isEmpty {
+            secret = try reader.secret("PIER_APP_ATTEST_SECRET", meaning: "at least 32 characters, the same on every replica: signs challenges and tokens (required unless `off`); changing it without `_PREVIOUS` ends every token and challenge at once")
+            previousSecret = try reader.secret("PIER_APP_ATTEST_SECRET_PREVIOUS", meaning: "the secret before a rotation: what it signed is still recognised until it expires (tokens within their hour, challenges within five minutes); see \"Rotating the secret\"")
+            debugDevices = try reader.flag("PIER_APP_ATTEST_DEBUG", default: debugDevices, meaning: "`on`: debug tokens (`pier app-attest debug-token create NAME`) are exchanged at `POST /v1/app-attest/debug` for tokens counted as the device `debug/NAME` — for the Simulator, CI and extensions; `off`: that route is `403` and debug devices' tokens count as `revoked`")
+            budget = try reader.budget("PIER_APP_ATTEST", default: budget, rate: "registrations and token exchanges verified per minute (each a certificate chain or a signature and a query), and one address's and one network's part (60 a minute, 10 at once); only requests with a valid, unspent challenge count; beyond it `429` saying whose share is spent (this address's, this network's, or everybody's)", of: "verifications")
+            let allowTestRoot = try reader.flag("PIER_APP_ATTEST_ALLOW_TEST_ROOT", default: false, meaning: "**tests only**: `yes` lets `PIER_APP_ATTEST_TEST_ROOT_FILE` name a test root (refused without it)")
+            if let path = reader.string("PIER_APP_ATTEST_TEST_ROOT_FILE", meaning: "**tests only**: a PEM root trusted beside Apple's; refused at start unless `PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes`, and logged as an error when used"), !path.isEmpty {
                 guard allowTestRoot else {
                     throw SettingsProblem.invalid(
                         variable: "PIER_APP_ATTEST_TEST_ROOT_FILE", value: path, expected: "unset: a test root is trusted only with PIER_APP_ATTEST_ALLOW_TEST_ROOT=yes")

@@ -14,7 +14,7 @@ public struct BackupSchedule: Sendable, Equatable {
 
     public init(_ reader: SettingsReader) throws {
         let defaults = Self()
-        fullEveryDays = try reader.int("PIER_BACKUP_FULL_EVERY_D", default: defaults.fullEveryDays, in: 1...365)
-        differentialEveryHours = try reader.int("PIER_BACKUP_DIFF_EVERY_H", default: defaults.differentialEveryHours, in: 1...24 * 365)
+        fullEveryDays = try reader.int("PIER_BACKUP_FULL_EVERY_D", default: defaults.fullEveryDays, in: 1...365, meaning: "days between full backups (the `backup` service; pier reads it for the alerts, 1–365)")
+        differentialEveryHours = try reader.int("PIER_BACKUP_DIFF_EVERY_H", default: defaults.differentialEveryHours, in: 1...24 * 365, meaning: "hours between backups: a differential when no backup of either kind is this recent (pier reads it too)")
     }
 }

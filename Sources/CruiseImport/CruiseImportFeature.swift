@@ -29,16 +29,18 @@ public struct CruiseImportFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_GEMINI_URL", default: url)
-            key = try reader.secret("PIER_GEMINI_API_KEY")
-            if let model = reader.string("PIER_GEMINI_MODEL") {
+            url = try reader.url("PIER_GEMINI_URL", default: url, meaning: "the API's base (`/models/{model}:generateContent` is appended)")
+            key = try reader.secret("PIER_GEMINI_API_KEY", meaning: "the Gemini API key of the operator's Google project, for ShipTrip's booking import (sent only to Google, in the `x-goog-api-key` header — never in a URL, a log line, a capture or `/health`); or `PIER_GEMINI_API_KEY_FILE`. **Use a project with billing (the paid tier)** when any user is in the EEA, Switzerland or the UK (\"The cruise import\"). Unset: `POST /v1/cruise-import` answers `503` \"not configured\" with `Retry-After: 3600`; unset: `cruise-import` answers `503` and `/health` shows it `disabled`")
+            if let model = reader.string("PIER_GEMINI_MODEL", shown: model, meaning: "the model asked (Google's named replacement for `gemini-2.5-flash`, which the app had compiled in); change it here when Google retires it — a `404` from Gemini says so in the log") {
                 // A path segment: a model's name, nothing that could change the URL.
                 guard !model.isEmpty, model.count <= 100, model.unicodeScalars.allSatisfy({ $0.isASCII && (Self.modelCharacters.contains($0)) }) else {
                     throw SettingsProblem.invalid(variable: "PIER_GEMINI_MODEL", value: model, expected: "a Gemini model name such as \(GeminiClient.defaultModel)")
                 }
                 self.model = model
             }
-            service.upstream = try reader.upstream("PIER_GEMINI", perSecond: false, perDay: "PIER_GEMINI_REQUESTS_PER_DAY", default: service.upstream)
+            service.upstream = try reader.upstream(
+                "PIER_GEMINI", perSecond: false, rate: "imports a minute per process (each is one Gemini request and costs money; divide by the number of replicas)", of: "imports",
+                perDay: ("PIER_GEMINI_REQUESTS_PER_DAY", "imports per day (Google's day: midnight Pacific time), counted in PostgreSQL across replicas and split in fair shares (a device's or address's 5 %, a network's 10 %: `PIER_DAILY_SHARE_*`); `0` = never call"), default: service.upstream)
         }
 
         private static let modelCharacters = CharacterSet(charactersIn: "abcdefghijklmnopqrstuvwxyz0123456789.-_")

@@ -35,17 +35,19 @@ public struct LakeWeatherFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_OPENWEATHER_URL", default: url)
-            key = try reader.secret("PIER_OPENWEATHER_KEY")
-            source.ttl = try reader.seconds("PIER_OPENWEATHER_TTL_S", default: source.ttl)
+            url = try reader.url("PIER_OPENWEATHER_URL", default: url, meaning: "the forecast upstream (`/forecast?lat=&lon=&appid=&units=metric` is appended)")
+            key = try reader.secret("PIER_OPENWEATHER_KEY", meaning: "OpenWeather key (sent only to OpenWeather, in its `appid` query parameter; redacted from every log line, error and capture); or `PIER_OPENWEATHER_KEY_FILE`. Unset: `/v1/lake-weather` answers `503` \"not configured\" with `Retry-After: 3600` and `/health` lists `lake-weather` as `disabled`; unset: lake weather answers `503` and `/health` shows it `disabled`")
+            source.ttl = try reader.seconds("PIER_OPENWEATHER_TTL_S", default: source.ttl, meaning: "a cell's forecast is fresh this long; at least `600` (OpenWeather updates at most every 10 minutes — a smaller value is refused at start)")
             if source.ttl < LakeWeatherSource.Settings.minimumTTL {
                 throw SettingsProblem.invalid(
-                    variable: "PIER_OPENWEATHER_TTL_S", value: reader.string("PIER_OPENWEATHER_TTL_S") ?? "",
+                    variable: "PIER_OPENWEATHER_TTL_S", value: reader.string("PIER_OPENWEATHER_TTL_S", meaning: "a cell's forecast is fresh this long; at least `600` (OpenWeather updates at most every 10 minutes — a smaller value is refused at start)") ?? "",
                     expected: "at least 600 seconds (OpenWeather updates at most every 10 minutes)")
             }
-            source.cellDegrees = try reader.number("PIER_OPENWEATHER_CELL_DEG", default: source.cellDegrees, in: 0.001...1)
-            upstream = try reader.upstream("PIER_OPENWEATHER", perSecond: false, perDay: "PIER_OPENWEATHER_REQUESTS_PER_DAY", default: upstream)
-            engine.cacheBytes = try reader.megabytes("PIER_LAKE_WEATHER_CACHE_MB", default: engine.cacheBytes)
+            source.cellDegrees = try reader.number("PIER_OPENWEATHER_CELL_DEG", default: source.cellDegrees, in: 0.001...1, meaning: "points are rounded to this grid (~5.5 km north–south); one upstream call per cell serves everyone in it")
+            upstream = try reader.upstream(
+                "PIER_OPENWEATHER", perSecond: false, rate: "sustained OpenWeather calls per process (the free plan allows 60 a minute per key: divide by the number of replicas)", of: "cells",
+                perDay: ("PIER_OPENWEATHER_REQUESTS_PER_DAY", "calls per UTC day **for the key**, counted in PostgreSQL across replicas and restarts (the free plan's 1,000,000 a month is ~33,000 a day); spent: stale answers or `503` until midnight UTC (`Retry-After` at most an hour, as every refusal); `0` = never call"), default: upstream)
+            engine.cacheBytes = try reader.megabytes("PIER_LAKE_WEATHER_CACHE_MB", default: engine.cacheBytes, meaning: "bytes of forecasts kept in memory (upstream bytes and the rendered answer, ~50 KB per cell)")
         }
     }
 

@@ -24,9 +24,9 @@ public struct LakesFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            meteoNewsURL = try reader.url("PIER_METEONEWS_URL", default: meteoNewsURL)
-            interval = try reader.seconds("PIER_LAKES_INTERVAL_S", default: interval)
-            retentionDays = try reader.int("PIER_LAKE_LEVELS_RETENTION_D", default: retentionDays, in: LakeService.historyDays...36_500)
+            meteoNewsURL = try reader.url("PIER_METEONEWS_URL", default: meteoNewsURL, meaning: "the lake table page")
+            interval = try reader.seconds("PIER_LAKES_INTERVAL_S", default: interval, meaning: "lakes are fetched this long after the last success (6 h)")
+            retentionDays = try reader.int("PIER_LAKE_LEVELS_RETENTION_D", default: retentionDays, in: LakeService.historyDays...36_500, meaning: "days of lake-level history kept in PostgreSQL (`lake_levels`, one row per lake and day; 366 … 36500); older rows are deleted when a scrape is stored")
         }
     }
 

@@ -39,11 +39,13 @@ public struct NSWDeparturesFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_NSW_URL", default: url)
-            key = try reader.secret("PIER_NSW_API_KEY")
-            source.ttl = try reader.seconds("PIER_NSW_TTL_S", default: source.ttl)
-            upstream = try reader.upstream("PIER_NSW", perSecond: true, perDay: "PIER_NSW_REQUESTS_PER_DAY", default: upstream)
-            engine.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: engine.cacheBytes)
+            url = try reader.url("PIER_NSW_URL", default: url, meaning: "TfNSW's Trip Planner API (`/departure_mon?…` is appended)")
+            key = try reader.secret("PIER_NSW_API_KEY", meaning: "TfNSW Open Data key (sent only to TfNSW, in the `Authorization: apikey …` header — never in a URL, log line, error or capture); or `PIER_NSW_API_KEY_FILE`. Unset: `/v1/nsw/departures` answers `503` \"not configured\" with `Retry-After: 3600` and `/health` lists `nsw` as `disabled`; unset: Sydney departures answer `503` and `/health` shows them `disabled`")
+            source.ttl = try reader.seconds("PIER_NSW_TTL_S", default: source.ttl, meaning: "a stop's departures are fresh this long at best (real-time data); stretched automatically when many stops are watched so the daily quota lasts the day (`/health` → `nsw.ttl_s`)")
+            upstream = try reader.upstream(
+                "PIER_NSW", perSecond: true, rate: "sustained TfNSW calls per process (the Bronze plan allows 5 a second per key: divide by the number of replicas)", of: "stops",
+                perDay: ("PIER_NSW_REQUESTS_PER_DAY", "calls per day **for the key**, the day starting at midnight in Sydney, counted in PostgreSQL across replicas and restarts (the Bronze plan allows 60,000; the rest is room for replicas' races and the key's other uses); spread over the watched stops; spent: stale answers or `503` until midnight in Sydney (`Retry-After` at most an hour); `0` = never call"), default: upstream)
+            engine.cacheBytes = try reader.megabytes("PIER_NSW_CACHE_MB", default: engine.cacheBytes, meaning: "bytes of departures and rendered answers kept in memory (~56 KB per stop with three modes' answers: ~1,000 stops; a stop that left memory costs a PostgreSQL read, not an upstream call)")
         }
     }
 

@@ -29,9 +29,14 @@ public final class RegistrationLimits: Sendable {
         }
 
         /// `<budget>_REQUESTS_PER_MINUTE`, `…_BURST`, `…_CLIENT_SHARE` and `perDay`, over `defaults`.
-        public init(_ reader: SettingsReader, budget prefix: String, perDay: String, defaults: Settings) throws {
-            budget = try reader.budget(prefix, default: defaults.budget)
-            perNetworkPerDay = try reader.int(perDay, default: defaults.perNetworkPerDay, in: 0...10_000_000)
+        /// `rate` is the rate's meaning, `subject` what the burst and the share speak of, `perDay` the network's day's
+        /// setting and its meaning.
+        public init(
+            _ reader: SettingsReader, budget prefix: String, rate: String, of subject: String, perDay: (name: String, meaning: String),
+            defaults: Settings
+        ) throws {
+            budget = try reader.budget(prefix, default: defaults.budget, rate: rate, of: subject)
+            perNetworkPerDay = try reader.int(perDay.name, default: defaults.perNetworkPerDay, in: 0...10_000_000, meaning: perDay.meaning)
         }
     }
 

@@ -20,7 +20,7 @@ public struct DatabaseFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            pingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: pingInterval)
+            pingInterval = try reader.seconds("PIER_HEALTH_PING_INTERVAL_S", default: pingInterval, meaning: "how often `/health`'s database status is refreshed (each ping bounded to 1 s; after a first success, two failed pings in a row make it `unreachable`)")
         }
     }
 

@@ -54,7 +54,7 @@ enum Features {
             push,
             try WarningPushFeature(
                 context: context, push: push.engine, places: weather.places,
-                app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS")),
+                app: PushApp(name: WarningPushFeature.app, reader, prefix: "PIER_WARNINGS_APNS", app: "the warnings app")),
             try NextWaveFeature(settings: try .init(reader), context: context, push: push.engine),
             CruiseImportFeature(settings: try .init(reader), context: context, locate: locate),
             PromoTilesFeature(context: context),

@@ -10,7 +10,7 @@ struct FetchCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
         abstract: "Fetch one source now and exit (non-zero when the fetch failed or looked wrong).",
-        discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE) and the PIER_* upstream settings listed in docs/operations.md.")
+        discussion: "Environment: DATABASE_URL (required; or DATABASE_URL_FILE) and the PIER_* upstream settings (`pier settings`, docs/settings.md).")
 
     @Argument(help: "The source to fetch: one that `pier serve` fetches on a schedule (ships, lakes, weather, alplakes).")
     var source: String

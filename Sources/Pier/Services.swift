@@ -25,6 +25,8 @@ struct Services {
     let notices = ChangeNotices()
     /// `PIER_*` variables that neither the configuration nor any feature read (reported at start).
     let unknownVariables: [String]
+    /// What the features' code says of each setting it read (`pier settings`).
+    let settingDeclarations: [SettingDeclaration]
     private let settings: Configuration.FetchSettings
 
     /// - Parameters:
@@ -72,6 +74,7 @@ struct Services {
         context.spenders.install(features.compactMap(\.spenderResolver))
         runner.publishMetrics()
         unknownVariables = configuration.unknownVariables(readElsewhere: reader.names)
+        settingDeclarations = reader.declarations
     }
 
     var jobs: [FetchJob] { features.flatMap(\.jobs) }

@@ -26,15 +26,17 @@ public struct PlacesFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_GEOAPIFY_URL", default: url)
-            key = try reader.secret("PIER_GEOAPIFY_KEY")
-            service.placesTTL = try reader.hours("PIER_PLACES_TTL_H", default: service.placesTTL)
-            service.geocodeTTL = try reader.hours("PIER_GEOCODE_TTL_H", default: service.geocodeTTL)
-            service.retention = try reader.days("PIER_PLACES_RETENTION_D", default: service.retention)
-            service.reuseMetres = try reader.number("PIER_PLACES_REUSE_M", default: service.reuseMetres, in: 0...1000)
-            service.upstream = try reader.upstream("PIER_GEOAPIFY", perSecond: true, perDay: "PIER_GEOAPIFY_CREDITS_PER_DAY", default: service.upstream)
-            service.placesCacheBytes = try reader.megabytes("PIER_PLACES_CACHE_MB", default: service.placesCacheBytes)
-            service.geocodeCacheBytes = try reader.megabytes("PIER_GEOCODE_CACHE_MB", default: service.geocodeCacheBytes)
+            url = try reader.url("PIER_GEOAPIFY_URL", default: url, meaning: "Geoapify's host (`/v2/places?…` and `/v1/geocode/search?…` are appended)")
+            key = try reader.secret("PIER_GEOAPIFY_KEY", meaning: "Geoapify key (sent only to Geoapify, in its `apiKey` query parameter — Geoapify's only way — and redacted from every log line, error and capture); or `PIER_GEOAPIFY_KEY_FILE`. Unset: `/v1/places` and `/v1/geocode` answer `503` \"not configured\" with `Retry-After: 3600` and `/health` lists `places` and `geocode` as `disabled`; unset: places and geocoding answer `503` and `/health` shows them `disabled`")
+            service.placesTTL = try reader.hours("PIER_PLACES_TTL_H", default: service.placesTTL, meaning: "a places answer is fresh this long (POIs change over weeks), then Geoapify is asked again when someone asks")
+            service.geocodeTTL = try reader.hours("PIER_GEOCODE_TTL_H", default: service.geocodeTTL, meaning: "a geocoding answer (per normalised text and language) is fresh this long")
+            service.retention = try reader.days("PIER_PLACES_RETENTION_D", default: service.retention, meaning: "places and geocoding answers are deleted from PostgreSQL this many days after they expire (until then they are served stale when Geoapify fails); `0` = at expiry")
+            service.reuseMetres = try reader.number("PIER_PLACES_REUSE_M", default: service.reuseMetres, in: 0...1000, meaning: "a places request within this distance of a stored one (same radius, category set, limit, language) reuses its answer; `0` = exact points only")
+            service.upstream = try reader.upstream(
+                "PIER_GEOAPIFY", perSecond: true, rate: "sustained Geoapify calls per process, places and geocoding together (the free plan allows 5 a second: divide by the number of replicas)", of: "requests",
+                perDay: ("PIER_GEOAPIFY_CREDITS_PER_DAY", "Geoapify **credits** per UTC day for the key, counted in PostgreSQL across replicas and restarts: a places call costs one per 20 places asked (`limit=50`: 3), a geocoding call one (the free plan has 3,000); spent: stale answers or `503` until midnight UTC (`Retry-After` at most an hour); `0` = never call"), default: service.upstream)
+            service.placesCacheBytes = try reader.megabytes("PIER_PLACES_CACHE_MB", default: service.placesCacheBytes, meaning: "bytes of places / geocoding answers kept in memory (~40 KB per places answer; one that left memory costs a PostgreSQL read, not a call)")
+            service.geocodeCacheBytes = try reader.megabytes("PIER_GEOCODE_CACHE_MB", default: service.geocodeCacheBytes, meaning: "bytes of places / geocoding answers kept in memory (~40 KB per places answer; one that left memory costs a PostgreSQL read, not a call)")
         }
     }
 

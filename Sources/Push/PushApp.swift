@@ -22,9 +22,16 @@ public struct PushApp: Sendable, Equatable {
     }
 
     /// `name`'s settings under `prefix` (`PIER_NEXTWAVE_APNS`); a key is given whole (file, id and team) or not at all.
-    public init(name: String, _ reader: SettingsReader, prefix: String) throws {
-        func read(_ suffix: String) -> String? { reader.string("\(prefix)_\(suffix)").flatMap { $0.isEmpty ? nil : $0 } }
-        self.init(name: name, topic: read("TOPIC"), keyFile: read("KEY_FILE"), keyID: read("KEY_ID"), teamID: read("TEAM_ID"))
+    /// `app` names the app in the settings' meanings (`the warnings app`).
+    public init(name: String, _ reader: SettingsReader, prefix: String, app: String) throws {
+        func read(_ suffix: String, _ meaning: String) -> String? {
+            reader.string("\(prefix)_\(suffix)", shown: "PIER_APNS_\(suffix)'s", meaning: meaning).flatMap { $0.isEmpty ? nil : $0 }
+        }
+        self.init(
+            name: name, topic: read("TOPIC", "\(app)'s own topic (its bundle id), when one Pier pushes for several apps"),
+            keyFile: read("KEY_FILE", "\(app)'s own APNs key, when it belongs to another Apple team (with _KEY_ID and _TEAM_ID: all three or none)"),
+            keyID: read("KEY_ID", "\(app)'s own key's id (with _KEY_FILE and _TEAM_ID)"),
+            teamID: read("TEAM_ID", "\(app)'s own key's team (with _KEY_FILE and _KEY_ID)"))
         let given = [keyFile, keyID, teamID].compactMap { $0 }.count
         guard given == 0 || given == 3 else {
             throw SettingsProblem.invalid(

@@ -32,26 +32,28 @@ public struct PushSettings: Sendable {
     public init() {}
 
     public init(_ reader: SettingsReader) throws {
-        keyFile = reader.string("PIER_APNS_KEY_FILE").flatMap { $0.isEmpty ? nil : $0 }
-        keyID = reader.string("PIER_APNS_KEY_ID").flatMap { $0.isEmpty ? nil : $0 }
-        teamID = reader.string("PIER_APNS_TEAM_ID").flatMap { $0.isEmpty ? nil : $0 }
-        topic = reader.string("PIER_APNS_TOPIC").flatMap { $0.isEmpty ? nil : $0 }
-        if reader.string("PIER_APNS_URL") != nil { origin = try reader.url("PIER_APNS_URL", default: "") }
-        if let ca = reader.string("PIER_APNS_CA_FILE"), !ca.isEmpty {
-            guard try reader.flag("PIER_APNS_ALLOW_TEST_CA", default: false) else {
+        keyFile = reader.string("PIER_APNS_KEY_FILE", meaning: "the `.p8` key Apple hands out (Certificates, Identifiers & Profiles → Keys, \"Apple Push Notifications service\"); a path, e.g. a Docker secret's").flatMap { $0.isEmpty ? nil : $0 }
+        keyID = reader.string("PIER_APNS_KEY_ID", meaning: "the key's id (ten characters, the provider token's `kid`)").flatMap { $0.isEmpty ? nil : $0 }
+        teamID = reader.string("PIER_APNS_TEAM_ID", meaning: "the team's id (the token's `iss`)").flatMap { $0.isEmpty ? nil : $0 }
+        topic = reader.string("PIER_APNS_TOPIC", meaning: "the app's bundle id (`apns-topic`)").flatMap { $0.isEmpty ? nil : $0 }
+        if reader.string("PIER_APNS_URL", shown: "Apple's hosts", meaning: "one origin for both environments instead of `api.push.apple.com` / `api.sandbox.push.apple.com` (the tests' stand-in)") != nil { origin = try reader.url("PIER_APNS_URL", default: "", meaning: "one origin for both environments instead of `api.push.apple.com` / `api.sandbox.push.apple.com` (the tests' stand-in)") }
+        if let ca = reader.string("PIER_APNS_CA_FILE", meaning: "**tests only**: a PEM CA trusted for APNs beside the system's; refused at start unless `PIER_APNS_ALLOW_TEST_CA=yes`, and logged as an error when used"), !ca.isEmpty {
+            guard try reader.flag("PIER_APNS_ALLOW_TEST_CA", default: false, meaning: "**tests only**: `yes` lets `PIER_APNS_CA_FILE` name a test CA (refused without it)") else {
                 throw SettingsProblem.invalid(
                     variable: "PIER_APNS_CA_FILE", value: ca, expected: "unset in production (a test CA needs PIER_APNS_ALLOW_TEST_CA=yes)")
             }
             testCAFile = ca
         } else {
-            _ = try reader.flag("PIER_APNS_ALLOW_TEST_CA", default: false)
+            _ = try reader.flag("PIER_APNS_ALLOW_TEST_CA", default: false, meaning: "**tests only**: `yes` lets `PIER_APNS_CA_FILE` name a test CA (refused without it)")
         }
-        deviceRetention = try reader.days("PIER_PUSH_DEVICE_RETENTION_D", default: deviceRetention)
-        keep = try reader.days("PIER_PUSH_KEEP_D", default: keep)
-        delivery.batch = try reader.int("PIER_PUSH_BATCH", default: delivery.batch, in: 1...10_000)
-        delivery.lease = try reader.seconds("PIER_PUSH_LEASE_S", default: delivery.lease)
-        delivery.maximumAttempts = try reader.int("PIER_PUSH_MAX_ATTEMPTS", default: delivery.maximumAttempts, in: 1...100)
-        registrations = try RegistrationLimits.Settings(reader, budget: "PIER_PUSH_DEVICES", perDay: "PIER_PUSH_REGISTRATIONS_PER_DAY", defaults: registrations)
+        deviceRetention = try reader.days("PIER_PUSH_DEVICE_RETENTION_D", default: deviceRetention, meaning: "a device not seen (its app shows or changes its registration) for this many days is deleted with everything about it")
+        keep = try reader.days("PIER_PUSH_KEEP_D", default: keep, meaning: "delivered and refused pushes are kept this long (what keeps a push once-only)")
+        delivery.batch = try reader.int("PIER_PUSH_BATCH", default: delivery.batch, in: 1...10_000, meaning: "pushes one replica claims per round, how long its claim keeps the others away (a replica killed mid-batch leaves its pushes to the others after it), and the tries before a push APNs keeps answering `429` or `5xx` is given up (`failed`)")
+        delivery.lease = try reader.seconds("PIER_PUSH_LEASE_S", default: delivery.lease, meaning: "pushes one replica claims per round, how long its claim keeps the others away (a replica killed mid-batch leaves its pushes to the others after it), and the tries before a push APNs keeps answering `429` or `5xx` is given up (`failed`)")
+        delivery.maximumAttempts = try reader.int("PIER_PUSH_MAX_ATTEMPTS", default: delivery.maximumAttempts, in: 1...100, meaning: "pushes one replica claims per round, how long its claim keeps the others away (a replica killed mid-batch leaves its pushes to the others after it), and the tries before a push APNs keeps answering `429` or `5xx` is given up (`failed`)")
+        registrations = try RegistrationLimits.Settings(
+            reader, budget: "PIER_PUSH_DEVICES", rate: "registrations and changes (`POST`, `PUT /v1/devices`): everybody's budget and one client's share of it (its App Attest device, else its address and network) — 30 a minute and 5 at once by default; past it `429`", of: "device registrations",
+            perDay: ("PIER_PUSH_REGISTRATIONS_PER_DAY", "new devices a network (an IPv4 /24, an IPv6 /48) may register per UTC day without a device's proof (App Attest off, or `prefer` without a token); counted in PostgreSQL across replicas, in the registration's transaction. A carrier's NAT puts many subscribers behind one /24: raise it rather than lower it, or turn App Attest on (attested devices are not counted). `0`: only attested devices register"), defaults: registrations)
     }
 
     /// A signing key and the topic it pushes to.

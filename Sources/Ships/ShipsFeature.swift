@@ -24,16 +24,16 @@ public struct ShipsFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            zsgURL = try reader.url("PIER_ZSG_URL", default: zsgURL)
-            if let text = reader.string("PIER_SHIPS_FETCH_AT") {
+            zsgURL = try reader.url("PIER_ZSG_URL", default: zsgURL, meaning: "ZSG day fragments; `?timestamp=<epoch ms of the date, 12:00 UTC>` is appended")
+            if let text = reader.string("PIER_SHIPS_FETCH_AT", shown: String(format: "%02d:%02d", fetchAt.hour, fetchAt.minute), meaning: "ships are fetched daily at this Europe/Zurich time (and at once when today's run was missed)") {
                 let parts = text.split(separator: ":").map { Int($0.trimmingCharacters(in: .whitespaces)) }
                 guard parts.count == 2, let hour = parts[0], let minute = parts[1], (0..<24).contains(hour), (0..<60).contains(minute) else {
                     throw SettingsProblem.invalid(variable: "PIER_SHIPS_FETCH_AT", value: text, expected: "HH:MM (Europe/Zurich)")
                 }
                 fetchAt = (hour, minute)
             }
-            pause = try reader.seconds("PIER_ZSG_PAUSE_S", default: pause, allowZero: true)
-            refreshToken = try reader.secret("PIER_REFRESH_TOKEN")
+            pause = try reader.seconds("PIER_ZSG_PAUSE_S", default: pause, allowZero: true, meaning: "pause between two ZSG day requests (one request at a time; `0` allowed)")
+            refreshToken = try reader.secret("PIER_REFRESH_TOKEN", meaning: "bearer token for `POST /api/ships/refresh`; unset or empty → that route answers `403`; or `PIER_REFRESH_TOKEN_FILE`")
         }
     }
 

@@ -32,11 +32,12 @@ public struct StationboardFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            transportURL = try reader.url("PIER_TRANSPORT_URL", default: transportURL)
-            source.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: source.ttlToday)
-            source.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: source.ttl)
-            upstream = try reader.upstream("PIER_TRANSPORT", perSecond: false, default: upstream)
-            engine.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: engine.cacheBytes)
+            transportURL = try reader.url("PIER_TRANSPORT_URL", default: transportURL, meaning: "the stationboard upstream (`/stationboard?…` is appended)")
+            source.ttlToday = try reader.seconds("PIER_STATIONBOARD_TTL_TODAY_S", default: source.ttlToday, meaning: "today's board (Zurich date) is fresh this long — real-time delays change — then the upstream is asked again")
+            source.ttl = try reader.seconds("PIER_STATIONBOARD_TTL_S", default: source.ttl, meaning: "another date's board is fresh this long; also how long an unknown station's `404` is remembered")
+            upstream = try reader.upstream(
+                "PIER_TRANSPORT", perSecond: false, rate: "sustained requests to transport.opendata.ch per process (token bucket); `0` = never ask (stored answers only)", of: "boards", default: upstream)
+            engine.cacheBytes = try reader.megabytes("PIER_STATIONBOARD_CACHE_MB", default: engine.cacheBytes, meaning: "bytes of stationboard answers kept in memory (upstream bytes and the rendered answer; the least recently used leave first)")
         }
     }
 

@@ -28,9 +28,9 @@ public struct WarningsFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            feedURL = try reader.url("PIER_FMI_WARNINGS_URL", default: feedURL)
-            interval = try reader.seconds("PIER_WARNINGS_INTERVAL_S", default: interval)
-            cacheBytes = try reader.megabytes("PIER_WARNINGS_CACHE_MB", default: cacheBytes)
+            feedURL = try reader.url("PIER_FMI_WARNINGS_URL", default: feedURL, meaning: "FMI's RSS warnings feed; its items link the CAP documents, fetched only from the feed's own scheme and host (a link elsewhere is logged and not followed)")
+            interval = try reader.seconds("PIER_WARNINGS_INTERVAL_S", default: interval, meaning: "the warnings feed is read this often (conditionally; each CAP document once). Past 1.5 intervals without a reading, warnings are served `X-Pier-Stale: warnings`")
+            cacheBytes = try reader.megabytes("PIER_WARNINGS_CACHE_MB", default: cacheBytes, meaning: "warnings lists of points looked up in PostGIS before the set in force is first held in memory (at start, until the first reload); afterwards every point is answered from the set in memory")
         }
     }
 

@@ -40,18 +40,20 @@ public struct WeatherFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            fmiURL = try reader.url("PIER_FMI_URL", default: fmiURL)
-            if let query = reader.string("PIER_FMI_FORECAST_QUERY"), !query.isEmpty { forecastQuery = query }
-            interval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: interval)
-            forecasts.ttl = try reader.seconds("PIER_FORECAST_TTL_S", default: forecasts.ttl)
-            forecasts.budget = try reader.budget("PIER_FMI", default: forecasts.budget)
-            forecasts.neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: forecasts.neighbourKilometres, in: 0...500)
-            cacheBytes = try reader.megabytes("PIER_WEATHER_CACHE_MB", default: cacheBytes)
-            forecasts.preferStaleFMI = try reader.seconds("PIER_FMI_STALE_PREFERRED_S", default: forecasts.preferStaleFMI, allowZero: true)
-            metNorway.url = try reader.url("PIER_METNO_URL", default: metNorway.url)
-            metNorway.budget = try reader.budget("PIER_METNO", default: metNorway.budget)
-            metNorway.maximumRows = try reader.int("PIER_METNO_MAX_ROWS", default: metNorway.maximumRows, in: 100...10_000_000)
-            contact = reader.string("PIER_CONTACT")
+            fmiURL = try reader.url("PIER_FMI_URL", default: fmiURL, meaning: "FMI's WFS endpoint")
+            if let query = reader.string("PIER_FMI_FORECAST_QUERY", shown: forecastQuery, meaning: "the point-forecast stored query (the Harmonie/MEPS point timevaluepair queries have the same shape)"), !query.isEmpty { forecastQuery = query }
+            interval = try reader.seconds("PIER_WEATHER_INTERVAL_S", default: interval, meaning: "all-Finland observations are fetched this long after the last success")
+            forecasts.ttl = try reader.seconds("PIER_FORECAST_TTL_S", default: forecasts.ttl, meaning: "a cell's forecast is fresh this long; after it, FMI is asked again (a stale one is served if FMI fails)")
+            forecasts.budget = try reader.budget(
+                "PIER_FMI", default: forecasts.budget, rate: "sustained FMI point-forecast requests per process (token bucket); `0` = never ask FMI for forecasts (observations are not counted)", of: "forecast requests for cold cells")
+            forecasts.neighbourKilometres = try reader.number("PIER_FORECAST_NEIGHBOUR_KM", default: forecasts.neighbourKilometres, in: 0...500, meaning: "how far a neighbouring cell's forecast may stand in for the point's own (`0` = never)")
+            cacheBytes = try reader.megabytes("PIER_WEATHER_CACHE_MB", default: cacheBytes, meaning: "bytes of forecasts (with their encodings; the least recently used leave first) and ready weather answers kept in memory, half each")
+            forecasts.preferStaleFMI = try reader.seconds("PIER_FMI_STALE_PREFERRED_S", default: forecasts.preferStaleFMI, allowZero: true, meaning: "a stale FMI forecast younger than this (since its fetch) is served rather than MET Norway's; an older one gives way to MET Norway when FMI cannot answer")
+            metNorway.url = try reader.url("PIER_METNO_URL", default: metNorway.url, meaning: "MET Norway's Locationforecast, asked only for cells FMI cannot answer")
+            metNorway.budget = try reader.budget(
+                "PIER_METNO", default: metNorway.budget, rate: "sustained MET Norway requests per process (MET allows 20 a second for an application as a whole); `0` = never ask MET Norway (FMI's stale forecasts of any age stand, else `503`)", of: "MET Norway requests")
+            metNorway.maximumRows = try reader.int("PIER_METNO_MAX_ROWS", default: metNorway.maximumRows, in: 100...10_000_000, meaning: "MET Norway forecasts kept in PostgreSQL (the shared answer store, kind `metno`, ~4 kB each; rows also go a day after their `Expires`)")
+            contact = reader.string("PIER_CONTACT", meaning: "a URL or e-mail address Pier puts in its `User-Agent` to upstreams that ask for one: `Pier/0.1.0 (<PIER_CONTACT>)` to Wikipedia, as Wikimedia's User-Agent policy requires (\"or they may be blocked without notice\"), and to MET Norway, whose terms require contact information (without it MET answers `403`, and Pier stops asking for an hour); unset: `Pier/0.1.0` only. Set it in production")
         }
     }
 

@@ -23,16 +23,17 @@ public struct WikipediaFeature: Feature {
         public init() {}
 
         public init(_ reader: SettingsReader) throws {
-            url = try reader.url("PIER_WIKIPEDIA_URL", default: url)
-            contact = reader.string("PIER_CONTACT")
-            service.summaryTTL = try reader.hours("PIER_WIKIPEDIA_SUMMARY_TTL_H", default: service.summaryTTL)
-            service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL)
-            service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL)
-            service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention)
+            url = try reader.url("PIER_WIKIPEDIA_URL", default: url, meaning: "Wikipedia's base with `{lang}` replaced by the language (`/api/rest_v1/page/summary/{title}` or `/w/api.php?action=opensearch…` is appended)")
+            contact = reader.string("PIER_CONTACT", meaning: "a URL or e-mail address Pier puts in its `User-Agent` to upstreams that ask for one: `Pier/0.1.0 (<PIER_CONTACT>)` to Wikipedia, as Wikimedia's User-Agent policy requires (\"or they may be blocked without notice\"), and to MET Norway, whose terms require contact information (without it MET answers `403`, and Pier stops asking for an hour); unset: `Pier/0.1.0` only. Set it in production")
+            service.summaryTTL = try reader.hours("PIER_WIKIPEDIA_SUMMARY_TTL_H", default: service.summaryTTL, meaning: "a summary is fresh this long")
+            service.missingTTL = try reader.hours("PIER_WIKIPEDIA_MISSING_TTL_H", default: service.missingTTL, meaning: "a title Wikipedia does not have is remembered (`404`) this long")
+            service.searchTTL = try reader.hours("PIER_WIKIPEDIA_SEARCH_TTL_H", default: service.searchTTL, meaning: "an `opensearch` answer is fresh this long")
+            service.retention = try reader.days("PIER_WIKIPEDIA_RETENTION_D", default: service.retention, meaning: "Wikipedia answers are deleted from PostgreSQL this many days after they expire")
             service.upstream = try reader.upstream(
-                "PIER_WIKIPEDIA", perSecond: true, perDay: "PIER_WIKIPEDIA_REQUESTS_PER_DAY", default: service.upstream)
-            service.maxRows = try reader.int("PIER_WIKIPEDIA_MAX_ROWS", default: service.maxRows, in: 100...100_000_000)
-            service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes)
+                "PIER_WIKIPEDIA", perSecond: true, rate: "sustained Wikipedia calls per process, summaries and searches together (politeness: divide by the number of replicas)", of: "pages",
+                perDay: ("PIER_WIKIPEDIA_REQUESTS_PER_DAY", "Wikipedia calls per UTC day, counted in PostgreSQL across replicas: Wikipedia sets no quota, but a day's budget split in fair shares keeps one client from spending the rate all day and bounds the rows a day adds; `0` = never call"), default: service.upstream)
+            service.maxRows = try reader.int("PIER_WIKIPEDIA_MAX_ROWS", default: service.maxRows, in: 100...100_000_000, meaning: "the most Wikipedia answers of each kind (summaries, searches) kept in PostgreSQL; beyond it those that expire first are deleted (with the retention, every ten minutes). Places and geocoding keep at most 200,000 each too")
+            service.cacheBytes = try reader.megabytes("PIER_WIKIPEDIA_CACHE_MB", default: service.cacheBytes, meaning: "bytes of Wikipedia answers in memory (three quarters for summaries, a quarter for searches)")
         }
     }
 
