@@ -1,7 +1,7 @@
 """What the attack scripts share (community_attacks.py, realtime_attacks.py): a keep-alive HTTP client that speaks as
 an address behind pier's trusted loopback proxy, a rider signed up on it, pier's resident memory, and the run's
 checks. Standard library only (the benchmark's python3)."""
-import datetime, http.client, json, sys
+import datetime, http.client, json, sys, time
 
 
 class Run:
@@ -66,6 +66,18 @@ class Client:
         session = json.loads(text)
         self.bearer = session["access_token"]
         return session["user"]["id"], session["access_token"]
+
+
+def keep_reading(client, path, stopping, lock, reads, pause=0.02):
+    """Reads of `path` on `client` until `stopping` is set, counted into `reads` ({"ok": 0, "failed": 0, "statuses": {}},
+    under `lock`): the drills' cached reads, which must never fail."""
+    while not stopping.is_set():
+        status, _ = client.request("GET", path)
+        with lock:
+            reads["ok" if status == 200 else "failed"] += 1
+            if status != 200:
+                reads["statuses"][str(status)] = reads["statuses"].get(str(status), 0) + 1
+        time.sleep(pause)
 
 
 def join_payload(bindings, token):

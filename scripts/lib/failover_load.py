@@ -80,14 +80,7 @@ def writer(number):
 
 
 def reader(number):
-    client = attack_client.Client(target, args.anon, f"10.254.{number}.1")
-    while not stopping.is_set():
-        status, _ = client.request("GET", "/api/ships")
-        with lock:
-            reads["ok" if status == 200 else "failed"] += 1
-            if status != 200:
-                reads["statuses"][str(status)] = reads["statuses"].get(str(status), 0) + 1
-        time.sleep(0.02)
+    attack_client.keep_reading(attack_client.Client(target, args.anon, f"10.254.{number}.1"), "/api/ships", stopping, lock, reads)
 
 
 class Subscriber:
