@@ -19,21 +19,15 @@ public final class SettingsReader {
         self.environment = environment
     }
 
-    /// Text, `nil` when unset.
-    public func string(_ name: String, meaning: String) -> String? {
-        declare(name, takes: "text", defaultValue: "none", meaning: meaning)
-        return raw(name)
-    }
-
     /// Text, `value` when unset.
     public func string(_ name: String, default value: String, meaning: String) -> String {
         declare(name, takes: "text", defaultValue: value, meaning: meaning)
         return raw(name) ?? value
     }
 
-    /// Text, `nil` when unset, for a setting the caller parses into a default of its own (a time, a mode): `shown` is
-    /// that default written as the variable would say it.
-    public func string(_ name: String, shown: String, meaning: String) -> String? {
+    /// Text, `nil` when unset. A caller that parses it into a default of its own (a time, a mode) shows that default as
+    /// the variable would say it (`shown`); otherwise there is none.
+    public func string(_ name: String, shown: String = "none", meaning: String) -> String? {
         declare(name, takes: "text", defaultValue: shown, meaning: meaning)
         return raw(name)
     }
