@@ -32,7 +32,7 @@ public struct AppAttestFeature: Feature {
         /// UTC day. Each device has a subscriber's share of every upstream's day, so minting keys must be bounded; a
         /// household reinstalls a few times a year, and a carrier's NAT puts a few thousand subscribers behind a /24,
         /// of whom few install an app on the same day; ten devices' shares (5 % each) stay inside a day's open part
-        /// (docs/operations.md, "App Attest").
+        /// (docs/operations/app-attest.md, "App Attest").
         public var registrationsPerDay = 10
         /// `PIER_APP_ATTEST_SECRET` / `_FILE`: signs challenges and tokens; every replica has the same.
         public var secret: String?
@@ -74,7 +74,7 @@ public struct AppAttestFeature: Feature {
                 throw SettingsProblem.invalid(variable: "PIER_APP_ATTEST_APPS", value: apps, expected: "TEAMID.bundle.id, comma-separated (a ten-character team id)")
             }
             secret = try reader.secret("PIER_APP_ATTEST_SECRET", meaning: "at least 32 characters, the same on every replica: signs challenges and tokens (required unless `off`); changing it without `_PREVIOUS` ends every token and challenge at once")
-            previousSecret = try reader.secret("PIER_APP_ATTEST_SECRET_PREVIOUS", meaning: "the secret before a rotation: what it signed is still recognised until it expires (tokens within their hour, challenges within five minutes); see \"Rotating the secret\"")
+            previousSecret = try reader.secret("PIER_APP_ATTEST_SECRET_PREVIOUS", meaning: "the secret before a rotation: what it signed is still recognised until it expires (tokens within their hour, challenges within five minutes); see [Rotating the secret](operations/app-attest.md#rotating-the-secret)")
             debugDevices = try reader.flag("PIER_APP_ATTEST_DEBUG", default: debugDevices, meaning: "`on`: debug tokens (`pier app-attest debug-token create NAME`) are exchanged at `POST /v1/app-attest/debug` for tokens counted as the device `debug/NAME` — for the Simulator, CI and extensions; `off`: that route is `403` and debug devices' tokens count as `revoked`")
             budget = try reader.budget("PIER_APP_ATTEST", default: budget, rate: "registrations and token exchanges verified per minute (each a certificate chain or a signature and a query), and one address's and one network's part (60 a minute, 10 at once); only requests with a valid, unspent challenge count; beyond it `429` saying whose share is spent (this address's, this network's, or everybody's)", of: "verifications")
             let allowTestRoot = try reader.flag("PIER_APP_ATTEST_ALLOW_TEST_ROOT", default: false, meaning: "**tests only**: `yes` lets `PIER_APP_ATTEST_TEST_ROOT_FILE` name a test root (refused without it)")

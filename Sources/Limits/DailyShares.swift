@@ -15,7 +15,7 @@ public struct DailyShares: Sendable, Equatable {
     /// devices).
     public var anonymous: Double
 
-    /// The defaults (docs/operations.md, "Fair shares"): an address or a device 5 % of a day, a network 10 %, 30 %
+    /// The defaults (docs/operations/keys-and-budgets.md, "Fair shares"): an address or a device 5 % of a day, a network 10 %, 30 %
     /// kept, the anonymous pool 10 %.
     public init(subscriber: Double = 0.05, network: Double = 0.10, reserve: Double = 0.30, anonymous: Double = 0.10) {
         self.subscriber = subscriber

@@ -38,12 +38,12 @@ extension SettingsReader {
         let open = 1 - reserve
         return DailyShares(
             subscriber: try number("PIER_DAILY_SHARE_SUBSCRIBER", default: min(value.subscriber, open), in: 0.0001...open,
-            meaning: "the most of any daily quota one subscriber may use: an IPv4 address, an IPv6 /64 or /56 (see \"Fair shares\")"),
+            meaning: "the most of any daily quota one subscriber may use: an IPv4 address, an IPv6 /64 or /56 (see [Fair shares](operations/keys-and-budgets.md#fair-shares))"),
             network: try number("PIER_DAILY_SHARE_NETWORK", default: min(value.network, open), in: 0.0001...open,
             meaning: "the most of any daily quota one network may use: an IPv4 /24, an IPv6 /48"),
             reserve: reserve,
             anonymous: try number("PIER_DAILY_SHARE_ANONYMOUS", default: min(value.anonymous, open), in: 0.0001...open,
-            meaning: "with `PIER_APP_ATTEST=prefer`: the most of any daily quota every client without an App Attest token may use together (see \"App Attest\")"))
+            meaning: "with `PIER_APP_ATTEST=prefer`: the most of any daily quota every client without an App Attest token may use together (see [App Attest](operations/app-attest.md))"))
     }
 
     /// `PIER_BURST_WAIT_S` (how long a client a little ahead of its share waits for its turn) and

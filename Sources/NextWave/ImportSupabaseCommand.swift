@@ -11,7 +11,7 @@ struct ImportSupabaseCommand: ParsableCommand {
         commandName: "nextwave-supabase",
         abstract: "Import Next Wave's community from a data export of its Supabase project (all or nothing).",
         discussion: """
-            DIR holds the nine CSV files deploy/nextwave/supabase-export.sql writes (docs/operations.md, "Moving from \
+            DIR holds the nine CSV files deploy/nextwave/supabase-export.sql writes (docs/operations/community.md, "Moving from \
             Supabase"). Every row is checked first; refused rows are listed with their file and line, and then nothing \
             is imported. Keep PIER_NEXTWAVE_JWT_SECRET the project's JWT secret: the apps' public key and their sessions \
             stay valid. Environment: DATABASE_URL (required; or DATABASE_URL_FILE), PIER_NEXTWAVE_APNS_ENVIRONMENT.

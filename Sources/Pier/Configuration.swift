@@ -57,7 +57,7 @@ struct Configuration: Sendable {
         var leaderCheck: Duration = .seconds(2)
     }
 
-    /// Reads the environment variables docs/operations.md documents (the process's own; see ``Features``).
+    /// Reads the environment variables docs/settings.md lists (the process's own; see ``Features``).
     static func fromEnvironment(_ environment: [String: String] = Configuration.processEnvironment()) throws -> Configuration {
         var configuration = Configuration()
         configuration.environment = environment
@@ -99,7 +99,7 @@ struct Configuration: Sendable {
         configuration.databaseAcquireTimeout = try reader.seconds("PIER_DB_ACQUIRE_TIMEOUT_S", default: configuration.databaseAcquireTimeout, meaning: "how long a request waits for a free connection before failing")
         configuration.migrationsDirectory = reader.string("PIER_MIGRATIONS_DIR", default: configuration.migrationsDirectory, meaning: "where the `NNNN_description.sql` files are (relative to the working directory)")
         configuration.server.yieldAfterBatch = try reader.flag("PIER_YIELD_AFTER_BATCH", default: configuration.server.yieldAfterBatch, meaning: "each loop calls `sched_yield` after a batch of events, so a loop sharing a core with Caddy or PostgreSQL does not hold it for a whole time slice (cuts p99 several-fold under contention); `off` only pays on dedicated cores")
-        if let text = reader.string("PIER_TRUSTED_PROXIES", shown: configuration.trustedProxies.map(\.description).joined(separator: ","), meaning: "peers (addresses or CIDR blocks, comma-separated; empty = none) whose `X-Forwarded-For` names the client: the right-most entry that is not itself a trusted proxy (proxies append; what a client writes on the left is never believed). List every proxy hop in front of Pier (a CDN's ranges too), or the client is taken to be the innermost untrusted hop. `docker-compose.yml` sets the compose network's private ranges (only Caddy reaches the replicas); see \"Fair shares\"") {
+        if let text = reader.string("PIER_TRUSTED_PROXIES", shown: configuration.trustedProxies.map(\.description).joined(separator: ","), meaning: "peers (addresses or CIDR blocks, comma-separated; empty = none) whose `X-Forwarded-For` names the client: the right-most entry that is not itself a trusted proxy (proxies append; what a client writes on the left is never believed). List every proxy hop in front of Pier (a CDN's ranges too), or the client is taken to be the innermost untrusted hop. `docker-compose.yml` sets the compose network's private ranges (only Caddy reaches the replicas); see [Fair shares](operations/keys-and-budgets.md#fair-shares)") {
             guard let ranges = AddressRange.list(text) else {
                 throw SettingsProblem.invalid(variable: "PIER_TRUSTED_PROXIES", value: text, expected: "comma-separated addresses or CIDR blocks (10.0.0.0/8, ::1)")
             }

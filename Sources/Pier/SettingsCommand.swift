@@ -39,7 +39,7 @@ struct SettingsCommand: ParsableCommand {
             the code disagree. Give them in the environment (with compose: `.env`, which reaches every replica); an invalid
             value stops start-up with a message naming the variable, and a `PIER_*` variable no setting reads (a typo) is
             logged as a warning naming it. A secret may come from a file instead, `<NAME>_FILE`. Durations in seconds take
-            fractions (`0.5`). Which settings go together for a task: [operations.md](operations.md).
+            fractions (`0.5`). Which settings go together for a task: [operations/README.md](operations/README.md).
 
             | variable | default | takes | meaning |
             |---|---|---|---|

@@ -3,7 +3,7 @@ import HTTPServer
 import HTTPTesting
 import XCTest
 
-/// WebSockets through a real server on loopback (the conformance cases docs/architecture.md lists): the handshake and
+/// WebSockets through a real server on loopback (the conformance cases docs/internals/http-server.md lists): the handshake and
 /// its refusals, messages both ways, fragments, control frames, the closing handshake, the rules a client breaks, a
 /// reader that falls behind, idle sockets, the caps, shutdown and the metrics.
 final class WebSocketServerTests: XCTestCase {

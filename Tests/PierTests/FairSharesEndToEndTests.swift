@@ -4,7 +4,7 @@ import Postgres
 import UpstreamTesting
 import XCTest
 
-/// Fair shares through the real binary, PostgreSQL and the local Geoapify and Wikipedia (docs/operations.md, "Fair
+/// Fair shares through the real binary, PostgreSQL and the local Geoapify and Wikipedia (docs/operations/keys-and-budgets.md, "Fair
 /// shares"): clients are told apart by the right-most `X-Forwarded-For` entry the loopback proxy vouches for.
 final class FairSharesEndToEndTests: EndToEndTestCase {
     /// 200 credits a day: an address may use 10, a network 20; 60 are kept for answers more than one client

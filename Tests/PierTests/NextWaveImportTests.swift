@@ -7,7 +7,7 @@ import XCTest
 
 /// Moving a Next Wave Supabase project to Pier: a project built from the spec's schema
 /// (``SupabaseProject``) is exported with the operators' own script
-/// (`deploy/nextwave/supabase-export.sql`, run by psql as docs/operations.md says), imported by
+/// (`deploy/nextwave/supabase-export.sql`, run by psql as docs/operations/community.md says), imported by
 /// `pier import nextwave-supabase`, and then an install of the app goes on as before: its refresh token, its access
 /// token issued by Supabase's auth server, its history, rank, badges and device.
 final class NextWaveImportTests: EndToEndTestCase {

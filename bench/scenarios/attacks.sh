@@ -1,4 +1,4 @@
-# The attacks of docs/operations.md ("Fair shares") with the shipped limits, one replica, Geoapify and TfNSW served by
+# The attacks of docs/operations/keys-and-budgets.md ("Fair shares") with the shipped limits, one replica, Geoapify and TfNSW served by
 # scripts/lib/upstream_fixture_server.py: one address asking new places, a rotating left-most X-Forwarded-For, one
 # IPv6 /48, random stop ids from one /24 (scripts/lib/attacks.py: what each spent and what a new user then got), and a
 # flood of random cold places from one address measured beside /api/ships (a refusal should cost what a hit costs).

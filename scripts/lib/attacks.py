@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The attacks of docs/operations.md ("Fair shares") played against a running pier with the shipped limits, the
+"""The attacks of docs/operations/keys-and-budgets.md ("Fair shares") played against a running pier with the shipped limits, the
 upstreams served by scripts/lib/upstream_fixture_server.py. Pier trusts loopback as its proxy, so X-Forwarded-For's
 right-most entry is the address a proxy in front would have appended: the attacker's own.
 

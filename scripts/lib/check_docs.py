@@ -5,6 +5,10 @@
   repository, and its anchor (`#…`) a heading of that file as GitHub makes anchors of headings;
 - every module's folder under Sources/ has its note, README.md: `# <Module>`, what it holds, **Offers**, **Must not**,
   **Tests**, in at most 3 KB;
+- every repository path shown in a code span (`Sources/Push/README.md`, `deploy/db/`) names a file or folder of the
+  repository: a span of path characters whose first part is one of the repository's top-level entries (what is made
+  by a build or run — `.build`, `.data` — and spans with a pattern or a placeholder are not paths of it);
+- every alert rule's `runbook:` annotation (deploy/monitoring/prometheus/rules/) names a page and a heading of it;
 - every `pier …` command shown in code (a code span, or a line of a code block) names a command of pier: its first
   word, at least, is a subcommand that `pier <words> --help` says it runs (its usage line).
 
@@ -58,6 +62,45 @@ for page in pages:
         elif anchor and resolved.endswith(".md") and anchor not in anchors(resolved):
             problems.append(f"{where}: the link {target} names no heading of {os.path.relpath(resolved, repository)}")
 
+# Runbooks: each alert's annotation is the link an operator follows from the page that woke them.
+runbooks = 0
+rules = os.path.join(repository, "deploy", "monitoring", "prometheus", "rules")
+for name in sorted(os.listdir(rules)) if os.path.isdir(rules) else []:
+    for target in re.findall(r"^\s*runbook:\s*(\S+)", open(os.path.join(rules, name), encoding="utf-8").read(), flags=re.M):
+        runbooks += 1
+        path, _, anchor = target.partition("#")
+        resolved = os.path.join(repository, path)
+        if not os.path.exists(resolved) or (anchor and anchor not in anchors(resolved)):
+            problems.append(f"deploy/monitoring/prometheus/rules/{name}: the runbook {target} names no page or heading")
+
+# Paths: a code span of path characters, relative, whose first part is a top-level entry of the repository (or of the
+# page's own folder) — the repository's files as the page names them; anything else in code (a route, a host path, a
+# placeholder, a glob) is not checked.
+PATH = re.compile(r"[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.+-]+)*/?")
+# What .gitignore keeps out is made by a run, not shipped; a placeholder (`Sources/Foo/…`, `NNNN_…`) names no file.
+made = {".git", ".build", ".data", "bench/results"}
+placeholder = re.compile(r"Foo|foo|NNNN|\*")
+top = set(os.listdir(repository)) - made
+paths = 0
+for page in pages:
+    text = re.sub(r"^```.*?^```", "", open(page, encoding="utf-8").read(), flags=re.S | re.M)
+    for span in set(re.findall(r"`([^`\n]+)`", text)):
+        if not PATH.fullmatch(span) or "/" not in span.rstrip("/") and not os.path.isfile(os.path.join(repository, span)):
+            continue
+        if placeholder.search(span) or any(span.startswith(m + "/") for m in made):
+            continue
+        first = span.split("/")[0]
+        here = os.path.dirname(page)
+        if first in top and not first.startswith(".build"):
+            base = repository
+        elif os.path.exists(os.path.join(here, first)) and first not in (".", ".."):
+            base = here
+        else:
+            continue
+        paths += 1
+        if not os.path.exists(os.path.join(base, span)):
+            problems.append(f"{os.path.relpath(page, repository)}: `{span}` names no file or folder of the repository")
+
 # Commands: `pier` as the command of a code span or of a line in a code block — at its start, or after a path
 # (`.build/debug/pier`) or `docker compose exec <service>`.
 COMMAND = re.compile(r"^\s*(?:\$ )?(?:[\w./-]*/|docker compose exec (?:-T )?\S+ )?pier((?: +[a-z][a-z0-9-]*)+)")
@@ -105,5 +148,5 @@ for module in modules:
 
 if problems:
     sys.exit("the docs:\n  " + "\n  ".join(problems))
-print(f"docs: {links} relative links and their anchors resolve; {len(commands)} `pier …` commands shown name pier's commands; "
+print(f"docs: {links} relative links and their anchors resolve; {paths} paths shown exist; {runbooks} alerts' runbooks resolve; {len(commands)} `pier …` commands shown name pier's commands; "
       f"{len(modules)} modules each with their note")

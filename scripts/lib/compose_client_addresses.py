@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the compose deployment keeps real client addresses (docs/operations.md, "Who a client is").
+"""Checks that the compose deployment keeps real client addresses (docs/operations/keys-and-budgets.md, "Who a client is").
 
 Reads the resolved configuration (`docker-compose config` output) on standard input and the Caddyfile named as the
 first argument, and fails unless:

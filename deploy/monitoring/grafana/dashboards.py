@@ -160,7 +160,7 @@ def service():
     b.panel("timeseries", "PostgreSQL reachable", "1 while a replica's pings answer, 0 while /health says unreachable.",
             [(f"pier_postgres_up{{{I}}}", "{{instance}}")], defaults={"min": 0, "max": 1})
     b.panel("stat", "Backups", "When the last full and differential backups ended and PostgreSQL last archived WAL (1970 when never: "
-            "a development cluster). Alerts: PierBackupMissing, PierFullBackupMissing, PierWALArchivingFailing (docs/operations.md).",
+            "a development cluster). Alerts: PierBackupMissing, PierFullBackupMissing, PierWALArchivingFailing (docs/operations/runbooks.md).",
             [(f"max(pier_backup_last_success_timestamp_seconds{{{I},type=\"full\"}}) * 1000", "full backup"),
              (f"max(pier_backup_last_success_timestamp_seconds{{{I},type=\"differential\"}}) * 1000", "differential"),
              (f"max(pier_wal_last_archived_timestamp_seconds{{{I}}}) * 1000", "WAL archived")], unit="dateTimeFromNow", width=24, height=5)
