@@ -10,10 +10,14 @@
 # mount): through sudo otherwise.
 PIER_RUNTIME_CACHE="${PIER_RUNTIME_CACHE:-/var/cache/pier}"
 
-runtime_stage_check() {
-    local work=$1 stage key base rootfs port pid status=0 user env_args=() line
-    [ -n "${PIER_PG_SOCKET_DIR:-}" ] || die "runtime stage check: the test PostgreSQL has no shared socket directory (PIER_PG_SOCKET_DIR)"
+# runtime_rootfs_base WORK : the runtime stage's root file system without its COPY lines, made if this machine has
+# none for this stage yet (debootstrap and the stage's RUN lines: a minute or two of downloading on a fresh machine,
+# which scripts/test starts beside the build — PIER_ROOTFS_PID — so that the check at the end finds it made); prints
+# its path.
+runtime_rootfs_base() {
+    local work=$1 stage key base line
     ensure_packages debootstrap
+    mkdir -p "$work"
     stage="$(python3 "$PIER_ROOT/scripts/lib/docker_build_replay.py" "$PIER_ROOT" "$work" - 2>/dev/null | grep -E '^(ARG|RUN) ' || true)"
     [ -n "$stage" ] || die "runtime stage check: no ARG/RUN lines in the Dockerfile's last stage"
     key="$(printf '%s' "$stage" | sha256sum | cut -c1-16)"
@@ -35,6 +39,18 @@ runtime_stage_check() {
         done < <(printf '%s\n' "$stage" | grep '^RUN ')
         as_root mv "$base.partial" "$base"
     fi
+    printf '%s\n' "$base"
+}
+
+runtime_stage_check() {
+    local work=$1 base rootfs port pid status=0 user env_args=() line
+    [ -n "${PIER_PG_SOCKET_DIR:-}" ] || die "runtime stage check: the test PostgreSQL has no shared socket directory (PIER_PG_SOCKET_DIR)"
+    # Made beside the build (scripts/test): its outcome first, so that two runs never make it at once.
+    if [ -n "${PIER_ROOTFS_PID:-}" ]; then
+        wait "$PIER_ROOTFS_PID" || true
+        PIER_ROOTFS_PID=""
+    fi
+    base="$(runtime_rootfs_base "$work")" || die "runtime stage: its root file system could not be made"
 
     rootfs="$work/runtime-rootfs"
     runtime_stage_cleanup "$rootfs"
