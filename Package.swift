@@ -278,7 +278,8 @@ let testingFolders = package.targets.filter { $0.exclude.contains("Testing") }.m
 
 // Everything else in Sources/ (UpstreamTesting's path), which it must not see as files of its own, and what is not Swift
 // in the Testing/ folders (a module's schemathesis hooks, loaded by scripts/lib/schemathesis_hooks.py). Read from the
-// disk, so only warnings depend on it: a folder added later is at worst reported as unhandled until the manifest changes.
+// disk, so only warnings depend on it: a file added later is at worst reported as unhandled until the manifest changes
+// (SwiftPM keeps evaluations in a cache shared by every checkout; scripts/test keeps its own in .build).
 func entries(_ folder: String) -> [String] {
     ((try? FileManager.default.contentsOfDirectory(atPath: Context.packageDirectory + "/Sources/" + folder)) ?? []).map { "\(folder)/\($0)" }
 }

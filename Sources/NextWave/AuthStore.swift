@@ -174,6 +174,11 @@ public final class AuthStore: Sendable {
     /// Deletes the user and everything about them — sessions, check-ins, history, name, badges, verified sessions
     /// (cascading) and their devices' APNs tokens (the push engine's, with their pending pushes). `false`: no such user.
     public func deleteUser(_ id: String) async throws -> Bool {
+        try await Self.deleteUser(id, in: pool)
+    }
+
+    /// The same for an operator (`pier nextwave delete-user`), without a running community.
+    static func deleteUser(_ id: String, in pool: PostgresPool) async throws -> Bool {
         guard UUID(uuidString: id) != nil else { return false }
         return try await pool.transaction { connection in
             try connection.execute(PushDevices.deletion(of: "SELECT device_id FROM nextwave_devices WHERE user_id = $1::uuid"), [id])

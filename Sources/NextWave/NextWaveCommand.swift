@@ -5,10 +5,11 @@ import Foundation
 import Push
 import Settings
 
-/// `pier nextwave …`: the community's jobs, run now.
+/// `pier nextwave …`: the community's jobs, run now, and what an operator does to a rider.
 struct NextWaveCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "nextwave", abstract: "Next Wave's community: its jobs, run now.", subcommands: [ArchiveCommand.self])
+        commandName: "nextwave", abstract: "Next Wave's community: its jobs, run now; a rider's name or account removed.",
+        subcommands: [ArchiveCommand.self, NamesCommand.self, ClearNameCommand.self, DeleteUserCommand.self])
 }
 
 /// `pier nextwave archive`: the nightly job at once — departed check-ins into the history, new badges stored and
