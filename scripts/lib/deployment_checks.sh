@@ -4,8 +4,8 @@
 #     profile against deploy/db/patroni.yml (scripts/lib/compose_ha.py)
 #   - Caddyfile validated by Debian's caddy
 #   - the Dockerfile's build stage replayed from the Docker build context (the checkout minus .dockerignore:
-#     its COPY lines and its swift build, scripts/lib/docker_build_replay.py), so a manifest or a COPY that
-#     `docker build` would choke on fails here; the binary's shared libraries checked against RUNTIME_PACKAGES
+#     its COPY lines, its manifest against the repository's, the product linked as its swift build links it:
+#     scripts/lib/docker_build_replay.py), so a manifest or a COPY that `docker build` would choke on fails here; the binary's shared libraries checked against RUNTIME_PACKAGES
 #   - the runtime stage run for real: bookworm minbase + RUNTIME_PACKAGES, the image's user, `pier serve --demo`
 #     (scripts/lib/runtime_stage_check.sh)
 # (The end-to-end test through a real Caddy is an XCTest: DeploymentTests.)
@@ -38,7 +38,7 @@ deployment_checks() {
         caddy validate --config "$PIER_ROOT/Caddyfile" --adapter caddyfile 2>&1 | tail -n 1)
     log "deployment: the Dockerfile's build stage replayed from its build context (.build-docker)"
     if [ -n "${PIER_REPLAY_PID:-}" ]; then
-        # Started beside the tests (scripts/test, replay_build_stage_in_background): its outcome, once it is done.
+        # Started beside the tests (scripts/test, when it compiles: PIER_REPLAY_CONFIGURATION=debug or release).
         wait "$PIER_REPLAY_PID" || true
     else
         replay_build_stage

@@ -16,13 +16,19 @@ Usage: docker_build_replay.py REPOSITORY WORKDIR            replays the build st
 Copies keep modification times, so a second replay on the same machine builds incrementally. Exits non-zero
 with the failing step when the stage does not build.
 
-PIER_REPLAY_CONFIGURATION (`debug` unless set) is the configuration `swift build -c release` is replayed in: the
-optimiser's release build of every module is the costliest step of the whole test run (about 17 CPU-minutes here,
-where the debug build of the same product, without debug information, takes under a third of that), and what the
-replay is for — the context, the manifest evaluated from it, the product linked statically and run in the runtime
-stage — is the same in both.
-`PIER_REPLAY_CONFIGURATION=release` replays the line exactly (before changing the Dockerfile or the compiler flags;
-scripts/bench and scripts/ab build release too).
+PIER_REPLAY_CONFIGURATION says how its `swift build -c release …` line is replayed:
+- `link` (unless set; what scripts/test runs): the product is not compiled a second time. Compiling it again from the
+  copied context took about a fifth of the whole test run's CPU (the debug build of every module; the optimiser's
+  release build about 17 CPU-minutes), and what the replay is for does not need it: (1) the manifest is evaluated in
+  the context (`swift package describe`, no Tests/ there) and must give the product the same modules, sources,
+  resources and dependencies as the repository's — so the compile in the context would compile exactly what the
+  tests' build compiled; (2) every file at the repository's root that a build plugin names (openapi.yaml) must be in
+  the context; (3) the product is linked as the line links it (`--static-swift-stdlib`) from the tests' build, in the
+  repository (only the link runs), and installed where the line installs it, for the runtime stage. The line itself
+  must be the one this mode knows (a changed line fails here: replay it with `debug` and teach this mode).
+- `debug`: the line run in the context, compiled in debug without DWARF (what CI did before `link`).
+- `release`: the line run exactly (before changing the Dockerfile or the compiler flags; scripts/bench and scripts/ab
+  build release too).
 
 With ROOTFS (a Debian root file system made from the runtime stage's packages, see runtime_stage_check.sh): the
 last stage's `COPY` lines are replayed into it (`--from=build` taking the replayed build's files), and its
@@ -30,6 +36,7 @@ last stage's `COPY` lines are replayed into it (`--from=build` taking the replay
 copies nothing and only prints.
 """
 import fnmatch
+import json
 import os
 import pathlib
 import re
@@ -156,6 +163,62 @@ def runtime(root, work, rootfs):
             print(f"RUN {argument}")
 
 
+# The build stage's one compile line as `link` knows it: the product, and where it is installed.
+BUILD_LINE = re.compile(
+    r'swift build -c release --static-swift-stdlib --product (\S+) && install -D "\$\(swift build -c release --show-bin-path\)/\1" (/out/\S+)')
+
+
+def described(directory, product):
+    """The modules of `product` as the manifest evaluated in `directory` declares them (`swift package describe`)."""
+    result = subprocess.run(["swift", "package", "--manifest-cache", "local", "describe", "--type", "json"], cwd=directory,
+                            capture_output=True, text=True)
+    if result.returncode != 0:
+        sys.exit(f"docker build replay: the manifest does not evaluate in {directory}:\n{result.stderr[-2000:]}")
+    targets = {target["name"]: target for target in json.loads(result.stdout)["targets"]}
+    fields = ("type", "path", "sources", "resources", "target_dependencies", "product_dependencies")
+    # The product's modules and, through their dependencies, the build plugins and tools they use.
+    wanted = [name for name, target in targets.items() if product in target.get("product_memberships", [])]
+    found = {}
+    while wanted:
+        name = wanted.pop()
+        if name in found or name not in targets:
+            continue
+        found[name] = {field: targets[name].get(field) for field in fields}
+        wanted += targets[name].get("target_dependencies", [])
+    return found
+
+
+def link_product(root, context, argument, image_root):
+    """`link`: the context builds what the tests' build built, and the product is linked as the line links it."""
+    match = BUILD_LINE.fullmatch(" ".join(argument.split()))
+    if not match:
+        sys.exit("docker build replay: the build stage's swift build line is not the one PIER_REPLAY_CONFIGURATION=link knows:\n  "
+                 + argument + "\nreplay it with PIER_REPLAY_CONFIGURATION=debug scripts/test and teach link mode the new line")
+    product, installed = match.group(1), match.group(2)
+    print(f"RUN {argument}", flush=True)
+    print("RUN (link: the manifest evaluated in the context against the repository's; the product linked from the tests' build; "
+          "PIER_REPLAY_CONFIGURATION=debug compiles it in the context)", flush=True)
+    image, repository = described(context, product), described(root, product)
+    if image != repository:
+        differing = sorted(name for name in set(image) | set(repository) if image.get(name) != repository.get(name))
+        details = "; ".join(f"{name}: image {image.get(name)} / repository {repository.get(name)}" for name in differing[:3])
+        sys.exit(f"docker build replay: the image's build would compile {product} differently from the repository's: {details}")
+    named = set()
+    for source in (root / "Plugins").rglob("*.swift"):
+        named.update(re.findall(r'"([^"/]+\.[a-z]+)"', source.read_text()))
+    for name in sorted(named):
+        if (root / name).is_file() and not (context / name).is_file():
+            sys.exit(f"docker build replay: a build plugin reads {name}, which the build stage does not COPY into its context")
+    link = subprocess.run(["swift", "build", "--manifest-cache", "local", "--static-swift-stdlib", "--product", product], cwd=root)
+    if link.returncode != 0:
+        sys.exit(f"docker build replay: {product} does not link with --static-swift-stdlib (exit {link.returncode})")
+    binary = subprocess.run(["swift", "build", "--manifest-cache", "local", "--show-bin-path"], cwd=root, capture_output=True, text=True).stdout.strip()
+    target = image_root / installed.lstrip("/")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(pathlib.Path(binary) / product, target)
+    print(f"{product}: {len(repository)} modules and plugins as in the repository; linked statically and installed as {installed}", flush=True)
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -190,7 +253,10 @@ def main():
                 print(f"RUN apt-get …: {' '.join(packages)} installed here", flush=True)
                 continue
             command = re.sub(r"(?<![\w/.])/out/", str(image_root / "out") + "/", argument)
-            configuration = os.environ.get("PIER_REPLAY_CONFIGURATION", "debug")
+            configuration = os.environ.get("PIER_REPLAY_CONFIGURATION", "link")
+            if configuration == "link" and "swift build" in command:
+                link_product(root, workdir, argument, image_root)
+                continue
             if configuration != "release" and "swift build" in command:
                 # No DWARF either: nothing reads it here, and writing it (the static link's above all) is CPU the test
                 # command's last minutes wait on.
