@@ -1,6 +1,7 @@
 import ArgumentParser
 import FeatureCommands
 import Foundation
+import Postgres
 
 /// `pier nextwave names TEXT`: the riders whose chosen name holds the text, to find the one to act on.
 struct NamesCommand: ParsableCommand {
@@ -33,10 +34,7 @@ struct ClearNameCommand: ParsableCommand {
     var user: String
 
     func run() throws {
-        let user = self.user
-        try Commands.current.withDatabase(announcing: nil) { pool in
-            guard try await CommunityModeration.clearName(of: user, in: pool) else { throw ModerationFailure.noSuchRider }
-        }
+        try ModerationFailure.act(on: user) { try await CommunityModeration.clearName(of: $0, in: $1) }
         print("the rider's name is cleared")
     }
 }
@@ -55,10 +53,7 @@ struct DeleteUserCommand: ParsableCommand {
     var user: String
 
     func run() throws {
-        let user = self.user
-        try Commands.current.withDatabase(announcing: nil) { pool in
-            guard try await AuthStore.deleteUser(user, in: pool) else { throw ModerationFailure.noSuchRider }
-        }
+        try ModerationFailure.act(on: user) { try await AuthStore.deleteUser($0, in: $1) }
         print("the rider and everything about them are deleted")
     }
 }
@@ -70,6 +65,13 @@ enum ModerationFailure: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .noSuchRider: "no rider has that user id (pier nextwave names lists them)"
+        }
+    }
+
+    /// Runs `action` on `user` in the migrated database; `false` (no such rider) is this failure: exit status 1.
+    static func act(on user: String, _ action: @escaping @Sendable (String, PostgresPool) async throws -> Bool) throws {
+        try Commands.current.withDatabase(announcing: nil) { pool in
+            guard try await action(user, pool) else { throw Self.noSuchRider }
         }
     }
 }

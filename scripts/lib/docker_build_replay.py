@@ -23,8 +23,9 @@ PIER_REPLAY_CONFIGURATION says how its `swift build -c release …` line is repl
   the context (`swift package describe`, no Tests/ there) and must give the product the same modules, sources,
   resources and dependencies as the repository's — so the compile in the context would compile exactly what the
   tests' build compiled; (2) every file at the repository's root that a build plugin names (openapi.yaml) must be in
-  the context; (3) the product is linked as the line links it (`--static-swift-stdlib`) from the tests' build, in the
-  repository (only the link runs), and installed where the line installs it, for the runtime stage. The line itself
+  the context; (3) the tests' build's objects are linked as the line links the product (`--static-swift-stdlib`:
+  SwiftPM's own link command for it, from .build/debug.yaml, with `-static-stdlib`) straight to where the line
+  installs it, for the runtime stage — SwiftPM's state is not touched. The line itself
   must be the one this mode knows (a changed line fails here: replay it with `debug` and teach this mode).
 - `debug`: the line run in the context, compiled in debug without DWARF (what CI did before `link`).
 - `release`: the line run exactly (before changing the Dockerfile or the compiler flags; scripts/bench and scripts/ab
@@ -209,13 +210,42 @@ def link_product(root, context, argument, image_root):
     for name in sorted(named):
         if (root / name).is_file() and not (context / name).is_file():
             sys.exit(f"docker build replay: a build plugin reads {name}, which the build stage does not COPY into its context")
-    link = subprocess.run(["swift", "build", "--manifest-cache", "local", "--static-swift-stdlib", "--product", product], cwd=root)
-    if link.returncode != 0:
-        sys.exit(f"docker build replay: {product} does not link with --static-swift-stdlib (exit {link.returncode})")
-    binary = subprocess.run(["swift", "build", "--manifest-cache", "local", "--show-bin-path"], cwd=root, capture_output=True, text=True).stdout.strip()
+    # The tests' build's own link of the product (SwiftPM's llbuild manifest), run again with --static-swift-stdlib's one
+    # difference and another output: SwiftPM's state is left as it was (a `swift build --static-swift-stdlib` there
+    # recompiled the module whose plugin output it regenerated with static autolink entries, and the next dynamic build
+    # of the tests failed to link).
+    manifest = root / ".build" / "debug.yaml"
+    if not manifest.is_file():
+        sys.exit("docker build replay: no tests' build to link from (.build/debug.yaml): build first (swift build --build-tests)")
+    text = manifest.read_text()
+    found = re.search(r'^  "C\.' + re.escape(product) + r'-[^"]*-debug\.exe":\n(?:    .*\n)*?    args: (\[.*\])$', text, flags=re.M)
+    if not found:
+        sys.exit(f"docker build replay: .build/debug.yaml has no link of {product}")
+    arguments = json.loads(found.group(1))
     target = image_root / installed.lstrip("/")
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(pathlib.Path(binary) / product, target)
+    output = arguments.index("-o") + 1
+    arguments[output] = str(target)
+    arguments.insert(arguments.index("-module-name") + 2, "-static-stdlib")
+    # Objects compiled for a dynamic runtime do not name the static Foundation's own libraries (a compile with
+    # -static-stdlib writes them into the object's autolink entries): an object importing what the product's sources
+    # import, compiled that way, brings them to the link.
+    imported = set()
+    for module in repository.values():
+        for source in module.get("sources") or []:
+            path = root / module["path"] / source
+            if path.suffix == ".swift" and path.is_file():
+                imported.update(re.findall(r"^(?:@preconcurrency )?import (Foundation\w*)\s*$", path.read_text(), flags=re.M))
+    shim = image_root / "link" / "static_foundation.swift"
+    shim.parent.mkdir(parents=True, exist_ok=True)
+    shim.write_text("".join(f"import {name}\n" for name in sorted(imported | {"Foundation"})))
+    compiled = subprocess.run(["swiftc", "-static-stdlib", "-parse-as-library", "-c", str(shim), "-o", str(shim.with_suffix(".o"))], cwd=root)
+    if compiled.returncode != 0:
+        sys.exit("docker build replay: the static Foundation's libraries could not be named (swiftc -static-stdlib)")
+    arguments.append(str(shim.with_suffix(".o")))
+    link = subprocess.run(arguments, cwd=root)
+    if link.returncode != 0:
+        sys.exit(f"docker build replay: {product} does not link with --static-swift-stdlib (exit {link.returncode})")
     print(f"{product}: {len(repository)} modules and plugins as in the repository; linked statically and installed as {installed}", flush=True)
 
 
