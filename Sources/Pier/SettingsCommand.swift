@@ -26,7 +26,7 @@ struct SettingsCommand: ParsableCommand {
 
     /// One setting a paragraph: `NAME=default  (what it takes)`, then its meaning.
     static func list(_ settings: [SettingDeclaration]) -> String {
-        settings.map { "\($0.name)=\($0.defaultValue == "none" ? "" : $0.defaultValue)  (\($0.takes))\n    \($0.meaning)\n" }.joined()
+        settings.map { "\($0.name)=\($0.defaultValue ?? "")  (\($0.takes))\n    \($0.meaning)\n" }.joined()
     }
 
     /// docs/settings.md.
@@ -46,7 +46,7 @@ struct SettingsCommand: ParsableCommand {
 
             """
         for setting in settings {
-            let value = setting.defaultValue == "none" || setting.defaultValue.isEmpty ? "none" : "`\(setting.defaultValue)`"
+            let value = setting.defaultValue.map { "`\($0)`" } ?? "none"
             page += "| `\(setting.name)` | \(value) | \(setting.takes) | \(setting.meaning.replacingOccurrences(of: "|", with: "\\|")) |\n"
         }
         return page

@@ -36,7 +36,10 @@ public struct PushSettings: Sendable {
         keyID = reader.string("PIER_APNS_KEY_ID", meaning: "the key's id (ten characters, the provider token's `kid`)").flatMap { $0.isEmpty ? nil : $0 }
         teamID = reader.string("PIER_APNS_TEAM_ID", meaning: "the team's id (the token's `iss`)").flatMap { $0.isEmpty ? nil : $0 }
         topic = reader.string("PIER_APNS_TOPIC", meaning: "the app's bundle id (`apns-topic`)").flatMap { $0.isEmpty ? nil : $0 }
-        if reader.string("PIER_APNS_URL", shown: "Apple's hosts", meaning: "one origin for both environments instead of `api.push.apple.com` / `api.sandbox.push.apple.com` (the tests' stand-in)") != nil { origin = try reader.url("PIER_APNS_URL", default: "", meaning: "one origin for both environments instead of `api.push.apple.com` / `api.sandbox.push.apple.com` (the tests' stand-in)") }
+        let url = try reader.url(
+            "PIER_APNS_URL", default: "", shown: "Apple's hosts",
+            meaning: "one origin for both environments instead of `api.push.apple.com` / `api.sandbox.push.apple.com` (the tests' stand-in)")
+        if !url.isEmpty { origin = url }
         if let ca = reader.string("PIER_APNS_CA_FILE", meaning: "**tests only**: a PEM CA trusted for APNs beside the system's; refused at start unless `PIER_APNS_ALLOW_TEST_CA=yes`, and logged as an error when used"), !ca.isEmpty {
             guard try reader.flag("PIER_APNS_ALLOW_TEST_CA", default: false, meaning: "**tests only**: `yes` lets `PIER_APNS_CA_FILE` name a test CA (refused without it)") else {
                 throw SettingsProblem.invalid(

@@ -27,7 +27,7 @@ public final class SettingsReader {
 
     /// Text, `nil` when unset. A caller that parses it into a default of its own (a time, a mode) shows that default as
     /// the variable would say it (`shown`); otherwise there is none.
-    public func string(_ name: String, shown: String = "none", meaning: String) -> String? {
+    public func string(_ name: String, shown: String? = nil, meaning: String) -> String? {
         declare(name, takes: "text", defaultValue: shown, meaning: meaning)
         return raw(name)
     }
@@ -36,7 +36,7 @@ public final class SettingsReader {
     /// secrets convention; one trailing newline dropped). Both set, or an unreadable file, is a problem that
     /// names the variable — never the value. Empty means unset.
     public func secret(_ name: String, meaning: String) throws -> String? {
-        declare(name, takes: "secret; or `\(name)_FILE`, a file holding it", defaultValue: "none", meaning: meaning)
+        declare(name, takes: "secret; or `\(name)_FILE`, a file holding it", defaultValue: nil, meaning: meaning)
         names.insert(name + "_FILE")
         let direct = raw(name).flatMap { $0.isEmpty ? nil : $0 }
         guard let path = environment[name + "_FILE"], !path.isEmpty else { return direct }
@@ -98,8 +98,9 @@ public final class SettingsReader {
         return try wholeNumber(name, default: bytes >> 20, in: 1...1 << 20) << 20
     }
 
-    public func url(_ name: String, default value: String, meaning: String) throws -> String {
-        declare(name, takes: "http or https URL", defaultValue: value.isEmpty ? "none" : value, meaning: meaning)
+    /// `shown`: the default as the reference states it when `value` is empty because the caller has its own (`Apple's hosts`).
+    public func url(_ name: String, default value: String, shown: String? = nil, meaning: String) throws -> String {
+        declare(name, takes: "http or https URL", defaultValue: shown ?? value, meaning: meaning)
         guard let text = raw(name) else { return value }
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw SettingsProblem.invalid(variable: name, value: text, expected: "an http or https URL")
@@ -131,10 +132,12 @@ public final class SettingsReader {
         return parsed
     }
 
-    /// The first read of a name declares it; later reads (a setting several features share) agree or are ignored.
-    private func declare(_ name: String, takes: String, defaultValue: String, meaning: String) {
+    /// The first read of a name declares it; later reads (a setting several features share) agree or are ignored. An
+    /// empty default is none.
+    private func declare(_ name: String, takes: String, defaultValue: String?, meaning: String) {
         guard !names.contains(name) else { return }
-        declarations.append(SettingDeclaration(name: name, takes: takes, defaultValue: defaultValue, meaning: meaning))
+        declarations.append(SettingDeclaration(
+            name: name, takes: takes, defaultValue: defaultValue.flatMap { $0.isEmpty ? nil : $0 }, meaning: meaning))
     }
 
     /// A number as a person writes it: `0.25`, `60`, not `60.0`.
@@ -151,7 +154,8 @@ public final class SettingsReader {
 public struct SettingDeclaration: Sendable, Equatable {
     public var name: String
     public var takes: String
-    public var defaultValue: String
+    /// `nil`: no default (unset means off, or the code decides).
+    public var defaultValue: String?
     public var meaning: String
 }
 

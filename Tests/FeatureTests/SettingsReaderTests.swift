@@ -21,7 +21,7 @@ final class SettingsReaderTests: XCTestCase {
         _ = try reader.secret("PIER_KEY", meaning: "a key")
         _ = reader.string("PIER_AT", shown: "03:00", meaning: "a time")
         XCTAssertEqual(reader.declarations.map(\.name), ["PIER_A_S", "PIER_SHARE", "PIER_CACHE_MB", "PIER_KEY", "PIER_AT"])
-        XCTAssertEqual(reader.declarations.map(\.defaultValue), ["2.5", "0.25", "64", "none", "03:00"])
+        XCTAssertEqual(reader.declarations.map(\.defaultValue), ["2.5", "0.25", "64", nil, "03:00"])
         XCTAssertEqual(reader.declarations[0].meaning, "how long")
         XCTAssertEqual(reader.declarations[1].takes, "number, 0.001 … 1")
         XCTAssertTrue(reader.declarations[3].takes.contains("PIER_KEY_FILE"))
